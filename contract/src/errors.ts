@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * The spec's error body (000 §7, 001 §5): a 422 carries `fieldErrors` keyed by the spec's field names
+ * (each a list of reason keys or sentences) and `globalErrors` (codes such as REQUEST_IN_PROGRESS or
+ * sentences). Other failures carry a `message`.
+ */
+export const ErrorBodySchema = z.object({
+  fieldErrors: z.record(z.string(), z.array(z.string())).default({}),
+  globalErrors: z.array(z.string()).default([]),
+  message: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export type FieldErrors = Record<string, string[]>;
+
+/** Global error codes the spec names. */
+export const GLOBAL_ERRORS = { requestInProgress: 'REQUEST_IN_PROGRESS', staleVersion: 'STALE_VERSION' } as const;
+
+/**
+ * Maps zod issues to the spec's fieldErrors: the path joined with dots and indices in brackets
+ * (`accessControls[0].roleName`), the message a reason key (`required`, `size`, `validEmail`,
+ * `invalid`) unless a refinement gave a sentence of its own.
+ */
+export function zodToFieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key =
+      issue.path
+        .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+        .join('') || '_';
+    const list = (out[key] ??= []);
+    const reason = reasonFor(issue);
+    if (!list.includes(reason)) list.push(reason);
+  }
+  return out;
+}
+
+function reasonFor(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined || issue.input === null ? 'required' : 'invalid';
+    case 'too_big':
+      return 'size';
+    case 'too_small':
+      return 'required';
+    case 'invalid_format':
+      return issue.format === 'email' ? 'validEmail' : 'invalid';
+    case 'custom':
+      return issue.message;
+    default:
+      return 'invalid';
+  }
+}

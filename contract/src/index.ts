@@ -1,0 +1,7 @@
+/** @portal/contract: the wire contract shared by the API and the browser. */
+export * from './permissions';
+export * from './statuses';
+export * from './limits';
+export * from './messages';
+export * from './errors';
+export * from './schemas';

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { PERMISSIONS } from './permissions';
+import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
+import { FIELD_LIMITS } from './limits';
+
+/** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
+
+const trimmed = (max: number) => z.string().trim().max(max);
+const id = z.coerce.number().int().positive();
+
+// --- Authentication (000 §3 Sign-in response, §7) ---------------------------------------------------
+
+export const TokenCreateBodySchema = z.object({
+  username: z.string().trim().min(1).max(FIELD_LIMITS.email),
+  password: z.string().min(1).max(256),
+});
+export type TokenCreateBody = z.infer<typeof TokenCreateBodySchema>;
+
+export const EXPIRY_STATES = ['ForceUserToChangePassword', 'WarnUserToChangePassword'] as const;
+
+export const TokenCreateResponseSchema = z.object({
+  tokenTimeoutInSeconds: z.number().int().optional(),
+  passwordExpiresSoon: z.boolean().optional(),
+  expiryState: z.enum(EXPIRY_STATES).optional(),
+  xsrfToken: z.string().optional(),
+  credentialsInvalid: z.boolean().optional(),
+  accountLocked: z.boolean().optional(),
+  accountDisabled: z.boolean().optional(),
+  passwordExpired: z.boolean().optional(),
+  unspecifiedFailure: z.boolean().optional(),
+  attemptsLeftUntilLocked: z.number().int().optional(),
+});
+export type TokenCreateResponse = z.infer<typeof TokenCreateResponseSchema>;
+
+export const PermissionListSchema = z.array(z.enum(PERMISSIONS));
+
+// --- Reference data (000 §3) -------------------------------------------------------------------------
+
+export const SiteSchema = z.object({
+  siteCode: z.string(),
+  siteName: z.string(),
+  siteStatus: z.string(),
+  siteType: z.enum(['AO', 'LAO']),
+  /** 000 §3: the public list's name for siteType. */
+  type: z.enum(['AO', 'LAO']),
+  description: z.string().nullable(),
+  /** The LAO code (the front end's laoCode); null for an AO. */
+  otherIdentifier: z.string().nullable(),
+});
+export type Site = z.infer<typeof SiteSchema>;
+
+export const StudySchema = z.object({ study: z.string() });
+export type Study = z.infer<typeof StudySchema>;
+
+export const StudyRoleSchema = z.object({
+  id: z.number().int(),
+  roleName: z.string(),
+  description: z.string(),
+  siteRequired: z.boolean(),
+  studyRequired: z.boolean(),
+  allowAOs: z.boolean(),
+  allowLAOs: z.boolean(),
+  systemAccessIds: z.array(z.number().int()),
+  inactive: z.boolean(),
+  sort: z.number().int(),
+});
+export type StudyRole = z.infer<typeof StudyRoleSchema>;
+
+export const SystemSchema = z.object({
+  id: z.number().int(),
+  systemName: z.string(),
+  description: z.string(),
+  inactive: z.boolean(),
+  sort: z.number().int(),
+});
+export type System = z.infer<typeof SystemSchema>;
+
+export const PortalRoleSchema = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  inactive: z.boolean(),
+  sort: z.number().int(),
+});
+export type PortalRole = z.infer<typeof PortalRoleSchema>;
+
+// --- User access records (000 §3 User access record) -------------------------------------------------
+
+/** One role block as it travels on the wire (001 §3 Extended question answer / accessControls). */
+export const AccessControlSchema = z.object({
+  questionNum: z.number().int().nonnegative().optional(),
+  roleName: z.string().trim().min(1).max(FIELD_LIMITS.studyRoleName),
+  siteCodes: z.array(z.string().min(1).max(32)).max(500).default([]),
+  laoIds: z.array(z.string().min(1).max(32)).max(500).default([]),
+  studyNames: z.array(z.string().min(1).max(128)).max(500).default([]),
+  systemAccessIds: z.array(z.number().int().positive()).max(100).default([]),
+});
+export type AccessControl = z.infer<typeof AccessControlSchema>;
+
+export const UserAccessSchema = z.object({
+  id: z.number().int(),
+  portalUserId: z.number().int(),
+  roleName: z.string(),
+  inactive: z.boolean(),
+  siteCodes: z.array(z.string()),
+  laoIds: z.array(z.string()),
+  studyNames: z.array(z.string()),
+  systemAccessIds: z.array(z.number().int()),
+  versionno: z.number().int(),
+  priorAccessControlId: z.number().int().nullable(),
+  originalRevisionNumber: z.number().int().nullable(),
+  createdBy: z.string(),
+  lastModifiedBy: z.string(),
+  sysdat: z.string(),
+  dchng: z.string(),
+});
+export type UserAccess = z.infer<typeof UserAccessSchema>;
+
+// --- Access-modification requests (001 §3, §7) -------------------------------------------------------
+
+/** POST /rest/secure/user_access_mod_request body (001 §7). */
+export const CreateAccessModRequestBodySchema = z.object({
+  portalUserId: id,
+  email: z.string().max(FIELD_LIMITS.email).optional(),
+  requestType: z.enum(REQUEST_TYPES),
+  requestStatus: z.literal('NEW').default('NEW'),
+  accessControls: z.array(AccessControlSchema).min(1).max(50),
+  requesterComments: trimmed(FIELD_LIMITS.requesterComments).default(''),
+  reviewerComments: trimmed(FIELD_LIMITS.reviewerComments).optional(),
+  sysaidTicket: trimmed(FIELD_LIMITS.sysaidTicket).optional(),
+});
+export type CreateAccessModRequestBody = z.infer<typeof CreateAccessModRequestBodySchema>;
+
+export const AccessModRequestSchema = z.object({
+  id: z.number().int(),
+  workflowId: z.string(),
+  requestType: z.enum(REQUEST_TYPES),
+  requestStatus: z.enum(REQUEST_STATUSES),
+  requesterComments: z.string(),
+  reviewerComments: z.string(),
+  sysaidTicket: z.string(),
+  inactive: z.boolean(),
+  sysdat: z.string(),
+  dchng: z.string(),
+  lastModifiedBy: z.string(),
+  subjectUserId: z.number().int(),
+  proxyUserId: z.number().int().nullable(),
+  portalUserId: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  isProxyRequest: z.boolean(),
+  proxyName: z.string().nullable(),
+  accessControls: z.array(AccessControlSchema),
+  versionno: z.number().int(),
+  /** Statuses a reviewer may save this request with (see statuses.allowedNextStatuses). */
+  allowedNextStatuses: z.array(z.enum(REQUEST_STATUSES)),
+  /** Link to the request's workflow in the Temporal Web UI, when configured. */
+  workflowUrl: z.string().nullable(),
+});
+export type AccessModRequest = z.infer<typeof AccessModRequestSchema>;
+
+/** PUT /rest/secure/user_management/review_access_change_request body (000 §7; 001 §2.8). */
+export const ReviewAccessChangeBodySchema = z.object({
+  userAccessModificationRequest: z.object({
+    id,
+    versionno: z.number().int().nonnegative(),
+    requestStatus: z.enum(REQUEST_STATUSES),
+    reviewerComments: trimmed(FIELD_LIMITS.reviewerComments).default(''),
+    sysaidTicket: trimmed(FIELD_LIMITS.sysaidTicket).default(''),
+  }),
+});
+export type ReviewAccessChangeBody = z.infer<typeof ReviewAccessChangeBodySchema>;
+
+// --- Lists and pages (000 §3 Page info, §7 user_requests) --------------------------------------------
+
+/** Query of a server-paged list: page is 1-based, sort is 'field,asc|desc'. */
+export const PageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  size: z.coerce.number().int().min(1).max(1000).default(25),
+  sort: z
+    .string()
+    .regex(/^[A-Za-z.]+(,(asc|desc))?$/)
+    .optional(),
+  filter: z.string().trim().max(256).optional(),
+});
+export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+  numberOfElements: number;
+  size: number;
+  number: number;
+  totalPages: number;
+  first: boolean;
+  last: boolean;
+  sort: string;
+}
+
+/** A row of the User Requests queue (000 §3 User request). */
+export const UserRequestRowSchema = z.object({
+  id: z.number().int(),
+  userRequestType: z.string(),
+  requestType: z.enum(REQUEST_TYPES),
+  requestStatus: z.enum(REQUEST_STATUSES),
+  dateSubmitted: z.string(),
+  sysaidTicket: z.string(),
+  lastModified: z.string(),
+  lastModifiedBy: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  organizationName: z.string(),
+});
+export type UserRequestRow = z.infer<typeof UserRequestRowSchema>;
+
+/** GET /rest/secure/user_management/user_requests/{status}: 'pending' (all unresolved), 'all', or a status. */
+export const UserRequestsStatusSchema = z.enum(['pending', 'all', ...REQUEST_STATUSES]);
+
+// --- Profile (000 §3 Profile) ------------------------------------------------------------------------
+
+export const ProfileSchema = z.object({
+  portalUserId: z.number().int(),
+  uuid: z.string().nullable(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  organizationName: z.string(),
+  jobTitle: z.string(),
+  phoneNumber: z.string(),
+  accountType: z.string(),
+  roles: z.array(PortalRoleSchema),
+  userAccesses: z.array(UserAccessSchema),
+  canSubmitProxyAccessChangeRequests: z.object({ canSubmit: z.boolean(), forAllUsers: z.boolean() }),
+});
+export type Profile = z.infer<typeof ProfileSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** LDAP settings, read from the environment and validated at start-up. */
+export const DirectoryConfigSchema = z.object({
+  LDAP_URL: z.string().regex(/^ldaps?:\/\/.+/, 'must be an ldap:// or ldaps:// URL'),
+  LDAP_BASE_DN: z.string().min(3).default('dc=portal,dc=test'),
+  LDAP_ADMIN_DN: z.string().min(3).default('cn=admin,dc=portal,dc=test'),
+  LDAP_ADMIN_PASSWORD: z.string().min(1),
+});
+export type DirectoryConfig = z.infer<typeof DirectoryConfigSchema>;
+
+export const peopleDn = (cfg: DirectoryConfig): string => `ou=people,${cfg.LDAP_BASE_DN}`;
+export const policiesDn = (cfg: DirectoryConfig): string => `ou=policies,${cfg.LDAP_BASE_DN}`;
+export const defaultPolicyDn = (cfg: DirectoryConfig): string => `cn=default,${policiesDn(cfg)}`;
+export const userDn = (cfg: DirectoryConfig, username: string): string => `uid=${escapeDnValue(username)},${peopleDn(cfg)}`;
+
+/** Escapes an RDN value (RFC 4514). */
+export function escapeDnValue(value: string): string {
+  return value.replace(/[\\,+"<>;=#]/g, (c) => `\\${c}`).replace(/^ /, '\\ ').replace(/ $/, '\\ ');
+}
+
+/** Escapes a value for use inside a search filter (RFC 4515). */
+export function escapeFilterValue(value: string): string {
+  return value.replace(/[\\*()\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

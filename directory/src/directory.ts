@@ -1,0 +1,167 @@
+/**
+ * Directory operations on OpenLDAP (or any LDAP) through ldapts: the portal binds as the user to sign in
+ * (000 §4 Sign-in) and uses the admin DN for look-ups and provisioning.
+ */
+import { Attribute, Change, Client, InvalidCredentialsError, type Entry } from 'ldapts';
+import { type DirectoryConfig, defaultPolicyDn, escapeFilterValue, peopleDn, policiesDn, userDn } from './config';
+import { sshaHash } from './password';
+
+export interface DirectoryPerson {
+  dn: string;
+  uuid: string;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  gecos: string;
+  uidNumber: number | null;
+  /** ppolicy: set while the account is locked after too many failures. */
+  lockedTime: string | null;
+}
+
+const PERSON_ATTRIBUTES = ['entryUUID', 'uid', 'mail', 'givenName', 'sn', 'gecos', 'uidNumber', 'pwdAccountLockedTime'];
+
+function first(entry: Entry, attr: string): string {
+  const v = entry[attr];
+  if (Array.isArray(v)) return v.length ? String(v[0]) : '';
+  return v === undefined ? '' : String(v);
+}
+
+function toPerson(entry: Entry): DirectoryPerson {
+  const uidNumber = first(entry, 'uidNumber');
+  return {
+    dn: entry.dn,
+    uuid: first(entry, 'entryUUID'),
+    username: first(entry, 'uid'),
+    email: first(entry, 'mail'),
+    firstName: first(entry, 'givenName'),
+    lastName: first(entry, 'sn'),
+    gecos: first(entry, 'gecos'),
+    uidNumber: uidNumber ? Number(uidNumber) : null,
+    lockedTime: first(entry, 'pwdAccountLockedTime') || null,
+  };
+}
+
+/** Runs `fn` with a client bound as the directory administrator; always unbinds. */
+export async function withAdmin<T>(cfg: DirectoryConfig, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ url: cfg.LDAP_URL, timeout: 10_000, connectTimeout: 5_000 });
+  try {
+    await client.bind(cfg.LDAP_ADMIN_DN, cfg.LDAP_ADMIN_PASSWORD);
+    return await fn(client);
+  } finally {
+    await client.unbind().catch(() => undefined);
+  }
+}
+
+/** Finds a person by username or email address (sign-in accepts either: 000 §2). */
+export async function findPerson(cfg: DirectoryConfig, login: string): Promise<DirectoryPerson | null> {
+  const v = escapeFilterValue(login);
+  return withAdmin(cfg, async (client) => {
+    const { searchEntries } = await client.search(peopleDn(cfg), {
+      scope: 'one',
+      filter: `(&(objectClass=inetOrgPerson)(|(uid=${v})(mail=${v})))`,
+      attributes: PERSON_ATTRIBUTES,
+      sizeLimit: 2,
+    });
+    return searchEntries.length === 1 ? toPerson(searchEntries[0]!) : null;
+  });
+}
+
+export type BindOutcome = { ok: true } | { ok: false; reason: 'invalidCredentials' };
+
+/**
+ * Checks a password by binding as the person's DN.
+ * @throws on a directory that cannot be reached (the caller answers unspecifiedFailure).
+ */
+export async function bindAsUser(cfg: DirectoryConfig, dn: string, password: string): Promise<BindOutcome> {
+  const client = new Client({ url: cfg.LDAP_URL, timeout: 10_000, connectTimeout: 5_000 });
+  try {
+    await client.bind(dn, password);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof InvalidCredentialsError) return { ok: false, reason: 'invalidCredentials' };
+    throw err;
+  } finally {
+    await client.unbind().catch(() => undefined);
+  }
+}
+
+/** Creates the base entries (suffix, people, policies, default password policy) when missing. Idempotent. */
+export async function ensureTree(cfg: DirectoryConfig): Promise<void> {
+  const dc = /^dc=([^,]+)/.exec(cfg.LDAP_BASE_DN)?.[1] ?? 'portal';
+  await withAdmin(cfg, async (client) => {
+    const entries: Array<[string, Record<string, string | string[]>]> = [
+      [cfg.LDAP_BASE_DN, { objectClass: ['top', 'dcObject', 'organization'], dc, o: 'Portal Gateway' }],
+      [peopleDn(cfg), { objectClass: ['top', 'organizationalUnit'], ou: 'people' }],
+      [policiesDn(cfg), { objectClass: ['top', 'organizationalUnit'], ou: 'policies' }],
+      [
+        defaultPolicyDn(cfg),
+        {
+          objectClass: ['top', 'device', 'pwdPolicy'],
+          cn: 'default',
+          pwdAttribute: 'userPassword',
+          pwdLockout: 'TRUE',
+          pwdMaxFailure: '5',
+          pwdFailureCountInterval: '0',
+          pwdLockoutDuration: '0',
+        },
+      ],
+    ];
+    for (const [dn, attrs] of entries) {
+      const { searchEntries } = await client
+        .search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
+        .catch(() => ({ searchEntries: [] as Entry[] }));
+      if (searchEntries.length === 0) await client.add(dn, attrs);
+    }
+  });
+}
+
+export interface NewPerson {
+  username: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  gecos: string;
+  uidNumber: number;
+  password: string;
+}
+
+/**
+ * Adds a person under ou=people (inetOrgPerson + posixAccount) with an {SSHA} password, or returns the
+ * existing entry for that username. @returns the entry's entryUUID.
+ */
+export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Client): Promise<string> {
+  const run = async (c: Client): Promise<string> => {
+    const dn = userDn(cfg, p.username);
+    const existing = await c
+      .search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['entryUUID'] })
+      .catch(() => ({ searchEntries: [] as Entry[] }));
+    if (existing.searchEntries.length === 0) {
+      await c.add(dn, {
+        objectClass: ['top', 'inetOrgPerson', 'posixAccount'],
+        uid: p.username,
+        cn: `${p.firstName} ${p.lastName}`,
+        givenName: p.firstName,
+        sn: p.lastName,
+        mail: p.email,
+        gecos: p.gecos || `${p.firstName} ${p.lastName}`,
+        uidNumber: String(p.uidNumber),
+        gidNumber: '10000',
+        homeDirectory: `/home/${p.username}`,
+        userPassword: sshaHash(p.password),
+      });
+    }
+    const { searchEntries } = await c.search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['entryUUID'] });
+    return first(searchEntries[0]!, 'entryUUID');
+  };
+  return client ? run(client) : withAdmin(cfg, run);
+}
+
+/** Replaces a person's password (admin write; ppolicy history and age rules come with the password issue). */
+export async function setPassword(cfg: DirectoryConfig, username: string, password: string): Promise<void> {
+  await withAdmin(cfg, (c) =>
+    c.modify(userDn(cfg, username), [
+      new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [sshaHash(password)] }) }),
+    ]),
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * @portal/db: the Prisma client for the portal's PostgreSQL records, built on the pg driver adapter
+ * (no query-engine binary; ENVIRONMENT.md "Prisma offline").
+ */
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/client/client';
+import { poolConfigFromUrl } from './url';
+
+export * from '../generated/client/client';
+export { poolConfigFromUrl } from './url';
+
+/** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
+export function createPrisma(databaseUrl: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg(poolConfigFromUrl(databaseUrl)) });
+}

@@ -1,0 +1,40 @@
+/** Small network helpers for the local stack: free ports and waiting for a TCP listener. */
+import net from 'node:net';
+
+/** Asks the kernel for a free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something accepts TCP connections on host:port. */
+export function isListening(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Polls until host:port accepts connections.
+ * @throws Error naming `what` after `timeoutMs` milliseconds.
+ */
+export async function waitForPort(port: number, what: string, timeoutMs = 60_000, host = '127.0.0.1'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await isListening(port, host)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} did not start listening on ${host}:${port} within ${timeoutMs / 1000} s`);
+}
