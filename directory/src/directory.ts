@@ -17,9 +17,11 @@ export interface DirectoryPerson {
   uidNumber: number | null;
   /** ppolicy: set while the account is locked after too many failures. */
   lockedTime: string | null;
+  /** ppolicy: consecutive failed binds recorded (pwdFailureTime values). */
+  failureCount: number;
 }
 
-const PERSON_ATTRIBUTES = ['entryUUID', 'uid', 'mail', 'givenName', 'sn', 'gecos', 'uidNumber', 'pwdAccountLockedTime'];
+const PERSON_ATTRIBUTES = ['entryUUID', 'uid', 'mail', 'givenName', 'sn', 'gecos', 'uidNumber', 'pwdAccountLockedTime', 'pwdFailureTime'];
 
 function first(entry: Entry, attr: string): string {
   const v = entry[attr];
@@ -39,6 +41,7 @@ function toPerson(entry: Entry): DirectoryPerson {
     gecos: first(entry, 'gecos'),
     uidNumber: uidNumber ? Number(uidNumber) : null,
     lockedTime: first(entry, 'pwdAccountLockedTime') || null,
+    failureCount: ([] as unknown[]).concat(entry['pwdFailureTime'] ?? []).length,
   };
 }
 
@@ -64,6 +67,17 @@ export async function findPerson(cfg: DirectoryConfig, login: string): Promise<D
       sizeLimit: 2,
     });
     return searchEntries.length === 1 ? toPerson(searchEntries[0]!) : null;
+  });
+}
+
+/** The default password policy's lockout threshold (pwdMaxFailure; 0 means no lockout). */
+export async function readMaxFailures(cfg: DirectoryConfig): Promise<number> {
+  return withAdmin(cfg, async (client) => {
+    const { searchEntries } = await client
+      .search(defaultPolicyDn(cfg), { scope: 'base', filter: '(objectClass=*)', attributes: ['pwdMaxFailure'] })
+      .catch(() => ({ searchEntries: [] as Entry[] }));
+    const value = searchEntries[0] ? Number(first(searchEntries[0], 'pwdMaxFailure')) : 0;
+    return Number.isFinite(value) ? value : 0;
   });
 }
 

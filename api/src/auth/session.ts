@@ -1,0 +1,48 @@
+/**
+ * Server-side sessions (000 §3 Authentication state, §4 Session timeout). The cookie carries a random token;
+ * the table keeps only its SHA-256 digest, the XSRF token and the sliding expiry.
+ */
+import crypto from 'node:crypto';
+import type { PrismaClient } from '@portal/db';
+
+export const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
+const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
+
+/** Creates a session for a user. @returns the cookie token and the XSRF token (shown once). */
+export async function createSession(
+  prisma: PrismaClient,
+  portalUserId: number,
+  timeoutSeconds: number,
+): Promise<{ token: string; xsrfToken: string }> {
+  const token = randomToken();
+  const xsrfToken = randomToken();
+  await prisma.session.create({
+    data: { id: digest(token), portalUserId, xsrfToken, expiresAt: new Date(Date.now() + timeoutSeconds * 1000) },
+  });
+  return { token, xsrfToken };
+}
+
+/** Finds a live session by cookie token and slides its expiry; null when missing or expired. */
+export async function touchSession(prisma: PrismaClient, token: string, timeoutSeconds: number) {
+  const id = digest(token);
+  const now = new Date();
+  const session = await prisma.session.findUnique({ where: { id }, include: { user: true } });
+  if (!session || session.expiresAt <= now) return null;
+  await prisma.session.update({
+    where: { id },
+    data: { lastSeen: now, expiresAt: new Date(now.getTime() + timeoutSeconds * 1000) },
+  });
+  return session;
+}
+
+/** Deletes a session (sign-out) and, opportunistically, expired ones. */
+export async function invalidateSession(prisma: PrismaClient, token: string): Promise<void> {
+  await prisma.session.deleteMany({ where: { OR: [{ id: digest(token) }, { expiresAt: { lt: new Date() } }] } });
+}
+
+/** Constant-time comparison of two tokens. */
+export function tokensEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { DirectoryConfigSchema } from '@portal/directory';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+/** API settings from the environment, validated at start-up (000 §9 constants as defaults). */
+export const ApiConfigSchema = DirectoryConfigSchema.extend({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  TEMPORAL_ADDRESS: z.string().min(3).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('portal-requests'),
+  TEMPORAL_UI_URL: z.url().optional(),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  WEB_DIST: z.string().optional(),
+  SESSION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  COOKIE_SECURE: boolish,
+  SUPPORT_EMAIL: z.string().default('support@portal.test'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type ApiConfig = z.infer<typeof ApiConfigSchema>;
+
+/**
+ * Parses the environment.
+ * @throws Error naming every bad or missing variable.
+ */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const parsed = ApiConfigSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+}

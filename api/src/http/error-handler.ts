@@ -1,0 +1,24 @@
+/**
+ * The one place errors become responses: HttpError as it is, malformed JSON as 422, anything unexpected as
+ * a generic message (logged with its stack, never sent).
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { MESSAGES } from '@portal/contract';
+import { HttpError } from './errors';
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof HttpError) {
+      if (err.statusCode === 304) return reply.code(304).send();
+      return reply.code(err.statusCode).send(err.body);
+    }
+    if (err.statusCode === 400 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.code(422).send({ fieldErrors: {}, globalErrors: ['The request body is not valid JSON.'] });
+    }
+    if (err.statusCode === 413) return reply.code(413).send({ message: 'The request body is too large.' });
+    if (err.statusCode === 429) return reply.code(429).send({ message: err.message });
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ message: MESSAGES.signIn.unspecifiedFailure });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ message: `No such resource: ${req.method} ${req.url.split('?')[0]}` }));
+}

@@ -1,0 +1,4 @@
+/** @portal/api: the server factory and configuration, for the API process and the API tests. */
+export { buildServer } from './server';
+export { ApiConfigSchema, loadApiConfig, type ApiConfig } from './config';
+export type { Deps } from './deps';

@@ -1,0 +1,27 @@
+/** The API process: validates configuration, connects to PostgreSQL and Temporal, serves until signalled. */
+import { Client, Connection } from '@temporalio/client';
+import { createPrisma } from '@portal/db';
+import { loadApiConfig } from './config';
+import { buildServer } from './server';
+
+async function main(): Promise<void> {
+  const cfg = loadApiConfig();
+  const prisma = createPrisma(cfg.DATABASE_URL);
+  const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const temporal = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  const app = await buildServer({ cfg, prisma, temporal, directory: cfg });
+  const close = async () => {
+    await app.close();
+    await connection.close();
+    await prisma.$disconnect();
+    process.exit(0);
+  };
+  process.once('SIGINT', close);
+  process.once('SIGTERM', close);
+  await app.listen({ host: cfg.HOST, port: cfg.PORT });
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+/**
+ * Builds the Fastify app: cookies, the error handler, public routes, the guarded /rest/secure scope and,
+ * when WEB_DIST is set, the built web app with a single-page fallback for non-/rest paths.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { authenticate } from './auth/guard';
+import type { Deps } from './deps';
+import { registerErrorHandler } from './http/error-handler';
+import { registerAccessRequestRoutes } from './routes/access-requests';
+import { registerPublicAuthRoutes, registerSecureAuthRoutes } from './routes/auth';
+import { registerProfileRoutes } from './routes/profile';
+import { registerReferenceRoutes } from './routes/reference';
+
+export async function buildServer(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.cfg.LOG_LEVEL === 'silent' ? false : { level: deps.cfg.LOG_LEVEL },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  await app.register(cookie);
+  app.decorateRequest('auth', null);
+  registerErrorHandler(app);
+  // Every /rest answer is live data: the browser must not cache it (000 §7 "disable caching").
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/rest/')) reply.header('cache-control', 'no-store');
+  });
+
+  registerPublicAuthRoutes(app, deps);
+  registerReferenceRoutes(app, deps);
+
+  await app.register(
+    async (secure) => {
+      secure.addHook('onRequest', authenticate(deps));
+      registerSecureAuthRoutes(secure, deps);
+      registerProfileRoutes(secure, deps);
+      registerAccessRequestRoutes(secure, deps);
+    },
+    { prefix: '/rest/secure' },
+  );
+
+  const dist = deps.cfg.WEB_DIST;
+  if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: path.resolve(dist), wildcard: false });
+    app.setNotFoundHandler((req, reply) => {
+      if (req.url.startsWith('/rest/') || req.method !== 'GET') {
+        return reply.code(404).send({ message: `No such resource: ${req.method} ${req.url.split('?')[0]}` });
+      }
+      return reply.sendFile('index.html');
+    });
+  }
+  return app;
+}

@@ -1,0 +1,120 @@
+/**
+ * Filing access-modification requests (001 §7 POST /rest/secure/user_access_mod_request; 001 §4): the
+ * projection row and the workflow start happen in one database transaction, so a failed start leaves no
+ * row. One open request per subject and study role (REQUEST_IN_PROGRESS), serialised by an advisory lock.
+ */
+import { WorkflowIdReusePolicy } from '@temporalio/client';
+import type { AccessModRequest, CreateAccessModRequestBody, FieldErrors } from '@portal/contract';
+import { GLOBAL_ERRORS, RESOLVED_STATUSES } from '@portal/contract';
+import {
+  ACCESS_CHANGE_WORKFLOW_TYPE,
+  type AccessChangeInput,
+  RequestStatusKey,
+  RequestTypeKey,
+  RequesterUserIdKey,
+  SubjectUserIdKey,
+  accessChangeWorkflowId,
+} from '@portal/workflows';
+import type { AuthContext } from '../auth/guard';
+import type { Deps } from '../deps';
+import { forbidden, notFound, unavailable, unprocessable } from '../http/errors';
+import { checkAccessControls, loadReferenceSets } from './access-rules';
+import { accessModRequestView } from './views';
+
+export async function createAccessModRequest(
+  deps: Deps,
+  actor: AuthContext,
+  body: CreateAccessModRequestBody,
+): Promise<AccessModRequest> {
+  const { prisma } = deps;
+  // Requests for other users are proxy requests (001 §2.7), filed through the proxy batch.
+  if (body.portalUserId !== actor.userId) throw forbidden();
+  const subject = await prisma.portalUser.findUnique({ where: { id: body.portalUserId } });
+  if (!subject) throw notFound('Unable to load the specified user.');
+
+  const fieldErrors: FieldErrors = checkAccessControls(body.accessControls, await loadReferenceSets(prisma));
+  const active = await prisma.userAccess.findMany({ where: { portalUserId: subject.id, inactive: false } });
+  const held = new Set(active.map((a) => a.roleName));
+  body.accessControls.forEach((b, i) => {
+    const key = `accessControls[${i}].roleName`;
+    if (body.requestType === 'NEW' && held.has(b.roleName)) (fieldErrors[key] ??= []).push('unique');
+    if (body.requestType !== 'NEW' && !held.has(b.roleName)) (fieldErrors[key] ??= []).push('nonexistent');
+  });
+  if (body.requestType !== 'NEW' && body.accessControls.length !== 1) {
+    (fieldErrors.accessControls ??= []).push('invalid');
+  }
+  if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
+  const existing = body.requestType === 'NEW' ? null : active.find((a) => a.roleName === body.accessControls[0]!.roleName);
+
+  const row = await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${subject.id})`;
+      const open = await tx.accessModRequest.findMany({
+        where: { subjectUserId: subject.id, requestStatus: { notIn: [...RESOLVED_STATUSES] } },
+        select: { accessControls: true },
+      });
+      const openRoles = new Set(open.flatMap((o) => (o.accessControls as Array<{ roleName: string }>).map((c) => c.roleName)));
+      if (body.accessControls.some((b) => openRoles.has(b.roleName))) {
+        throw unprocessable({}, [GLOBAL_ERRORS.requestInProgress]);
+      }
+      const [{ id }] = await tx.$queryRaw<[{ id: bigint }]>`SELECT nextval(pg_get_serial_sequence('"AccessModRequest"', 'id')) AS id`;
+      const requestId = Number(id);
+      const workflowId = accessChangeWorkflowId(requestId);
+      const created = await tx.accessModRequest.create({
+        include: { subject: true, requester: true },
+        data: {
+          id: requestId,
+          workflowId,
+          requestType: body.requestType,
+          requestStatus: 'NEW',
+          subjectUserId: subject.id,
+          requesterUserId: actor.userId,
+          isProxyRequest: false,
+          accessControls: body.accessControls.map((b, i) => ({ ...b, questionNum: b.questionNum ?? i + 1 })),
+          existingUserAccessId: existing?.id ?? null,
+          requesterComments: body.requesterComments,
+          lastModifiedBy: actor.username,
+        },
+      });
+      await tx.auditEvent.create({
+        data: {
+          actorUserId: actor.userId,
+          actorUsername: actor.username,
+          entityType: 'AccessModRequest',
+          entityId: String(created.id),
+          action: 'CREATED',
+          after: { requestType: body.requestType, requestStatus: 'NEW', accessControls: body.accessControls },
+          workflowId,
+          idempotencyKey: `${workflowId}:0`,
+        },
+      });
+      const input: AccessChangeInput = {
+        requestId: created.id,
+        requestType: body.requestType,
+        subjectUserId: subject.id,
+        requesterUserId: actor.userId,
+      };
+      try {
+        await deps.temporal.workflow.start(ACCESS_CHANGE_WORKFLOW_TYPE, {
+          workflowId,
+          taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+          args: [input],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          typedSearchAttributes: [
+            { key: RequestTypeKey, value: 'ACCESS_CHANGE' },
+            { key: RequestStatusKey, value: 'NEW' },
+            { key: SubjectUserIdKey, value: subject.id },
+            { key: RequesterUserIdKey, value: actor.userId },
+          ],
+        });
+      } catch {
+        throw unavailable(
+          'Unable to process new user-access modification request due to one or more errors. The request service is unavailable; nothing was saved.',
+        );
+      }
+      return created;
+    },
+    { timeout: 20_000 },
+  );
+  return accessModRequestView(row, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+}

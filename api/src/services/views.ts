@@ -1,0 +1,106 @@
+/** Maps database rows to the wire shapes of the contract (000 §3, 001 §3). */
+import type { AccessControl, AccessModRequest, PortalRole, Site, StudyRole, System, UserAccess } from '@portal/contract';
+import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
+import type { Prisma } from '@portal/db';
+
+type SiteRow = Prisma.SiteGetPayload<object>;
+type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
+type SystemRow = Prisma.SystemAccessGetPayload<object>;
+type PortalRoleRow = Prisma.PortalRoleGetPayload<object>;
+type UserAccessRow = Prisma.UserAccessGetPayload<object>;
+export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
+
+export const siteView = (s: SiteRow): Site => ({
+  siteCode: s.siteCode,
+  siteName: s.siteName,
+  siteStatus: s.siteStatus,
+  siteType: s.siteType,
+  type: s.siteType,
+  description: s.description,
+  otherIdentifier: s.laoCode,
+});
+
+export const studyRoleView = (r: StudyRoleRow): StudyRole => ({
+  id: r.id,
+  roleName: r.roleName,
+  description: r.description,
+  siteRequired: r.siteRequired,
+  studyRequired: r.studyRequired,
+  allowAOs: r.allowAOs,
+  allowLAOs: r.allowLAOs,
+  systemAccessIds: r.systems.map((s) => s.systemId).sort((a, b) => a - b),
+  inactive: r.inactive,
+  sort: r.sort,
+});
+
+export const systemView = (s: SystemRow): System => ({
+  id: s.id,
+  systemName: s.systemName,
+  description: s.description,
+  inactive: s.inactive,
+  sort: s.sort,
+});
+
+export const portalRoleView = (r: PortalRoleRow): PortalRole => ({
+  id: r.id,
+  description: r.description,
+  permissions: r.permissions,
+  inactive: r.inactive,
+  sort: r.sort,
+});
+
+export const userAccessView = (a: UserAccessRow): UserAccess => ({
+  id: a.id,
+  portalUserId: a.portalUserId,
+  roleName: a.roleName,
+  inactive: a.inactive,
+  siteCodes: a.siteCodes,
+  laoIds: a.laoIds,
+  studyNames: a.studyNames,
+  systemAccessIds: a.systemAccessIds,
+  versionno: a.versionno,
+  priorAccessControlId: a.priorAccessControlId,
+  originalRevisionNumber: a.originalRevisionNumber,
+  createdBy: a.createdBy,
+  lastModifiedBy: a.lastModifiedBy,
+  sysdat: a.sysdat.toISOString(),
+  dchng: a.dchng.toISOString(),
+});
+
+/** Link to a workflow in the Temporal Web UI, or null when no UI is configured. */
+export function workflowUrl(uiUrl: string | undefined, namespace: string, workflowId: string): string | null {
+  if (!uiUrl) return null;
+  return `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+export function accessModRequestView(
+  r: RequestRow,
+  temporal: { uiUrl: string | undefined; namespace: string },
+): AccessModRequest {
+  const accessControls: AccessControl[] = AccessControlSchema.array().parse(r.accessControls);
+  return {
+    id: r.id,
+    workflowId: r.workflowId,
+    requestType: r.requestType,
+    requestStatus: r.requestStatus,
+    requesterComments: r.requesterComments,
+    reviewerComments: r.reviewerComments,
+    sysaidTicket: r.sysaidTicket,
+    inactive: r.inactive,
+    sysdat: r.sysdat.toISOString(),
+    dchng: r.dchng.toISOString(),
+    lastModifiedBy: r.lastModifiedBy,
+    subjectUserId: r.subjectUserId,
+    proxyUserId: r.isProxyRequest ? r.requesterUserId : null,
+    portalUserId: r.subjectUserId,
+    firstName: r.subject.firstName,
+    lastName: r.subject.lastName,
+    email: r.subject.email,
+    isProxyRequest: r.isProxyRequest,
+    proxyName: r.isProxyRequest ? `${r.requester.firstName} ${r.requester.lastName}` : null,
+    accessControls,
+    versionno: r.versionno,
+    allowedNextStatuses: allowedNextStatuses(r.requestStatus),
+    workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId),
+  };
+}

@@ -1,0 +1,30 @@
+/** CLI: `tsx prisma/seed/main.ts` seeds the database named by DATABASE_URL and the LDAP_* directory once. */
+import { z } from 'zod';
+import { DirectoryConfigSchema } from '@portal/directory';
+import { createPrisma } from '../src';
+import { runSeed } from './index';
+
+const Env = DirectoryConfigSchema.extend({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  SEED_GENERATED_USERS: z.coerce.number().int().min(0).max(100_000).default(2000),
+});
+
+async function main(): Promise<void> {
+  const parsed = Env.safeParse(process.env);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  const env = parsed.data;
+  const prisma = createPrisma(env.DATABASE_URL);
+  try {
+    const ran = await runSeed(prisma, env, { generatedUsers: env.SEED_GENERATED_USERS, log: (l) => console.log(`seed: ${l}`) });
+    console.log(ran ? 'seed: done' : 'seed: already seeded, nothing to do');
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

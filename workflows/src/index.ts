@@ -1,0 +1,5 @@
+/**
+ * Workflow definitions, bundled by the worker from this file (`workflowsPath`). Export only workflow
+ * functions here; clients import messages and types from './client'.
+ */
+export { accessChangeWorkflow } from './access-change/workflow';
