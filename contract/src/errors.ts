@@ -38,7 +38,14 @@ export function zodToFieldErrors(error: z.ZodError): FieldErrors {
 function reasonFor(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined || issue.input === null ? 'required' : 'invalid';
+      // zod leaves `input` out of issues unless asked (reportInput); its message names what it received.
+      return 'input' in issue
+        ? issue.input === undefined || issue.input === null
+          ? 'required'
+          : 'invalid'
+        : /received (undefined|null)$/.test(issue.message)
+          ? 'required'
+          : 'invalid';
     case 'too_big':
       return 'size';
     case 'too_small':

@@ -29,6 +29,8 @@ export const TokenCreateResponseSchema = z.object({
   passwordExpired: z.boolean().optional(),
   unspecifiedFailure: z.boolean().optional(),
   attemptsLeftUntilLocked: z.number().int().optional(),
+  /** The 000 §8 text for the failure, for clients that show the server's words. */
+  message: z.string().optional(),
 });
 export type TokenCreateResponse = z.infer<typeof TokenCreateResponseSchema>;
 

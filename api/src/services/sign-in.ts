@@ -4,6 +4,7 @@
  * is accountDisabled. The password is checked before the account's state is revealed.
  */
 import type { TokenCreateResponse } from '@portal/contract';
+import { CONSTANTS, MESSAGES } from '@portal/contract';
 import { bindAsUser, findPerson, readMaxFailures } from '@portal/directory';
 import type { Deps } from '../deps';
 
@@ -11,7 +12,28 @@ export type SignInResult =
   | { ok: true; portalUserId: number }
   | { ok: false; status: 401 | 503; body: TokenCreateResponse };
 
-const fail = (body: TokenCreateResponse, status: 401 | 503 = 401): SignInResult => ({ ok: false, status, body });
+/** Adds the 000 §8 message to a failure body (the lockout warning when fewer than 3 attempts are left). */
+function withMessage(body: TokenCreateResponse): TokenCreateResponse {
+  const m = MESSAGES.signIn;
+  let message: string = m.unspecifiedFailure;
+  if (body.accountLocked) message = m.accountLocked;
+  else if (body.accountDisabled) message = m.accountDisabled;
+  else if (body.passwordExpired) message = m.passwordExpired;
+  else if (body.credentialsInvalid) {
+    const left = body.attemptsLeftUntilLocked;
+    message =
+      left !== undefined && left < CONSTANTS.lockoutWarningThreshold
+        ? `${m.credentialsInvalid} ${m.lockoutWarning(left)}`
+        : m.credentialsInvalid;
+  }
+  return { ...body, message };
+}
+
+const fail = (body: TokenCreateResponse, status: 401 | 503 = 401): SignInResult => ({
+  ok: false,
+  status,
+  body: withMessage(body),
+});
 
 export async function signIn(deps: Deps, login: string, password: string): Promise<SignInResult> {
   try {

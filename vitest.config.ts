@@ -1,0 +1,28 @@
+/**
+ * Test projects: `unit` (beside the code, no services) and `integration` (tests/integration: real
+ * PostgreSQL, slapd, SMTP catcher and Temporal dev server started once by the global setup).
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{contract,workflows,api,worker,directory,scripts}/src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/integration/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
