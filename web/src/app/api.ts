@@ -1,0 +1,131 @@
+import { CONSTANTS, MESSAGES, type FieldErrors } from '@portal/contract';
+import { PROJECT_NAME, XSRF_STORAGE_KEY } from './config';
+
+/**
+ * The browser's only way to the API (000 §7 The calls it makes): JSON with the Accept header, credentials
+ * included, caching disabled, the XSRF token from local storage and the project-name header on every call.
+ */
+
+/** A failed call, parsed into the spec's error shape (000 §7, 001 §5). `body` keeps the raw JSON (sign-in flags). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fieldErrors: FieldErrors;
+  readonly globalErrors: string[];
+  readonly body: Record<string, unknown>;
+
+  constructor(status: number, body: Record<string, unknown>) {
+    const message = typeof body.message === 'string' ? body.message : `Request failed with status ${status}`;
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.fieldErrors = isFieldErrors(body.fieldErrors) ? body.fieldErrors : {};
+    this.globalErrors = Array.isArray(body.globalErrors) ? body.globalErrors.map(String) : [];
+  }
+
+  hasGlobalError(code: string): boolean {
+    return this.globalErrors.includes(code);
+  }
+}
+
+function isFieldErrors(value: unknown): value is FieldErrors {
+  return typeof value === 'object' && value !== null && Object.values(value).every((v) => Array.isArray(v));
+}
+
+export function getXsrfToken(): string | null {
+  return localStorage.getItem(XSRF_STORAGE_KEY);
+}
+
+export function setXsrfToken(token: string | undefined): void {
+  if (token) localStorage.setItem(XSRF_STORAGE_KEY, token);
+  else localStorage.removeItem(XSRF_STORAGE_KEY);
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {
+  window.location.assign(`/?message=${encodeURIComponent(MESSAGES.signIn.pleaseSignIn)}`);
+};
+
+/** The app registers how a 401 on a secure call signs the user out (000 §4 Secure page). */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  /** Undefined for an empty body (204, 304). */
+  data: T | undefined;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  signal?: AbortSignal;
+  /** Do not sign the user out on a 401 (the sign-out call itself). */
+  ignoreUnauthorized?: boolean;
+}
+
+function buildUrl(path: string, query?: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 200) };
+  }
+}
+
+/**
+ * Sends one call. 2xx and 304 resolve (304 = 'nothing to change', 001 §8); anything else rejects with
+ * an ApiError. A 401 on a /rest/secure call also signs the user out with 'Please sign in'.
+ */
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    [CONSTANTS.projectHeader]: PROJECT_NAME,
+  };
+  const token = getXsrfToken();
+  if (token) headers[CONSTANTS.xsrfHeader] = token;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), {
+      method,
+      headers,
+      credentials: 'include',
+      cache: 'no-store',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, { message: 'The Portal Gateway could not be reached. Check your connection and try again.' });
+  }
+
+  if (response.status === 304) return { status: 304, data: undefined };
+  const json = await readJson(response);
+  if (response.ok) return { status: response.status, data: json as T | undefined };
+
+  const body = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+  if (response.status === 401 && path.startsWith('/rest/secure/') && !options.ignoreUnauthorized) onUnauthorized();
+  throw new ApiError(response.status, body);
+}
+
+export async function apiGet<T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal): Promise<T> {
+  const { data } = await request<T>('GET', path, { query, signal });
+  return data as T;
+}
+
+export const apiPost = <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} });
+export const apiPut = <T>(path: string, body?: unknown) => request<T>('PUT', path, { body: body ?? {} });

@@ -1,0 +1,56 @@
+import { Alert, Center, Loader, Stack, Text } from '@mantine/core';
+import { hasAllPermissions, MESSAGES, type Permission } from '@portal/contract';
+import type { ReactNode } from 'react';
+import { ApiError } from '../app/api';
+import { usePermissions } from '../app/queries';
+import { LoadError } from '../shared/ErrorAlert';
+import { usePageTitle } from '../shared/usePageTitle';
+
+export type SecurePageState = 'loading' | 'auth' | 'denied';
+
+/**
+ * A secure page's state (000 §4 Secure page): loading while the granted permissions load (a 401 there signs
+ * the user out with 'Please sign in'); then auth when no permission is required or the user holds all of
+ * them, otherwise denied.
+ */
+export function useSecurePageState(required: readonly Permission[] = []) {
+  const permissions = usePermissions();
+  let state: SecurePageState = 'loading';
+  if (permissions.data) state = hasAllPermissions(permissions.data, required) ? 'auth' : 'denied';
+  else if (permissions.error instanceof ApiError && permissions.error.status === 403) state = 'denied';
+  return { state, permissions };
+}
+
+export function PageLoader({ label = 'Loading' }: { label?: string }) {
+  return (
+    <Center py="xl">
+      <Stack align="center" gap="xs" role="status" aria-live="polite">
+        <Loader />
+        <Text size="sm" c="dimmed">
+          {label}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+function Denied() {
+  usePageTitle('Not Authorized');
+  return (
+    <Alert color="red" title="Access denied" role="alert" data-testid="page-denied">
+      {MESSAGES.signIn.notAuthorized}
+    </Alert>
+  );
+}
+
+/** Renders its page only in the auth state. */
+export function SecurePage({ permission, children }: { permission?: Permission | Permission[]; children: ReactNode }) {
+  const required = permission ? (Array.isArray(permission) ? permission : [permission]) : [];
+  const { state, permissions } = useSecurePageState(required);
+  if (state === 'denied') return <Denied />;
+  if (state === 'auth') return <>{children}</>;
+  if (permissions.error && !(permissions.error instanceof ApiError && permissions.error.status === 401)) {
+    return <LoadError text={permissions.error.message} onRetry={() => void permissions.refetch()} />;
+  }
+  return <PageLoader />;
+}

@@ -1,0 +1,109 @@
+import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { translateFieldErrors, type TokenCreateBody, type TokenCreateResponse } from '@portal/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError, apiPost, setXsrfToken } from '../app/api';
+import { PRIVACY_URL } from '../app/config';
+import { usePageTitle } from '../shared/usePageTitle';
+import { afterSignInPath, signInFailureText } from './session';
+
+const LABELS = { username: 'Username or Email Address', password: 'Password' } as const;
+
+/** Sign-in page '/' (000 §2 Sign-in screen, §4 Sign-in, §5 Sign-in validation, §8 Sign-in texts). */
+export function SignInPage() {
+  usePageTitle('Sign In');
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const message = search.get('message');
+
+  const form = useForm<TokenCreateBody>({
+    initialValues: { username: '', password: '' },
+    validate: {
+      username: (v) => (v.trim() ? null : translateFieldErrors(LABELS.username, ['required'])),
+      password: (v) => (v ? null : translateFieldErrors(LABELS.password, ['required'])),
+    },
+  });
+
+  const signIn = useMutation({
+    mutationFn: async (body: TokenCreateBody) => (await apiPost<TokenCreateResponse>('/rest/token/create', body)).data,
+    onMutate: () => setFailure(null),
+    onSuccess: (data) => {
+      setXsrfToken(data?.xsrfToken);
+      queryClient.clear();
+      navigate(afterSignInPath(search), { replace: true });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 422 && Object.keys(error.fieldErrors).length) {
+        const errors: Record<string, string> = {};
+        for (const [key, reasons] of Object.entries(error.fieldErrors)) {
+          const label = LABELS[key as keyof typeof LABELS] ?? key;
+          errors[key] = translateFieldErrors(label, reasons);
+        }
+        form.setErrors(errors);
+        return;
+      }
+      setFailure(
+        signInFailureText(error instanceof ApiError ? (error.body as Partial<TokenCreateResponse>) : undefined),
+      );
+    },
+  });
+
+  return (
+    <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420} mx="auto">
+      <form
+        onSubmit={form.onSubmit((values) =>
+          signIn.mutate({ username: values.username.trim(), password: values.password }),
+        )}
+        noValidate
+        aria-labelledby="sign-in-title"
+      >
+        <Stack gap="md">
+          <Title order={1} size="h2" id="sign-in-title">
+            Sign In
+          </Title>
+          {message && (
+            <Text c="red" fw={500} role="status" data-testid="sign-in-message">
+              {message}
+            </Text>
+          )}
+          {failure && (
+            <Alert color="red" title="Sign in failed" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <TextInput
+            label={LABELS.username}
+            autoComplete="username"
+            required
+            autoFocus
+            {...form.getInputProps('username')}
+          />
+          <PasswordInput
+            label={LABELS.password}
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <Button type="submit" loading={signIn.isPending} fullWidth loaderProps={{ 'aria-label': 'Signing in' }}>
+            Sign In
+          </Button>
+          <Group justify="space-between">
+            <Anchor component={Link} to="/register" size="sm">
+              Need an account?
+            </Anchor>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot Password?
+            </Anchor>
+          </Group>
+          <Anchor href={PRIVACY_URL} target="_blank" rel="noopener noreferrer" size="sm" ta="center">
+            Privacy and Terms of Use
+          </Anchor>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

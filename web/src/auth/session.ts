@@ -1,0 +1,51 @@
+import { CONSTANTS, MESSAGES, type TokenCreateResponse } from '@portal/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { setXsrfToken } from '../app/api';
+
+/** Client side of a session ending (000 §4 Sign-out): the XSRF token and every cached query go. */
+export function clearSession(queryClient: QueryClient): void {
+  setXsrfToken(undefined);
+  queryClient.clear();
+}
+
+/**
+ * Where sign-out lands (000 §4 Sign-out): '/' with the message; the current path and params are kept as
+ * redirectPath / redirectParams only when the current URL has redirect=true and lies under /app/.
+ */
+export function signInUrl(message: string | undefined, current: { pathname: string; search: string }): string {
+  const params = new URLSearchParams();
+  if (message) params.set('message', message);
+  const currentParams = new URLSearchParams(current.search);
+  if (currentParams.get('redirect') === 'true' && current.pathname.startsWith('/app/')) {
+    currentParams.delete('redirect');
+    params.set('redirectPath', current.pathname);
+    const rest = currentParams.toString();
+    if (rest) params.set('redirectParams', rest);
+  }
+  const qs = params.toString();
+  return qs ? `/?${qs}` : '/';
+}
+
+/** After sign-in: redirectPath (+ redirectParams) when it is a path inside the app, else the dashboard (000 §4 Sign-in). */
+export function afterSignInPath(search: URLSearchParams): string {
+  const path = search.get('redirectPath');
+  if (!path || !path.startsWith('/app/') || path.startsWith('/app/signout')) return '/app/dashboard';
+  const params = search.get('redirectParams');
+  return params ? `${path}?${params.replace(/^\?/, '')}` : path;
+}
+
+/** The sign-in error box text chosen from the failure flags (000 §8 Sign-in). */
+export function signInFailureText(body: Partial<TokenCreateResponse> | undefined): string {
+  const m = MESSAGES.signIn;
+  if (!body) return m.unspecifiedFailure;
+  if (body.credentialsInvalid) {
+    const left = body.attemptsLeftUntilLocked;
+    return typeof left === 'number' && Number.isInteger(left) && left < CONSTANTS.lockoutWarningThreshold
+      ? `${m.credentialsInvalid} ${m.lockoutWarning(left)}`
+      : m.credentialsInvalid;
+  }
+  if (body.accountLocked) return m.accountLocked;
+  if (body.accountDisabled) return m.accountDisabled;
+  if (body.passwordExpired) return m.passwordExpired;
+  return m.unspecifiedFailure;
+}

@@ -1,0 +1,69 @@
+import { NavLink, Stack, Text } from '@mantine/core';
+import { hasAllPermissions, type Permission } from '@portal/contract';
+import { Link, useLocation } from 'react-router-dom';
+
+interface NavItem {
+  label: string;
+  to: string;
+  isActive: (pathname: string, tab: string | null) => boolean;
+  permission?: Permission;
+}
+
+/** Side navigation entries (000 §2 Routes). Only pages that exist are listed. */
+const MAIN_ITEMS: NavItem[] = [
+  { label: 'Dashboard', to: '/app/dashboard', isActive: (p) => p === '/app/dashboard' },
+  { label: 'Profile', to: '/app/profile', isActive: (p, tab) => p === '/app/profile' && tab !== 'access' },
+  {
+    label: 'Request Access Change',
+    to: '/app/profile?tab=access',
+    isActive: (p, tab) =>
+      (p === '/app/profile' && tab === 'access') || p.startsWith('/app/profile/request-new-or-modified-access'),
+  },
+];
+
+/** Under the 'Administration' heading, shown to users with READ_USERS (000 §2 Routes). */
+const ADMIN_ITEMS: NavItem[] = [
+  {
+    label: 'User Requests',
+    to: '/app/user-requests',
+    isActive: (p) => p.startsWith('/app/user-requests'),
+    permission: 'READ_USERS',
+  },
+];
+
+export function Navigation({ permissions, onNavigate }: { permissions: readonly string[]; onNavigate: () => void }) {
+  const { pathname, search } = useLocation();
+  const tab = new URLSearchParams(search).get('tab');
+  const visible = (item: NavItem) => !item.permission || hasAllPermissions(permissions, [item.permission]);
+  const admin = ADMIN_ITEMS.filter(visible);
+
+  const render = (item: NavItem) => {
+    const active = item.isActive(pathname, tab);
+    return (
+      <NavLink
+        key={item.to}
+        component={Link}
+        to={item.to}
+        label={item.label}
+        active={active}
+        aria-current={active ? 'page' : undefined}
+        onClick={onNavigate}
+        variant="light"
+      />
+    );
+  };
+
+  return (
+    <Stack component="nav" aria-label="Main navigation" gap={2}>
+      {MAIN_ITEMS.filter(visible).map(render)}
+      {hasAllPermissions(permissions, ['READ_USERS']) && admin.length > 0 && (
+        <>
+          <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mt="md" mb={4} px="sm">
+            Administration
+          </Text>
+          {admin.map(render)}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { Anchor, AppShell, Burger, Group, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useEffect } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { SITE_TITLE } from '../app/config';
+import { usePermissions } from '../app/queries';
+import { Footer } from './Footer';
+import { Navigation } from './Navigation';
+import classes from './SecureLayout.module.css';
+import { UserMenu } from './UserMenu';
+
+/**
+ * Secure layout for /app/* (000 §2 Layouts): top bar with the brand and the user menu, side navigation that
+ * collapses below 768 px ('Hide Sidebar' / 'Show Sidebar'), a skip-to-content link and a footer. It removes
+ * the query parameter redirectedFrom=/app from the address.
+ */
+export function SecureLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const permissions = usePermissions();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    if (params.get('redirectedFrom') !== '/app') return;
+    params.delete('redirectedFrom');
+    const qs = params.toString();
+    navigate({ pathname: location.pathname, search: qs ? `?${qs}` : '' }, { replace: true });
+  }, [location.pathname, location.search, navigate]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to main content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Hide Sidebar' : 'Show Sidebar'}
+              title={opened ? 'Hide Sidebar' : 'Show Sidebar'}
+            />
+            <Anchor component={Link} to="/app/dashboard" underline="never" c="blue.8">
+              <Text fw={700} size="lg" component="span">
+                {SITE_TITLE}
+              </Text>
+            </Anchor>
+          </Group>
+          <UserMenu />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Sidebar">
+        <Navigation permissions={permissions.data ?? []} onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
+        <div className={classes.content}>
+          <Outlet />
+        </div>
+        <Footer />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,28 @@
+import { Button, Menu, Skeleton } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { useProfile } from '../app/queries';
+
+/** The top bar's user menu showing first and last name (000 §2 Layouts). */
+export function UserMenu() {
+  const profile = useProfile();
+  if (!profile.data) return <Skeleton height={28} width={140} radius="sm" aria-label="Loading your name" />;
+  const name = `${profile.data.firstName} ${profile.data.lastName}`.trim();
+  return (
+    <Menu position="bottom-end" withArrow shadow="md">
+      <Menu.Target>
+        <Button variant="subtle" color="gray" rightSection={<span aria-hidden>▾</span>} data-testid="user-menu">
+          {name}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component={Link} to="/app/profile">
+          Profile
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/app/signout" color="red">
+          Sign Out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,95 @@
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { isResolved, MESSAGES, type Profile, type UserAccess } from '@portal/contract';
+import { useMemo } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useOwnAccess, useOwnRequests } from '../app/queries';
+import { ClientDataTable } from '../shared/DataTable';
+import { LoadError } from '../shared/ErrorAlert';
+import { joinOrMissing, sitesText } from '../shared/format';
+import { systemNames, useSystems } from '../shared/referenceData';
+
+export const REQUEST_PATH = '/app/profile/request-new-or-modified-access';
+
+export function updateAccessUrl(userId: number, accessId: number): string {
+  return `${REQUEST_PATH}?${new URLSearchParams({
+    accessRequestType: 'UPDATE',
+    userId: String(userId),
+    existingUserAccessId: String(accessId),
+  })}`;
+}
+
+export function newAccessUrl(userId: number, roleNamesInUse: readonly string[]): string {
+  const params = new URLSearchParams({ accessRequestType: 'NEW', userId: String(userId) });
+  if (roleNamesInUse.length) params.set('initStudyRoleNamesInUse', roleNamesInUse.join(','));
+  return `${REQUEST_PATH}?${params}`;
+}
+
+/** Profile Access tab (000 §2 Profile screen): the user's access by study role, each row a modify request. */
+export function AccessTab({ profile }: { profile: Profile }) {
+  const navigate = useNavigate();
+  const access = useOwnAccess();
+  const systems = useSystems();
+  const requests = useOwnRequests();
+  const pendingRoles = useMemo(
+    () =>
+      new Set(
+        (requests.data ?? [])
+          .filter((r) => !isResolved(r.requestStatus))
+          .flatMap((r) => r.accessControls.map((a) => a.roleName)),
+      ),
+    [requests.data],
+  );
+  const roleNames = (access.data ?? []).map((a) => a.roleName);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <Text c="dimmed" size="sm" maw={640}>
+          Your current access by study role. Choose a study role to request a change or removal of that access.
+        </Text>
+        <Button component={Link} to={newAccessUrl(profile.portalUserId, roleNames)} disabled={!access.data}>
+          Request New Access
+        </Button>
+      </Group>
+      {access.isError && <LoadError text={MESSAGES.access.loadAccessFailed} onRetry={() => void access.refetch()} />}
+      <ClientDataTable<UserAccess>
+        ariaLabel="Your access"
+        records={access.data}
+        fetching={access.isPending}
+        initialSort={{ columnAccessor: 'roleName', direction: 'asc' }}
+        onRowClick={(r) => navigate(updateAccessUrl(profile.portalUserId, r.id))}
+        sortValue={(r, key) => (key === 'sites' ? sitesText(r) : (r as unknown as Record<string, unknown>)[key])}
+        columns={[
+          {
+            accessor: 'roleName',
+            title: 'Study Role',
+            sortable: true,
+            render: (r) => (
+              <Group gap="xs" wrap="nowrap">
+                <Anchor
+                  component={Link}
+                  to={updateAccessUrl(profile.portalUserId, r.id)}
+                  onClick={(e) => e.stopPropagation()}
+                >
+                  {r.roleName}
+                </Anchor>
+                {pendingRoles.has(r.roleName) && (
+                  <Badge size="xs" color="yellow" variant="light">
+                    Request outstanding
+                  </Badge>
+                )}
+              </Group>
+            ),
+          },
+          { accessor: 'sites', title: 'LAOs / AOs', sortable: true, render: (r) => sitesText(r) },
+          { accessor: 'studyNames', title: 'Study(s)', render: (r) => joinOrMissing(r.studyNames) },
+          {
+            accessor: 'systemAccessIds',
+            title: 'Systems / Applications',
+            render: (r) => joinOrMissing(systemNames(r.systemAccessIds, systems.data)),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}

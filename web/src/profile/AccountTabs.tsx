@@ -1,0 +1,82 @@
+import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Profile } from '@portal/contract';
+import type { ReactNode } from 'react';
+import { orMissing } from '../shared/format';
+
+function Field({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <Text size="sm" c="dimmed" component="dt">
+        {label}
+      </Text>
+      <Text component="dd" m={0} fw={500}>
+        {orMissing(value)}
+      </Text>
+    </div>
+  );
+}
+
+function FieldList({ children }: { children: ReactNode }) {
+  return (
+    <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm" m={0}>
+      {children}
+    </SimpleGrid>
+  );
+}
+
+/** Account tab: the signed-in user's account, read-only (000 §2 Profile screen). */
+export function AccountTab({ profile }: { profile: Profile }) {
+  return (
+    <Stack gap="lg">
+      <Paper withBorder p="md" component="section" aria-labelledby="account-heading">
+        <Title order={2} size="h4" mb="sm" id="account-heading">
+          Account
+        </Title>
+        <FieldList>
+          <Field label="First Name" value={profile.firstName} />
+          <Field label="Last Name" value={profile.lastName} />
+          <Field label="Email" value={profile.email} />
+          <Field label="Username" value={profile.username} />
+          <Field label="Account Type" value={profile.accountType} />
+        </FieldList>
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="roles-heading">
+        <Title order={2} size="h4" mb="sm" id="roles-heading">
+          Portal Roles
+        </Title>
+        {profile.roles.length === 0 ? (
+          <Text c="dimmed">You hold no portal roles.</Text>
+        ) : (
+          <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+            {profile.roles.map((role) => (
+              <Group key={role.id} component="li" gap="xs" wrap="wrap">
+                <Text fw={500}>{role.description}</Text>
+                {role.permissions.map((p) => (
+                  <Badge key={p} variant="light" size="sm">
+                    {p}
+                  </Badge>
+                ))}
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Paper>
+    </Stack>
+  );
+}
+
+/** Details tab: organization details, read-only (000 §2 Profile screen). */
+export function DetailsTab({ profile }: { profile: Profile }) {
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="org-heading">
+      <Title order={2} size="h4" mb="sm" id="org-heading">
+        Organization Details
+      </Title>
+      <FieldList>
+        <Field label="Organization Name" value={profile.organizationName} />
+        <Field label="Job Title" value={profile.jobTitle} />
+        <Field label="Phone Number" value={profile.phoneNumber} />
+      </FieldList>
+    </Paper>
+  );
+}

@@ -1,0 +1,80 @@
+import { Stack, Tabs, Title } from '@mantine/core';
+import { MESSAGES } from '@portal/contract';
+import { useSearchParams } from 'react-router-dom';
+import { ApiError } from '../app/api';
+import { useProfile } from '../app/queries';
+import { PageLoader } from '../auth/SecurePage';
+import { LoadError } from '../shared/ErrorAlert';
+import { usePageTitle } from '../shared/usePageTitle';
+import { AccessTab } from './AccessTab';
+import { AccountTab, DetailsTab } from './AccountTabs';
+import { HistoryTab } from './HistoryTab';
+
+const TABS = {
+  account: 'Account',
+  details: 'Details',
+  access: 'Access',
+  history: 'Requests History',
+} as const;
+type TabKey = keyof typeof TABS;
+const isTab = (value: string | null): value is TabKey => !!value && value in TABS;
+
+/** Profile /app/profile?tab=account|details|access|history (000 §2 Profile screen). */
+export function ProfilePage() {
+  const [search, setSearch] = useSearchParams();
+  const requested = search.get('tab');
+  const tab: TabKey = isTab(requested) ? requested : 'account';
+  usePageTitle(`Profile - ${TABS[tab]}`);
+  const profile = useProfile();
+
+  const changeTab = (next: string | null) => {
+    if (!isTab(next) || next === tab) return;
+    // 000 §2: changing tab replaces the URL with ?tab={tab} and clears all messages.
+    setSearch({ tab: next }, { replace: true });
+  };
+
+  let body;
+  if (profile.data) {
+    body = (
+      <Tabs value={tab} onChange={changeTab} keepMounted={false}>
+        <Tabs.List>
+          {Object.entries(TABS).map(([key, label]) => (
+            <Tabs.Tab key={key} value={key}>
+              {label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="account" pt="md">
+          <AccountTab profile={profile.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="details" pt="md">
+          <DetailsTab profile={profile.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="access" pt="md">
+          <AccessTab profile={profile.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="md">
+          <HistoryTab />
+        </Tabs.Panel>
+      </Tabs>
+    );
+  } else if (profile.error) {
+    // 000 §6: profile loading treats 401 or 403 as not authorized.
+    const denied = profile.error instanceof ApiError && [401, 403].includes(profile.error.status);
+    body = (
+      <LoadError
+        text={denied ? MESSAGES.signIn.notAuthorized : 'Problem loading your profile.'}
+        onRetry={denied ? undefined : () => void profile.refetch()}
+      />
+    );
+  } else {
+    body = <PageLoader label="Loading your profile" />;
+  }
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>Profile</Title>
+      {body}
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { Alert, Button, List } from '@mantine/core';
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export interface PageMessage {
+  kind: 'error' | 'info' | 'success' | 'warning';
+  text: string;
+  details?: string[];
+}
+
+const COLORS = { error: 'red', info: 'blue', success: 'green', warning: 'yellow' } as const;
+const TITLES = { error: 'Error', info: 'Information', success: 'Success', warning: 'Warning' } as const;
+
+/**
+ * One page-level message box. Errors are announced (role=alert) and scrolled into view 300 ms after they
+ * appear (000 §9 Scroll-to-top after failed save).
+ */
+export function MessageAlert({
+  message,
+  onClose,
+  children,
+}: {
+  message: PageMessage | null;
+  onClose?: () => void;
+  children?: ReactNode;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (message?.kind !== 'error') return;
+    const timer = setTimeout(() => ref.current?.scrollIntoView({ behavior: 'smooth', block: 'center' }), 300);
+    return () => clearTimeout(timer);
+  }, [message]);
+  if (!message) return null;
+  return (
+    <Alert
+      ref={ref}
+      color={COLORS[message.kind]}
+      title={TITLES[message.kind]}
+      role={message.kind === 'error' ? 'alert' : 'status'}
+      withCloseButton={!!onClose}
+      closeButtonLabel="Dismiss message"
+      onClose={onClose}
+      mb="md"
+    >
+      {message.text}
+      {message.details && message.details.length > 0 && (
+        <List size="sm" mt="xs">
+          {message.details.map((d) => (
+            <List.Item key={d}>{d}</List.Item>
+          ))}
+        </List>
+      )}
+      {children}
+    </Alert>
+  );
+}
+
+/** A load failure with a retry button. */
+export function LoadError({ text, onRetry }: { text: string; onRetry?: () => void }) {
+  return (
+    <Alert color="red" title="Error" role="alert" mb="md">
+      {text}
+      {onRetry && (
+        <Button variant="light" color="red" size="compact-sm" ml="sm" onClick={onRetry}>
+          Try again
+        </Button>
+      )}
+    </Alert>
+  );
+}

@@ -1,0 +1,205 @@
+import { Button, Checkbox, Fieldset, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { CONSTANTS, type StudyRole, type System } from '@portal/contract';
+import { useId } from 'react';
+import type { SiteOptions } from './referenceData';
+
+/**
+ * The role block (000 §2 Shared widgets, 000 §5 / 001 §5 Role block rules): Study Role (required), LAOs and
+ * AOs limited by the role's allowLAOs / allowAOs (disabled when both are false), Studies, and the
+ * 'System Access Requested' checklist in which 'Portal Gateway' is always checked and cannot be removed.
+ */
+export interface RoleBlockValue {
+  /** Stable React key of the block. */
+  key: string;
+  /** 001 §3: a new block's questionNum is one above the highest existing one. */
+  questionNum: number;
+  roleName: string | null;
+  siteCodes: string[];
+  laoIds: string[];
+  studyNames: string[];
+  /** System ids as strings (checkbox values). */
+  systemAccessIds: string[];
+}
+
+export interface RoleBlockErrors {
+  roleName?: string;
+  sites?: string;
+  studyNames?: string;
+  systemAccessIds?: string;
+}
+
+export interface RoleBlockProps {
+  index: number;
+  value: RoleBlockValue;
+  onChange: (next: RoleBlockValue) => void;
+  errors?: RoleBlockErrors;
+  studyRoles: StudyRole[];
+  sites: SiteOptions;
+  studyNames: string[];
+  systems: System[];
+  /** Study roles used elsewhere (other blocks, existing access): not offered (000 §5). */
+  excludedRoleNames: ReadonlySet<string>;
+  onRemove?: () => void;
+  /** The study role cannot be changed (a request to modify existing access). */
+  roleLocked?: boolean;
+  disabled?: boolean;
+}
+
+export function fixedSystemId(systems: readonly System[]): string | undefined {
+  const fixed = systems.find((s) => s.systemName === CONSTANTS.fixedSystemName);
+  return fixed ? String(fixed.id) : undefined;
+}
+
+/** The block after choosing a study role: disallowed sites cleared, the role's default systems pre-checked. */
+export function applyStudyRole(
+  value: RoleBlockValue,
+  role: StudyRole | undefined,
+  systems: readonly System[],
+): RoleBlockValue {
+  const fixed = fixedSystemId(systems);
+  const withFixed = (ids: string[]) => (fixed && !ids.includes(fixed) ? [fixed, ...ids] : ids);
+  if (!role) return { ...value, roleName: null, siteCodes: [], laoIds: [], systemAccessIds: withFixed([]) };
+  const known = new Set(systems.map((s) => String(s.id)));
+  return {
+    ...value,
+    roleName: role.roleName,
+    siteCodes: role.allowAOs ? value.siteCodes : [],
+    laoIds: role.allowLAOs ? value.laoIds : [],
+    systemAccessIds: withFixed(role.systemAccessIds.map(String).filter((id) => known.has(id))),
+  };
+}
+
+export function RoleBlock(props: RoleBlockProps) {
+  const { index, value, onChange, errors = {}, studyRoles, sites, systems, disabled } = props;
+  const headingId = useId();
+  const role = studyRoles.find((r) => r.roleName === value.roleName);
+  const fixed = fixedSystemId(systems);
+  const allowLAOs = role?.allowLAOs ?? false;
+  const allowAOs = role?.allowAOs ?? false;
+  const sitesOptional = !role?.siteRequired;
+  const studiesOptional = !role?.studyRequired;
+  const title = `Role #${index + 1}`;
+
+  const roleOptions = studyRoles
+    .filter((r) => r.roleName === value.roleName || !props.excludedRoleNames.has(r.roleName))
+    .map((r) => ({ value: r.roleName, label: r.roleName }));
+  // Site errors show once, under the first selector the role allows (000 §5: laoIds and siteCodes under AO/LAO).
+  const laoError = allowLAOs || !allowAOs ? errors.sites : undefined;
+  const aoError = laoError ? undefined : errors.sites;
+
+  return (
+    <Fieldset
+      component="section"
+      aria-labelledby={headingId}
+      legend={
+        <Text id={headingId} fw={700} component="span">
+          {title}
+        </Text>
+      }
+      disabled={disabled}
+    >
+      <Stack gap="sm">
+        <Select
+          label="Study Role"
+          placeholder="Select a study role"
+          required
+          searchable
+          data={roleOptions}
+          value={value.roleName}
+          onChange={(name) =>
+            onChange(
+              applyStudyRole(
+                value,
+                studyRoles.find((r) => r.roleName === name),
+                systems,
+              ),
+            )
+          }
+          disabled={disabled || props.roleLocked}
+          description={role?.description}
+          error={errors.roleName}
+          nothingFoundMessage="No study roles left to choose"
+          comboboxProps={{ withinPortal: true }}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <MultiSelect
+            label={`LAOs${sitesOptional ? ' (optional)' : ''}`}
+            placeholder={allowLAOs ? 'Search LAOs' : undefined}
+            searchable
+            clearable
+            data={sites.laos}
+            value={value.laoIds}
+            onChange={(laoIds) => onChange({ ...value, laoIds })}
+            disabled={disabled || !allowLAOs}
+            required={!sitesOptional && allowLAOs && !allowAOs}
+            error={laoError}
+            nothingFoundMessage="No matching LAOs"
+            hidePickedOptions
+          />
+          <MultiSelect
+            label={`AOs${sitesOptional ? ' (optional)' : ''}`}
+            placeholder={allowAOs ? 'Search AOs' : undefined}
+            searchable
+            clearable
+            data={sites.aos}
+            value={value.siteCodes}
+            onChange={(siteCodes) => onChange({ ...value, siteCodes })}
+            disabled={disabled || !allowAOs}
+            required={!sitesOptional && allowAOs && !allowLAOs}
+            error={aoError}
+            nothingFoundMessage="No matching AOs"
+            hidePickedOptions
+          />
+        </SimpleGrid>
+        {role && !sitesOptional && allowAOs && allowLAOs && (
+          <Text size="xs" c="dimmed">
+            At least one AO or LAO is required for this study role.
+          </Text>
+        )}
+        <MultiSelect
+          label={`Studies${studiesOptional ? ' (optional)' : ''}`}
+          placeholder="Search studies"
+          searchable
+          clearable
+          data={props.studyNames}
+          value={value.studyNames}
+          onChange={(studyNames) => onChange({ ...value, studyNames })}
+          disabled={disabled || !role}
+          required={!studiesOptional}
+          error={errors.studyNames}
+          nothingFoundMessage="No matching studies"
+          hidePickedOptions
+        />
+        <Checkbox.Group
+          label="System Access Requested"
+          value={
+            fixed && !value.systemAccessIds.includes(fixed) ? [fixed, ...value.systemAccessIds] : value.systemAccessIds
+          }
+          onChange={(ids) =>
+            onChange({ ...value, systemAccessIds: fixed && !ids.includes(fixed) ? [fixed, ...ids] : ids })
+          }
+          error={errors.systemAccessIds}
+        >
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} mt="xs">
+            {systems.map((s) => (
+              <Checkbox
+                key={s.id}
+                value={String(s.id)}
+                label={s.systemName}
+                description={String(s.id) === fixed ? 'Always included' : undefined}
+                disabled={disabled || String(s.id) === fixed}
+              />
+            ))}
+          </SimpleGrid>
+        </Checkbox.Group>
+        {props.onRemove && (
+          <Group justify="flex-end">
+            <Button variant="subtle" color="red" size="compact-sm" onClick={props.onRemove} disabled={disabled}>
+              Remove role
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Fieldset>
+  );
+}

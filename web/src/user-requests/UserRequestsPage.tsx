@@ -1,0 +1,191 @@
+import { Alert, Anchor, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  CONSTANTS,
+  MESSAGES,
+  REQUEST_STATUSES,
+  REQUEST_STATUS_LABELS,
+  REQUEST_TYPE_LABELS,
+  type Page,
+  type UserRequestRow,
+} from '@portal/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { DataTableSortStatus } from 'mantine-datatable';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { apiGet } from '../app/api';
+import { queryKeys } from '../app/queries';
+import { ServerDataTable } from '../shared/DataTable';
+import { LoadError } from '../shared/ErrorAlert';
+import { formatDateTime, orMissing } from '../shared/format';
+import { usePageTitle } from '../shared/usePageTitle';
+
+const STATUS_OPTIONS = [
+  { value: 'pending', label: 'Pending' },
+  { value: 'all', label: 'All' },
+  ...REQUEST_STATUSES.map((s) => ({ value: s, label: REQUEST_STATUS_LABELS[s] })),
+];
+const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
+const DEFAULT_SORT: DataTableSortStatus<UserRequestRow> = { columnAccessor: 'dateSubmitted', direction: 'desc' };
+
+/** The review screen of a row (only access-change requests exist so far). */
+export function reviewPath(row: Pick<UserRequestRow, 'id'>): string {
+  return `/app/user-requests/access-change/${row.id}`;
+}
+
+/**
+ * User Requests /app/user-requests (000 §2 Routes, §7 user_requests; 001 §2.3): the reviewers' queue,
+ * paged, sorted and filtered on the server. Status, page, size, sort and filter live in the URL so that
+ * Back returns to the same view; the optional `message` query is shown as an alert.
+ */
+export function UserRequestsPage() {
+  usePageTitle('User Requests');
+  const navigate = useNavigate();
+  const [search, setSearch] = useSearchParams();
+  const status = STATUS_OPTIONS.some((o) => o.value === search.get('status')) ? search.get('status')! : 'pending';
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const size = CONSTANTS.tablePageSizes.find((s) => s === Number(search.get('size'))) ?? DEFAULT_SIZE;
+  const [sortField, sortDir] = (search.get('sort') ?? '').split(',');
+  const sortStatus: DataTableSortStatus<UserRequestRow> = sortField
+    ? { columnAccessor: sortField, direction: sortDir === 'asc' ? 'asc' : 'desc' }
+    : DEFAULT_SORT;
+  const message = search.get('message');
+
+  const [filter, setFilter] = useState(search.get('filter') ?? '');
+  const [debouncedFilter] = useDebouncedValue(filter.trim(), CONSTANTS.tableFilterDebounceMs);
+
+  const update = (changes: Record<string, string | null>) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, v);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+
+  useEffect(() => {
+    if ((search.get('filter') ?? '') !== debouncedFilter) update({ filter: debouncedFilter, page: null });
+    // Only a new debounced filter writes the URL (and goes back to page 1).
+  }, [debouncedFilter]);
+
+  const params = {
+    status,
+    page,
+    size,
+    sort: `${String(sortStatus.columnAccessor)},${sortStatus.direction}`,
+    filter: search.get('filter') ?? '',
+  };
+  const rows = useQuery({
+    queryKey: queryKeys.userRequests(params),
+    queryFn: ({ signal }) =>
+      apiGet<Page<UserRequestRow>>(
+        `/rest/secure/user_management/user_requests/${encodeURIComponent(status)}`,
+        { page, size, sort: params.sort, filter: params.filter || undefined },
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>User Requests</Title>
+      {message && (
+        <Alert
+          color="blue"
+          withCloseButton
+          closeButtonLabel="Dismiss message"
+          onClose={() => update({ message: null })}
+        >
+          {message}
+        </Alert>
+      )}
+      <Group align="flex-end" wrap="wrap">
+        <Select
+          label="Request status"
+          data={STATUS_OPTIONS}
+          value={status}
+          onChange={(v) => update({ status: v === 'pending' ? null : v, page: null })}
+          allowDeselect={false}
+          w={220}
+        />
+        <TextInput
+          label="Filter user requests"
+          placeholder="Name, email, organization, ticket…"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          w={320}
+          maxLength={256}
+        />
+      </Group>
+      {rows.isError && <LoadError text={MESSAGES.access.loadUserRequestsFailed} onRetry={() => void rows.refetch()} />}
+      <ServerDataTable<UserRequestRow>
+        ariaLabel="User requests"
+        records={rows.data?.content ?? []}
+        totalRecords={rows.data?.totalElements ?? 0}
+        fetching={rows.isFetching}
+        page={page}
+        onPageChange={(p) => update({ page: String(p) })}
+        recordsPerPage={size}
+        onRecordsPerPageChange={(s) => update({ size: s === DEFAULT_SIZE ? null : String(s), page: null })}
+        sortStatus={sortStatus}
+        onSortStatusChange={(s) => update({ sort: `${String(s.columnAccessor)},${s.direction}`, page: null })}
+        onRowClick={(row) => navigate(reviewPath(row))}
+        columns={[
+          {
+            accessor: 'dateSubmitted',
+            title: 'Date Submitted',
+            sortable: true,
+            render: (r) => (
+              <Anchor component={Link} to={reviewPath(r)} onClick={(e) => e.stopPropagation()} size="sm">
+                {formatDateTime(r.dateSubmitted)}
+              </Anchor>
+            ),
+          },
+          {
+            accessor: 'requestType',
+            title: 'Request Type',
+            sortable: true,
+            render: (r) => REQUEST_TYPE_LABELS[r.requestType] ?? orMissing(r.userRequestType),
+          },
+          { accessor: 'firstName', title: 'First Name', sortable: true },
+          { accessor: 'lastName', title: 'Last Name', sortable: true },
+          { accessor: 'email', title: 'Email', sortable: true },
+          {
+            accessor: 'organizationName',
+            title: 'Organization',
+            sortable: true,
+            render: (r) => orMissing(r.organizationName),
+          },
+          {
+            accessor: 'requestStatus',
+            title: 'Status',
+            sortable: true,
+            render: (r) => REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus,
+          },
+          {
+            accessor: 'sysaidTicket',
+            title: 'External Ticket #',
+            sortable: true,
+            render: (r) => orMissing(r.sysaidTicket),
+          },
+          {
+            accessor: 'lastModified',
+            title: 'Last Modified',
+            sortable: true,
+            render: (r) => formatDateTime(r.lastModified),
+          },
+          {
+            accessor: 'lastModifiedBy',
+            title: 'Last Modified By',
+            sortable: true,
+            render: (r) => orMissing(r.lastModifiedBy),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}

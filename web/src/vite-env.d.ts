@@ -1,0 +1,14 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** Sent as the x-project-name header on every call (000 §1). */
+  readonly VITE_PROJECT_NAME?: string;
+  /** External privacy notice opened by 'Privacy and Terms of Use' (000 §2 Sign-in screen). */
+  readonly VITE_PRIVACY_URL?: string;
+  /** Public support address shown in the footer (000 §1). */
+  readonly VITE_SUPPORT_EMAIL?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}
