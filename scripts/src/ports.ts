@@ -1,0 +1,53 @@
+/**
+ * Port plan of the local stack: fixed defaults (each overridable by an environment variable) or free
+ * ports chosen by the kernel, for tests that run next to a developer's stack.
+ */
+import { freePort, isPortFree } from './net';
+import type { StackEnv } from './config';
+
+export type PortName = 'portal' | 'temporal' | 'temporalUi' | 'postgres' | 'ldap' | 'smtp' | 'mailUi';
+export type PortPlan = Record<PortName, number>;
+
+/** Default port, overriding variable and description of each listener. */
+export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv & string; what: string }> = {
+  portal: { default: 8080, envVar: 'PORT', what: 'portal API and web app' },
+  temporal: { default: 7233, envVar: 'TEMPORAL_PORT', what: 'Temporal frontend' },
+  temporalUi: { default: 8233, envVar: 'TEMPORAL_UI_PORT', what: 'Temporal Web UI' },
+  postgres: { default: 55432, envVar: 'POSTGRES_PORT', what: 'PostgreSQL' },
+  ldap: { default: 3389, envVar: 'LDAP_PORT', what: 'OpenLDAP slapd' },
+  smtp: { default: 1025, envVar: 'SMTP_PORT', what: 'SMTP catcher' },
+  mailUi: { default: 1080, envVar: 'MAIL_UI_PORT', what: 'mail web UI' },
+};
+
+/**
+ * Chooses the stack's ports. With 'default', each is its variable's value or the default, and those in
+ * `needed` must be free; with 'random', each is a distinct free port.
+ * @throws Error naming every busy port with the variable that moves it.
+ */
+export async function planPorts(mode: 'default' | 'random', env: StackEnv, needed: Set<PortName>): Promise<PortPlan> {
+  const names = Object.keys(PORTS) as PortName[];
+  const plan = {} as PortPlan;
+  if (mode === 'random') {
+    const taken = new Set<number>();
+    for (const name of names) {
+      let p = await freePort();
+      while (taken.has(p)) p = await freePort();
+      taken.add(p);
+      plan[name] = p;
+    }
+    return plan;
+  }
+  const busy: string[] = [];
+  for (const name of names) {
+    const spec = PORTS[name];
+    const fromEnv = env[spec.envVar];
+    plan[name] = typeof fromEnv === 'number' ? fromEnv : spec.default;
+    if (needed.has(name) && !(await isPortFree(plan[name]))) {
+      busy.push(
+        `  port ${plan[name]} (${spec.what}) is already in use: stop what listens there or set ${spec.envVar}=<port>`,
+      );
+    }
+  }
+  if (busy.length) throw new Error(`Cannot start the local stack:\n${busy.join('\n')}`);
+  return plan;
+}

@@ -1,0 +1,43 @@
+/**
+ * Local secrets of a stack's data folder: generated once, kept in `<dataDir>/secrets.json` (mode 600) and
+ * reused on the next start. Nothing here is ever committed (the data folder is git-ignored).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const SecretsSchema = z.object({
+  ldapAdminPassword: z.string().min(16),
+  sessionSecret: z.string().min(32),
+});
+export type LocalSecrets = z.infer<typeof SecretsSchema>;
+
+const generate = (bytes: number): string => crypto.randomBytes(bytes).toString('base64url');
+
+/**
+ * Reads `<dataDir>/secrets.json`, creating it (or adding missing values) on first use.
+ * @throws Error when the file exists but is not valid JSON.
+ */
+export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
+  const file = path.join(dataDir, 'secrets.json');
+  fs.mkdirSync(dataDir, { recursive: true });
+  let stored: Partial<LocalSecrets> = {};
+  if (fs.existsSync(file)) {
+    try {
+      stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LocalSecrets>;
+    } catch (err) {
+      throw new Error(`${file} is not valid JSON (${(err as Error).message}); delete it to generate new secrets`);
+    }
+  }
+  const candidate = {
+    ldapAdminPassword: stored.ldapAdminPassword ?? generate(18),
+    sessionSecret: stored.sessionSecret ?? generate(48),
+  };
+  const secrets = SecretsSchema.parse(candidate);
+  if (secrets.ldapAdminPassword !== stored.ldapAdminPassword || secrets.sessionSecret !== stored.sessionSecret) {
+    fs.writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  }
+  fs.chmodSync(file, 0o600);
+  return secrets;
+}

@@ -1,0 +1,88 @@
+/**
+ * Temporal for the local stack: the CLI's dev server (frontend + Web UI in one process), persisted to a
+ * SQLite file, with the portal's custom search attributes registered at start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { waitForPort } from '../net';
+import { clearStale, type ExitInfo, type Log, spawnManaged, untilReady } from '../procs';
+
+/** Custom search attributes the access-change workflows upsert (ops filter on them in the Web UI). */
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Int'> = {
+  RequestType: 'Keyword',
+  RequestStatus: 'Keyword',
+  SubjectUserId: 'Int',
+  RequesterUserId: 'Int',
+  ProxyBatchId: 'Keyword',
+};
+
+export interface TemporalHandle {
+  /** host:port of the frontend (gRPC), as TEMPORAL_ADDRESS. */
+  address: string;
+  uiUrl: string;
+  /** Resolves when the server process exits (expectedly or not). */
+  exited: Promise<ExitInfo>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `temporal server start-dev` with its database at `<dataDir>/temporal.db` and waits until the
+ * frontend and the UI ports accept connections. A second start on the same file keeps all history.
+ * @throws Error with the server's last output when it exits or does not listen within 90 s.
+ */
+export async function startTemporal(opts: {
+  binary: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  log: Log;
+}): Promise<TemporalHandle> {
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const pidFile = path.join(opts.dataDir, 'temporal.pid');
+  await clearStale(pidFile, 'Temporal dev server', opts.log);
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--ui-port',
+    String(opts.uiPort),
+    '--db-filename',
+    path.join(opts.dataDir, 'temporal.db'),
+    '--namespace',
+    opts.namespace,
+    '--log-level',
+    'warn',
+    ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+  ];
+  const proc = spawnManaged({
+    name: 'temporal',
+    command: opts.binary,
+    args,
+    log: opts.log,
+    pidFile,
+    // The dev server warns about its own internal connections while it starts and stops.
+    mute: /network dial error|Failed to poll for task|^\s*$/,
+  });
+  try {
+    await untilReady(
+      proc,
+      (async () => {
+        await waitForPort(opts.port, 'Temporal frontend', 90_000, '127.0.0.1', proc.isRunning);
+        await waitForPort(opts.uiPort, 'Temporal Web UI', 90_000, '127.0.0.1', proc.isRunning);
+      })(),
+    );
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return {
+    address: `127.0.0.1:${opts.port}`,
+    uiUrl: `http://127.0.0.1:${opts.uiPort}`,
+    exited: proc.exited,
+    stop: () => proc.stop(10_000),
+  };
+}

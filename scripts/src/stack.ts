@@ -1,0 +1,202 @@
+/**
+ * The whole local stack in one call: backing services (or the ones the environment points at), Prisma
+ * migrations, the demo seed, then the worker and the API. Used by `npm run up` and by tests.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { startApps } from './apps';
+import { loadStackEnv } from './config';
+import { migrateDatabase, seedDatabase } from './database';
+import { repoPath } from './paths';
+import { type PortName, planPorts } from './ports';
+import { type ExitInfo, type Log, killAllManaged } from './procs';
+import { loadOrCreateSecrets } from './secrets';
+import { type RunningService, startServices, stopServices } from './services';
+
+export interface StackOptions {
+  /** Folder for every service's data and the local secrets; reused by the next start. */
+  dataDir: string;
+  /** 'default': fixed ports (8080, 7233, ...; env vars override); 'random': free ports. Default 'default'. */
+  ports?: 'default' | 'random';
+  /** Run the (idempotent) demo seed. Default false. */
+  seed?: boolean;
+  /** Start the worker and the API and wait for its health endpoint. Default false. */
+  apps?: boolean;
+  /** Receives every log line (children's lines are prefixed `[name]`). Default console.log. */
+  log?: Log;
+  /** Environment to read the configuration from and to pass on. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Stop the stack and exit on SIGINT/SIGTERM. Default true. */
+  handleSignals?: boolean;
+  /** Called when a process of the stack exits while the stack is running. Default: log it. */
+  onUnexpectedExit?: (name: string, info: ExitInfo) => void;
+}
+
+export interface StackUrls {
+  /** http://127.0.0.1:PORT: the API, which also serves the web app. */
+  portal: string;
+  /** Temporal Web UI; undefined when TEMPORAL_ADDRESS is external and TEMPORAL_UI_URL unset. */
+  temporalUi?: string;
+  /** host:port of the Temporal frontend. */
+  temporalAddress: string;
+  /** Mail catcher UI; undefined when SMTP_URL is external and MAIL_UI_URL unset. */
+  mailUi?: string;
+  /** Base URL of the mail catcher's REST API (see readMail()). */
+  mailApi?: string;
+  smtp: string;
+  ldap: string;
+  database: string;
+}
+
+/** The variables the worker, API and seed read (fixed names). */
+export interface PortalEnv extends Record<string, string | undefined> {
+  DATABASE_URL: string;
+  TEMPORAL_ADDRESS: string;
+  TEMPORAL_NAMESPACE: string;
+  TEMPORAL_TASK_QUEUE: string;
+  TEMPORAL_UI_URL?: string;
+  LDAP_URL: string;
+  LDAP_BASE_DN: string;
+  LDAP_ADMIN_DN: string;
+  LDAP_ADMIN_PASSWORD: string;
+  SMTP_URL: string;
+  MAIL_FROM: string;
+  MAIL_UI_URL?: string;
+  HOST: string;
+  PORT: string;
+  WEB_DIST: string;
+  SESSION_TIMEOUT_SECONDS: string;
+  SESSION_SECRET: string;
+  NODE_ENV: string;
+}
+
+export interface Stack {
+  urls: StackUrls;
+  /** The full environment given to the children: the parent's environment plus `portalEnv`. */
+  env: NodeJS.ProcessEnv;
+  /** Only the portal's own variables. */
+  portalEnv: PortalEnv;
+  /** Stops the apps (SIGTERM, SIGKILL after 5 s), then the services in reverse order. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const live = new Set<Stack>();
+let signalsHandled = false;
+
+function handleSignals(log: Log): void {
+  if (signalsHandled) return;
+  signalsHandled = true;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      log(`[stack] ${signal} again: killing everything`);
+      killAllManaged();
+      process.exit(1);
+    }
+    stopping = true;
+    log(`[stack] ${signal}: stopping (press Ctrl-C again to force)`);
+    void Promise.allSettled([...live].map((s) => s.stop())).finally(() =>
+      process.exit(signal === 'SIGINT' ? 130 : 143),
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/**
+ * Starts the local stack and returns its URLs, the children's environment and a stop function.
+ * @throws ConfigError naming invalid environment variables; Error naming a busy port and the variable that
+ *   moves it; Error with a service's output when it does not start (whatever started is stopped first).
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const parentEnv = options.env ?? process.env;
+  const cfg = loadStackEnv(parentEnv);
+  const dataDir = path.resolve(options.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secrets = loadOrCreateSecrets(dataDir);
+
+  const needed = new Set<PortName>();
+  if (options.apps) needed.add('portal');
+  if (!cfg.DATABASE_URL) needed.add('postgres');
+  if (!cfg.TEMPORAL_ADDRESS) (['temporal', 'temporalUi'] as const).forEach((p) => needed.add(p));
+  if (!cfg.LDAP_URL) needed.add('ldap');
+  if (!cfg.SMTP_URL) (['smtp', 'mailUi'] as const).forEach((p) => needed.add(p));
+  const ports = await planPorts(options.ports ?? 'default', cfg, needed);
+
+  if (options.handleSignals ?? true) handleSignals(log);
+  const started = Date.now();
+  const { endpoints: ep, services } = await startServices({
+    dataDir,
+    env: cfg,
+    ports,
+    ldapAdminPassword: secrets.ldapAdminPassword,
+    log,
+  });
+  const running: RunningService[] = [...services];
+  let stopping = false;
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping = true;
+    stopped ??= stopServices(running, log).finally(() => live.delete(stack));
+
+    return stopped;
+  };
+
+  const portalEnv: PortalEnv = {
+    DATABASE_URL: ep.databaseUrl,
+    TEMPORAL_ADDRESS: ep.temporalAddress,
+    TEMPORAL_NAMESPACE: cfg.TEMPORAL_NAMESPACE,
+    TEMPORAL_TASK_QUEUE: cfg.TEMPORAL_TASK_QUEUE,
+    TEMPORAL_UI_URL: ep.temporalUiUrl,
+    LDAP_URL: ep.ldapUrl,
+    LDAP_BASE_DN: cfg.LDAP_BASE_DN,
+    LDAP_ADMIN_DN: cfg.LDAP_ADMIN_DN,
+    LDAP_ADMIN_PASSWORD: ep.ldapAdminPassword,
+    SMTP_URL: ep.smtpUrl,
+    MAIL_FROM: cfg.MAIL_FROM,
+    MAIL_UI_URL: ep.mailUiUrl,
+    HOST: '127.0.0.1',
+    PORT: String(ports.portal),
+    WEB_DIST: repoPath('web', 'dist'),
+    SESSION_TIMEOUT_SECONDS: String(cfg.SESSION_TIMEOUT_SECONDS),
+    SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
+    NODE_ENV: cfg.NODE_ENV,
+  };
+  for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];
+  const env: NodeJS.ProcessEnv = { ...parentEnv, ...portalEnv };
+  const portal = `http://127.0.0.1:${ports.portal}`;
+  const stack: Stack = {
+    urls: {
+      portal,
+      temporalUi: ep.temporalUiUrl,
+      temporalAddress: ep.temporalAddress,
+      mailUi: ep.mailUiUrl,
+      mailApi: ep.mailUiUrl,
+      smtp: ep.smtpUrl,
+      ldap: ep.ldapUrl,
+      database: ep.databaseUrl,
+    },
+    env,
+    portalEnv,
+    stop,
+  };
+  live.add(stack);
+
+  try {
+    await migrateDatabase(ep.databaseUrl, log);
+    if (options.seed) await seedDatabase(env, log);
+    if (options.apps) {
+      const apps = await startApps(env, portal, log);
+      running.push({ name: 'apps', stop: () => apps.stop() });
+      for (const p of apps.processes) running.push({ name: p.name, exited: p.exited, stop: async () => {} });
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const onExit = options.onUnexpectedExit ?? ((name, i) => log(`[stack] ${name} exited (${i.signal ?? i.code})`));
+  for (const s of running) void s.exited?.then((info) => !stopping && onExit(s.name, info));
+  log(`[stack] up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return stack;
+}
