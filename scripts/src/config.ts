@@ -6,7 +6,11 @@ import { z } from 'zod';
 
 const blankToUndefined = (v: unknown): unknown => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
-const port = z.coerce.number().int('must be a whole number').min(1, 'must be 1-65535').max(65535, 'must be 1-65535');
+const port = z.coerce
+  .number({ error: 'must be a port number 1-65535' })
+  .int('must be a whole number')
+  .min(1, 'must be 1-65535')
+  .max(65535, 'must be 1-65535');
 
 export const StackEnvSchema = z
   .object({

@@ -86,14 +86,16 @@ let signalsHandled = false;
 function handleSignals(log: Log): void {
   if (signalsHandled) return;
   signalsHandled = true;
-  let stopping = false;
+  let stoppingSince = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    // A wrapper (npx, tsx) may pass on the terminal's Ctrl-C a moment after it arrived here directly.
+    if (stoppingSince && Date.now() - stoppingSince < 1_500) return;
+    if (stoppingSince) {
       log(`[stack] ${signal} again: killing everything`);
       killAllManaged();
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log(`[stack] ${signal}: stopping (press Ctrl-C again to force)`);
     void Promise.allSettled([...live].map((s) => s.stop())).finally(() =>
       process.exit(signal === 'SIGINT' ? 130 : 143),

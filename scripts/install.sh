@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs whatever the local stack needs and is missing, on a fresh clone or a dev machine: npm
+# dependencies, Debian's slapd / ldap-utils / chromium, the Temporal CLI (built from its Go module), the
+# Prisma client and the web app bundle. Idempotent and non-interactive (CI runs it as root, no stdin);
+# a second run only checks and takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { echo "[install] $*"; }
+fail() {
+  echo "[install] error: $*" >&2
+  exit 1
+}
+HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export HOME
+
+# --- npm dependencies: npm ci when node_modules is missing or package-lock.json changed since last time.
+stamp=node_modules/.portal-install-stamp
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -d node_modules ] || [ "$(cat "$stamp" 2>/dev/null || true)" != "$lock_sum" ]; then
+  log "npm ci (package-lock.json changed or node_modules missing)"
+  npm ci --no-audit --no-fund </dev/null
+  echo "$lock_sum" >"$stamp"
+else
+  log "npm dependencies: up to date"
+fi
+
+# --- Debian packages: OpenLDAP server and tools, Chromium for the browser tests.
+if [ ! -x /usr/sbin/slapd ] || ! command -v ldapadd >/dev/null || [ ! -x /usr/bin/chromium ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || fail "slapd, ldap-utils or chromium is missing and this is not root: install them with apt"
+    sudo="sudo -n"
+  fi
+  log "apt-get install slapd ldap-utils chromium"
+  $sudo apt-get update </dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y slapd ldap-utils chromium </dev/null
+else
+  log "slapd, ldap-utils, chromium: installed"
+fi
+
+# --- Temporal CLI (dev server + Web UI): TEMPORAL_BIN, PATH, the cache, or build it with Go.
+temporal_cache="$HOME/.cache/portal-gateway/bin"
+if [ -n "${TEMPORAL_BIN:-}" ]; then
+  [ -x "$TEMPORAL_BIN" ] || fail "TEMPORAL_BIN=$TEMPORAL_BIN is not executable"
+  log "temporal: $TEMPORAL_BIN (TEMPORAL_BIN)"
+elif command -v temporal >/dev/null; then
+  log "temporal: $(command -v temporal)"
+elif [ -x "$temporal_cache/temporal" ]; then
+  log "temporal: $temporal_cache/temporal"
+else
+  go_bin=$(command -v go || echo /usr/local/go/bin/go)
+  [ -x "$go_bin" ] || fail "the Temporal CLI is missing and Go is not installed to build it"
+  log "building the Temporal CLI v1.5.1 with Go into $temporal_cache (a few minutes the first time)"
+  build_dir=$(mktemp -d)
+  (cd "$build_dir" && GOBIN="$temporal_cache" GOFLAGS=-buildvcs=false \
+    "$go_bin" install github.com/temporalio/cli/cmd/temporal@v1.5.1)
+  rm -rf "$build_dir"
+  [ -x "$temporal_cache/temporal" ] || fail "go install did not produce $temporal_cache/temporal"
+fi
+
+# --- Prisma client (the URL only has to be syntactically valid: generate does not connect).
+log "prisma generate"
+(cd prisma && DATABASE_URL="${DATABASE_URL:-postgresql://x:y@127.0.0.1:5432/x}" npx prisma generate </dev/null)
+
+# --- Web app bundle, rebuilt when any of its sources is newer than web/dist.
+if [ ! -f web/index.html ]; then
+  log "web: no web/index.html yet, skipping the web build"
+else
+  sources=(web/index.html web/src contract/src)
+  for extra in web/public web/vite.config.ts web/package.json; do [ -e "$extra" ] && sources+=("$extra"); done
+  if [ ! -f web/dist/index.html ] || [ -n "$(find "${sources[@]}" -newer web/dist/index.html -print -quit)" ]; then
+    log "npm run build -w web"
+    npm run build -w web </dev/null
+  else
+    log "web/dist: up to date"
+  fi
+fi
+log "done"

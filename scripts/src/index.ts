@@ -1,0 +1,7 @@
+/** @portal/scripts: the local stack, for `npm run up` and for tests. */
+export { startStack, type Stack, type StackOptions, type StackUrls, type PortalEnv } from './stack';
+export { ConfigError, loadStackEnv, type StackEnv } from './config';
+export { readMail, clearMail, type CaughtMail } from './services/mail';
+export { resolveTemporalBinary } from './temporal-binary';
+export { SEARCH_ATTRIBUTES } from './services/temporal';
+export { freePort, waitForPort, waitForHttp } from './net';

@@ -1,0 +1,126 @@
+/**
+ * `npm run up` (scripts/up.sh after scripts/install.sh): the whole product on this machine, in the
+ * project's data folder (.data/dev, reused by the next start), until Ctrl-C.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { API_ENTRY, WORKER_ENTRY } from './apps';
+import { ConfigError } from './config';
+import { repoPath } from './paths';
+import { type Stack, startStack } from './stack';
+
+const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps]
+
+Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker and the API
+(--no-apps: only the services, for running the worker and the API yourself with the printed environment).
+Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
+SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT.`;
+
+const DemoAccounts = z.array(
+  z.object({
+    persona: z.string(),
+    username: z.string(),
+    password: z.string(),
+    permissions: z.array(z.string()).optional(),
+    portalRoles: z.array(z.string()).optional(),
+  }),
+);
+
+/** The demo accounts exported by the seed (@portal/db/seed), or null when it has none yet. */
+async function demoAccounts(): Promise<z.infer<typeof DemoAccounts> | null> {
+  const specifier = '@portal/db/seed';
+  try {
+    const mod = (await import(specifier)) as { DEMO_ACCOUNTS?: unknown };
+    const parsed = DemoAccounts.safeParse(mod.DEMO_ACCOUNTS);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => ('  ' + r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).trimEnd()).join('\n');
+}
+
+async function printBanner(stack: Stack, dataDir: string): Promise<void> {
+  const accounts = await demoAccounts();
+  const lines = [
+    '',
+    'Portal Gateway is up',
+    table([
+      ['Portal', stack.urls.portal],
+      ['Temporal UI', stack.urls.temporalUi ?? '(external Temporal: set TEMPORAL_UI_URL)'],
+      ['Mail (caught)', stack.urls.mailUi ?? '(external SMTP: set MAIL_UI_URL)'],
+      ['Data folder', dataDir],
+    ]),
+    '',
+    accounts
+      ? 'Demo accounts:\n' +
+        table([
+          ['persona', 'username', 'password', 'roles / permissions'],
+          ...accounts.map((a) => [
+            a.persona,
+            a.username,
+            a.password,
+            (a.permissions ?? a.portalRoles ?? []).join(', '),
+          ]),
+        ])
+      : 'Demo accounts: not available yet (DEMO_ACCOUNTS is not exported by @portal/db/seed).',
+    '',
+    'Press Ctrl-C to stop everything.',
+  ];
+  console.log(lines.join('\n'));
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      'random-ports': { type: 'boolean' },
+      'no-seed': { type: 'boolean' },
+      'no-apps': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const dataDir = values['data-dir'] ?? repoPath('.data', 'dev');
+  const missing = [WORKER_ENTRY, API_ENTRY].filter((f) => !fs.existsSync(f));
+  if (missing.length) console.warn(`warning: ${missing.join(', ')} missing: starting the services only`);
+  const apps = !values['no-apps'] && missing.length === 0;
+
+  const shutDown = (code: number): void => {
+    void stack.stop().finally(() => process.exit(code));
+  };
+  const stack = await startStack({
+    dataDir,
+    ports: values['random-ports'] ? 'random' : 'default',
+    seed: !values['no-seed'],
+    apps,
+    onUnexpectedExit: (name, info) => {
+      console.error(`[stack] ${name} stopped unexpectedly (${info.signal ?? `exit code ${info.code}`}): stopping all`);
+      shutDown(1);
+    },
+  });
+  await printBanner(stack, dataDir);
+  if (!apps) {
+    const shown = {
+      ...stack.portalEnv,
+      LDAP_ADMIN_PASSWORD: '(see secrets.json)',
+      SESSION_SECRET: '(see secrets.json)',
+    };
+    console.log(
+      `\nEnvironment for the worker and the API:\n${table(Object.entries(shown).map(([k, v]) => [k, v ?? '']))}`,
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  const known = err instanceof ConfigError || (err instanceof Error && !/^(TypeError|ReferenceError)$/.test(err.name));
+  console.error(known ? `\n${(err as Error).message}` : err);
+  process.exit(1);
+});
