@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# The portal's Node processes (API, worker, migrations + seed) in one image; docker-compose.yml picks the
+# command. TypeScript runs through tsx, as in development (the workspaces export their sources).
+FROM node:20-bookworm-slim
+WORKDIR /app
+
+# Dependencies first (cached while only sources change). Install scripts are skipped: none of the
+# runtime packages needs one, and Prisma's would try to download engines (the wasm engine is used).
+COPY package.json package-lock.json ./
+COPY contract/package.json contract/
+COPY directory/package.json directory/
+COPY prisma/package.json prisma/
+COPY workflows/package.json workflows/
+COPY worker/package.json worker/
+COPY api/package.json api/
+COPY web/package.json web/
+COPY scripts/package.json scripts/
+COPY tests/package.json tests/
+RUN npm ci --no-audit --no-fund --ignore-scripts --include-workspace-root \
+      -w contract -w directory -w prisma -w workflows -w worker -w api \
+  && npm cache clean --force
+
+COPY tsconfig.base.json ./
+COPY contract contract
+COPY directory directory
+COPY prisma prisma
+COPY workflows workflows
+COPY worker worker
+COPY api api
+RUN cd prisma && DATABASE_URL=postgresql://x:y@localhost:5432/x npx prisma generate
+
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+USER node
+CMD ["node", "--enable-source-maps", "--import", "tsx", "api/src/main.ts"]
