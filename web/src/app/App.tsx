@@ -13,6 +13,14 @@ const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'sm',
   focusRing: 'auto',
+  // 000 §2 Form note 'All fields are required unless indicated.': optional fields say so in their label;
+  // required ones keep the required attribute without a visual asterisk (which would also enter their names).
+  components: Object.fromEntries(
+    ['TextInput', 'PasswordInput', 'Textarea', 'Select', 'MultiSelect', 'CheckboxGroup'].map((name) => [
+      name,
+      { defaultProps: { withAsterisk: false } },
+    ]),
+  ),
 });
 
 export const queryClient = new QueryClient({

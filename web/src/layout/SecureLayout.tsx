@@ -1,7 +1,10 @@
 import { Anchor, AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { MESSAGES } from '@portal/contract';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { getXsrfToken } from '../app/api';
+import { signInUrl } from '../auth/session';
 import { SITE_TITLE } from '../app/config';
 import { usePermissions } from '../app/queries';
 import { Footer } from './Footer';
@@ -15,6 +18,13 @@ import { UserMenu } from './UserMenu';
  * the query parameter redirectedFrom=/app from the address.
  */
 export function SecureLayout() {
+  const location = useLocation();
+  // Without a token from sign-in there is no session to check: sign out with 'Please sign in' (000 §4).
+  if (!getXsrfToken()) return <Navigate to={signInUrl(MESSAGES.signIn.pleaseSignIn, location)} replace />;
+  return <SecureShell />;
+}
+
+function SecureShell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const permissions = usePermissions();
   const location = useLocation();
@@ -49,7 +59,7 @@ export function SecureLayout() {
               title={opened ? 'Hide Sidebar' : 'Show Sidebar'}
             />
             <Anchor component={Link} to="/app/dashboard" underline="never" c="blue.8">
-              <Text fw={700} size="lg" component="span">
+              <Text fw={700} fz={{ base: 'md', sm: 'lg' }} component="span" style={{ whiteSpace: 'nowrap' }}>
                 {SITE_TITLE}
               </Text>
             </Anchor>

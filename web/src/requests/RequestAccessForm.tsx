@@ -120,7 +120,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
       }
       submit.mutate({ type: isUpdate ? 'CHANGE' : 'NEW', values });
     },
-    () => setMessage({ kind: 'error', text: MESSAGES.access.newRequestFailed }),
+    () => setMessage({ kind: 'error', text: 'Some fields need your attention. Correct them and submit again.' }),
   );
 
   const confirmRemoval = () =>

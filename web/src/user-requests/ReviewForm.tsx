@@ -179,7 +179,7 @@ export function ReviewForm({
             data={statusOptions}
             allowDeselect={false}
             readOnly={readOnly}
-            disabled={readOnly}
+            variant={readOnly ? 'filled' : 'default'}
             maw={320}
             {...form.getInputProps('requestStatus')}
           />
@@ -187,7 +187,7 @@ export function ReviewForm({
             label={`${LABELS.reviewerComments} (optional)`}
             maxLength={FIELD_LIMITS.reviewerComments}
             readOnly={readOnly}
-            disabled={readOnly}
+            variant={readOnly ? 'filled' : 'default'}
             {...form.getInputProps('reviewerComments')}
             value={form.values.reviewerComments}
           />
@@ -195,7 +195,7 @@ export function ReviewForm({
             label={`${LABELS.sysaidTicket} (optional)`}
             maxLength={FIELD_LIMITS.sysaidTicket}
             readOnly={readOnly}
-            disabled={readOnly}
+            variant={readOnly ? 'filled' : 'default'}
             maw={320}
             {...form.getInputProps('sysaidTicket')}
             value={form.values.sysaidTicket}

@@ -139,6 +139,7 @@ export function UserRequestsPage() {
             accessor: 'dateSubmitted',
             title: 'Date Submitted',
             sortable: true,
+            noWrap: true,
             render: (r) => (
               <Anchor component={Link} to={reviewPath(r)} onClick={(e) => e.stopPropagation()} size="sm">
                 {formatDateTime(r.dateSubmitted)}
@@ -176,6 +177,7 @@ export function UserRequestsPage() {
             accessor: 'lastModified',
             title: 'Last Modified',
             sortable: true,
+            noWrap: true,
             render: (r) => formatDateTime(r.lastModified),
           },
           {
