@@ -9,7 +9,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { authenticate } from './auth/guard';
 import type { Deps } from './deps';
-import { registerErrorHandler } from './http/error-handler';
+import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { registerAccessRequestRoutes } from './routes/access-requests';
 import { registerPublicAuthRoutes, registerSecureAuthRoutes } from './routes/auth';
 import { registerProfileRoutes } from './routes/profile';
@@ -45,12 +45,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const dist = deps.cfg.WEB_DIST;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
     await app.register(fastifyStatic, { root: path.resolve(dist), wildcard: false });
-    app.setNotFoundHandler((req, reply) => {
-      if (req.url.startsWith('/rest/') || req.method !== 'GET') {
-        return reply.code(404).send({ message: `No such resource: ${req.method} ${req.url.split('?')[0]}` });
-      }
-      return reply.sendFile('index.html');
-    });
+    registerNotFoundHandler(app, (reply) => reply.sendFile('index.html'));
+  } else {
+    registerNotFoundHandler(app);
   }
   return app;
 }

@@ -31,13 +31,23 @@ interface Session {
 }
 
 async function signIn(username: string): Promise<Session> {
-  const res = await app.inject({ method: 'POST', url: '/rest/token/create', payload: { username, password: password(username) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/rest/token/create',
+    payload: { username, password: password(username) },
+  });
   expect(res.statusCode).toBe(200);
   const cookie = res.cookies.find((c) => c.name === 'pg_session')!;
   return { cookie: `pg_session=${cookie.value}`, xsrf: res.json().xsrfToken };
 }
 
-function call(s: Session | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, xsrf = true): Promise<LightMyRequestResponse> {
+function call(
+  s: Session | null,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  payload?: unknown,
+  xsrf = true,
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = {};
   if (s) headers.cookie = s.cookie;
   if (s && xsrf) headers['x-xsrf-token'] = s.xsrf;
@@ -67,26 +77,50 @@ afterAll(async () => {
 
 describe('sign-in and session (000 §3, §4, §7)', () => {
   it('signs in by username or email, setting an httpOnly session cookie and returning an XSRF token', async () => {
-    const res = await app.inject({ method: 'POST', url: '/rest/token/create', payload: { username: 'user@portal.test', password: password('user') } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/rest/token/create',
+      payload: { username: 'user@portal.test', password: password('user') },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ tokenTimeoutInSeconds: 3600, passwordExpiresSoon: false, xsrfToken: expect.any(String) });
+    expect(res.json()).toMatchObject({
+      tokenTimeoutInSeconds: 3600,
+      passwordExpiresSoon: false,
+      xsrfToken: expect.any(String),
+    });
     const cookie = res.cookies.find((c) => c.name === 'pg_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
   });
 
   it('answers a wrong password with credentialsInvalid, the attempts left and the spec message', async () => {
-    const res = await app.inject({ method: 'POST', url: '/rest/token/create', payload: { username: 'readonly', password: 'wrong-password' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/rest/token/create',
+      payload: { username: 'readonly', password: 'wrong-password' },
+    });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ credentialsInvalid: true, attemptsLeftUntilLocked: 4, message: MESSAGES.signIn.credentialsInvalid });
+    expect(res.json()).toEqual({
+      credentialsInvalid: true,
+      attemptsLeftUntilLocked: 4,
+      message: MESSAGES.signIn.credentialsInvalid,
+    });
     // A successful sign-in clears the directory's failure count.
     await signIn('readonly');
   });
 
   it('answers an unknown user like a wrong password, and empty fields with 422 fieldErrors', async () => {
-    const unknown = await app.inject({ method: 'POST', url: '/rest/token/create', payload: { username: 'nobody', password: 'x' } });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/rest/token/create',
+      payload: { username: 'nobody', password: 'x' },
+    });
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json()).toMatchObject({ credentialsInvalid: true, message: MESSAGES.signIn.credentialsInvalid });
-    const empty = await app.inject({ method: 'POST', url: '/rest/token/create', payload: { username: '', password: '' } });
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/rest/token/create',
+      payload: { username: '', password: '' },
+    });
     expect(empty.statusCode).toBe(422);
     expect(empty.json()).toEqual({ fieldErrors: { username: ['required'], password: ['required'] }, globalErrors: [] });
   });
@@ -162,7 +196,9 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     const res = await call(s, 'POST', '/rest/secure/user_access_mod_request', {
       portalUserId: user.id,
       requestType: 'NEW',
-      accessControls: [{ roleName: 'Site Investigator', siteCodes: [], laoIds: [], studyNames: [], systemAccessIds: [] }],
+      accessControls: [
+        { roleName: 'Site Investigator', siteCodes: [], laoIds: [], studyNames: [], systemAccessIds: [] },
+      ],
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().fieldErrors).toEqual({
@@ -182,7 +218,10 @@ describe('access-change requests end to end (001 §4, §7)', () => {
   it('files, queues, reviews (refusing stale and illegal saves) and approves a request', async () => {
     const userSession = await signIn('user');
     const { user, block } = await demoRequestParts(prisma);
-    await prisma.userAccess.updateMany({ where: { portalUserId: user.id, roleName: block.roleName }, data: { inactive: true } });
+    await prisma.userAccess.updateMany({
+      where: { portalUserId: user.id, roleName: block.roleName },
+      data: { inactive: true },
+    });
 
     const filed = await call(userSession, 'POST', '/rest/secure/user_access_mod_request', {
       portalUserId: user.id,
@@ -212,7 +251,11 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     expect(again.json()).toEqual({ fieldErrors: {}, globalErrors: ['REQUEST_IN_PROGRESS'] });
 
     const reviewer = await signIn('reviewer');
-    const queue = await call(reviewer, 'GET', '/rest/secure/user_management/user_requests/pending?page=1&size=10&sort=dateSubmitted,desc');
+    const queue = await call(
+      reviewer,
+      'GET',
+      '/rest/secure/user_management/user_requests/pending?page=1&size=10&sort=dateSubmitted,desc',
+    );
     expect(queue.statusCode).toBe(200);
     expect(queue.json().content[0]).toMatchObject({ id: request.id, requestStatus: 'NEW', firstName: user.firstName });
     const badSort = await call(reviewer, 'GET', '/rest/secure/user_management/user_requests/pending?sort=password,asc');
@@ -220,10 +263,20 @@ describe('access-change requests end to end (001 §4, §7)', () => {
 
     const url = '/rest/secure/user_management/review_access_change_request';
     const inProgress = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 0, requestStatus: 'IN_PROGRESS', sysaidTicket: 'SR-1234' },
+      userAccessModificationRequest: {
+        id: request.id,
+        versionno: 0,
+        requestStatus: 'IN_PROGRESS',
+        sysaidTicket: 'SR-1234',
+      },
     });
     expect(inProgress.statusCode).toBe(200);
-    expect(inProgress.json()).toMatchObject({ requestStatus: 'IN_PROGRESS', versionno: 1, sysaidTicket: 'SR-1234', lastModifiedBy: 'reviewer' });
+    expect(inProgress.json()).toMatchObject({
+      requestStatus: 'IN_PROGRESS',
+      versionno: 1,
+      sysaidTicket: 'SR-1234',
+      lastModifiedBy: 'reviewer',
+    });
 
     const stale = await call(reviewer, 'PUT', url, {
       userAccessModificationRequest: { id: request.id, versionno: 0, requestStatus: 'REJECTED' },
@@ -238,12 +291,23 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     expect(Object.keys(illegal.json().fieldErrors)).toEqual(['userAccessModificationRequest.requestStatus']);
 
     const unchanged = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 1, requestStatus: 'IN_PROGRESS', sysaidTicket: 'SR-1234' },
+      userAccessModificationRequest: {
+        id: request.id,
+        versionno: 1,
+        requestStatus: 'IN_PROGRESS',
+        sysaidTicket: 'SR-1234',
+      },
     });
     expect(unchanged.statusCode).toBe(304);
 
     const tooLong = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 1, requestStatus: 'APPROVED', reviewerComments: 'x'.repeat(513), sysaidTicket: 'x'.repeat(17) },
+      userAccessModificationRequest: {
+        id: request.id,
+        versionno: 1,
+        requestStatus: 'APPROVED',
+        reviewerComments: 'x'.repeat(513),
+        sysaidTicket: 'x'.repeat(17),
+      },
     });
     expect(tooLong.statusCode).toBe(422);
     expect(tooLong.json().fieldErrors).toEqual({
@@ -252,10 +316,21 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     });
 
     const approved = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 1, requestStatus: 'APPROVED', reviewerComments: 'Granted', sysaidTicket: 'SR-1234' },
+      userAccessModificationRequest: {
+        id: request.id,
+        versionno: 1,
+        requestStatus: 'APPROVED',
+        reviewerComments: 'Granted',
+        sysaidTicket: 'SR-1234',
+      },
     });
     expect(approved.statusCode).toBe(200);
-    expect(approved.json()).toMatchObject({ requestStatus: 'APPROVED', versionno: 2, reviewerComments: 'Granted', allowedNextStatuses: [] });
+    expect(approved.json()).toMatchObject({
+      requestStatus: 'APPROVED',
+      versionno: 2,
+      reviewerComments: 'Granted',
+      allowedNextStatuses: [],
+    });
 
     const history = await call(userSession, 'GET', '/rest/secure/user_access_mod_request/user');
     expect(history.json().content[0]).toMatchObject({ id: request.id, requestStatus: 'APPROVED' });
@@ -284,8 +359,15 @@ describe('access-change requests end to end (001 §4, §7)', () => {
       temporal: new Client({ connection, namespace: 'no-such-namespace' }),
     });
     try {
-      const res = await broken.inject({ method: 'POST', url: '/rest/token/create', payload: { username: 'laostaff', password: password('laostaff') } });
-      const s = { cookie: `pg_session=${res.cookies.find((c) => c.name === 'pg_session')!.value}`, xsrf: res.json().xsrfToken };
+      const res = await broken.inject({
+        method: 'POST',
+        url: '/rest/token/create',
+        payload: { username: 'laostaff', password: password('laostaff') },
+      });
+      const s = {
+        cookie: `pg_session=${res.cookies.find((c) => c.name === 'pg_session')!.value}`,
+        xsrf: res.json().xsrfToken,
+      };
       const { block } = await demoRequestParts(prisma);
       const laostaff = await prisma.portalUser.findUniqueOrThrow({ where: { username: 'laostaff' } });
       const before = await prisma.accessModRequest.count();

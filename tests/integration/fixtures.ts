@@ -21,7 +21,10 @@ export function testPrisma(): PrismaClient {
 /** The demo user's id and a valid role block for a NEW request (seeded reference data). */
 export async function demoRequestParts(prisma: PrismaClient, username = 'user') {
   const user = await prisma.portalUser.findUniqueOrThrow({ where: { username } });
-  const role = await prisma.studyRole.findUniqueOrThrow({ where: { roleName: 'Data Manager' }, include: { systems: true } });
+  const role = await prisma.studyRole.findUniqueOrThrow({
+    where: { roleName: 'Data Manager' },
+    include: { systems: true },
+  });
   const study = await prisma.study.findFirstOrThrow({ orderBy: { study: 'asc' } });
   const block: AccessControl = {
     questionNum: 1,

@@ -7,15 +7,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startStack } from '@portal/scripts/stack';
-import { resolveTemporalBinary } from '@portal/scripts/temporal-binary';
+import { resolveTemporalBinary, startStack } from '@portal/scripts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-it-'));
+  // PostgreSQL refuses to run as root and runs as its own user, which must reach its data folder.
+  fs.chmodSync(dataDir, 0o755);
   process.env.SEED_GENERATED_USERS ??= '120';
-  const stack = await startStack({ dataDir, ports: 'random', seed: true, apps: false, log: () => {} });
+  const stack = await startStack({
+    dataDir,
+    ports: 'random',
+    seed: true,
+    apps: false,
+    handleSignals: false,
+    log: () => {},
+  });
   project.provide('stackEnv', {
-    ...(stack.env as Record<string, string>),
+    ...(stack.portalEnv as Record<string, string>),
     TEMPORAL_BIN: resolveTemporalBinary(),
     MAIL_API_URL: stack.urls.mailApi,
   });

@@ -3,13 +3,14 @@
  * writing the real PostgreSQL: happy path, illegal transition, stale version, a worker restart in the
  * middle, and a replay of a recorded history (ARCHITECTURE.md; issue 2 §7).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import type { PrismaClient } from '@portal/db';
 import {
   ACCESS_CHANGE_WORKFLOW_TYPE,
@@ -55,7 +56,10 @@ const newWorker = () => createWorker({ connection: env.nativeConnection, namespa
 /** Files a request row as the API does and starts its workflow. */
 async function fileRequest(): Promise<{ id: number; handle: WorkflowHandle; subjectId: number }> {
   const { user, block } = await demoRequestParts(prisma);
-  await prisma.userAccess.updateMany({ where: { portalUserId: user.id, roleName: block.roleName }, data: { inactive: true } });
+  await prisma.userAccess.updateMany({
+    where: { portalUserId: user.id, roleName: block.roleName },
+    data: { inactive: true },
+  });
   const row = await prisma.accessModRequest.create({
     data: {
       workflowId: `tmp-${Date.now()}-${Math.random()}`,
@@ -68,7 +72,12 @@ async function fileRequest(): Promise<{ id: number; handle: WorkflowHandle; subj
   });
   const workflowId = accessChangeWorkflowId(row.id);
   await prisma.accessModRequest.update({ where: { id: row.id }, data: { workflowId } });
-  const input: AccessChangeInput = { requestId: row.id, requestType: 'NEW', subjectUserId: user.id, requesterUserId: user.id };
+  const input: AccessChangeInput = {
+    requestId: row.id,
+    requestType: 'NEW',
+    subjectUserId: user.id,
+    requesterUserId: user.id,
+  };
   const handle = await env.client.workflow.start(ACCESS_CHANGE_WORKFLOW_TYPE, { workflowId, taskQueue, args: [input] });
   return { id: row.id, handle, subjectId: user.id };
 }
@@ -110,7 +119,9 @@ describe('access-change workflow', () => {
       });
 
       const s2 = await handle.executeUpdate(reviewUpdate, {
-        args: [review({ expectedVersion: 1, requestStatus: 'APPROVED', reviewerComments: 'ok', sysaidTicket: 'T-100' })],
+        args: [
+          review({ expectedVersion: 1, requestStatus: 'APPROVED', reviewerComments: 'ok', sysaidTicket: 'T-100' }),
+        ],
       });
       expect(s2).toMatchObject({ status: 'APPROVED', version: 2, accessApplied: true });
       expect((await handle.result()).status).toBe('APPROVED');
@@ -118,7 +129,10 @@ describe('access-change workflow', () => {
       const access = await prisma.userAccess.findMany({ where: { sourceRequestId: id } });
       expect(access).toHaveLength(1);
       expect(access[0]).toMatchObject({ portalUserId: subjectId, roleName: 'Data Manager', inactive: false });
-      const audits = await prisma.auditEvent.findMany({ where: { workflowId: handle.workflowId }, orderBy: { id: 'asc' } });
+      const audits = await prisma.auditEvent.findMany({
+        where: { workflowId: handle.workflowId },
+        orderBy: { id: 'asc' },
+      });
       expect(audits.map((a) => a.action)).toEqual(['STATUS_IN_PROGRESS', 'APPLY_NEW', 'STATUS_APPROVED']);
 
       const desc = await handle.describe();
@@ -127,7 +141,18 @@ describe('access-change workflow', () => {
       expect(desc.typedSearchAttributes.get(SubjectUserIdKey)).toBe(subjectId);
 
       if (!fs.existsSync(HISTORY_FILE) || process.env.RECORD_HISTORIES === '1') {
-        fs.writeFileSync(HISTORY_FILE, historyToJSON(await handle.fetchHistory()));
+        // The CLI writes the canonical proto JSON that historyFromJSON reads.
+        const json = execFileSync(stackEnv().TEMPORAL_BIN!, [
+          'workflow',
+          'show',
+          '--workflow-id',
+          handle.workflowId,
+          '--address',
+          env.address,
+          '--output',
+          'json',
+        ]);
+        fs.writeFileSync(HISTORY_FILE, json);
       }
     });
   });
@@ -138,16 +163,22 @@ describe('access-change workflow', () => {
       const { id, handle } = await fileRequest();
       await handle.executeUpdate(reviewUpdate, { args: [review({})] });
 
-      expect(await failureType(handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 1, requestStatus: 'NEW' })] }))).toBe(
-        'ILLEGAL_TRANSITION',
-      );
-      expect(await failureType(handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 0, requestStatus: 'REJECTED' })] }))).toBe(
-        'STALE_VERSION',
-      );
+      expect(
+        await failureType(
+          handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 1, requestStatus: 'NEW' })] }),
+        ),
+      ).toBe('ILLEGAL_TRANSITION');
+      expect(
+        await failureType(
+          handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 0, requestStatus: 'REJECTED' })] }),
+        ),
+      ).toBe('STALE_VERSION');
       const readOnly = { userId: 3, username: 'readonly', permissions: ['READ_USERS', 'USER'] };
       expect(
         await failureType(
-          handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 1, requestStatus: 'REJECTED', actor: readOnly })] }),
+          handle.executeUpdate(reviewUpdate, {
+            args: [review({ expectedVersion: 1, requestStatus: 'REJECTED', actor: readOnly })],
+          }),
         ),
       ).toBe('PERMISSION_DENIED');
 

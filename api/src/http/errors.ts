@@ -17,7 +17,8 @@ export class HttpError extends Error {
 export const unprocessable = (fieldErrors: FieldErrors, globalErrors: string[] = []): HttpError =>
   new HttpError(422, { fieldErrors, globalErrors });
 export const unauthenticated = (): HttpError => new HttpError(401, { message: MESSAGES.signIn.pleaseSignIn });
-export const forbidden = (message: string = MESSAGES.signIn.notAuthorized): HttpError => new HttpError(403, { message });
+export const forbidden = (message: string = MESSAGES.signIn.notAuthorized): HttpError =>
+  new HttpError(403, { message });
 export const notFound = (message: string): HttpError => new HttpError(404, { message });
 export const notModified = (): HttpError => new HttpError(304, undefined);
 export const unavailable = (message: string): HttpError => new HttpError(503, { message });

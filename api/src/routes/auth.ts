@@ -23,7 +23,11 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: Deps): void
     const body = parseInput(TokenCreateBodySchema, req.body);
     const result = await signIn(deps, body.username, body.password);
     if (!result.ok) return reply.code(result.status).send(result.body);
-    const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, deps.cfg.SESSION_TIMEOUT_SECONDS);
+    const { token, xsrfToken } = await createSession(
+      deps.prisma,
+      result.portalUserId,
+      deps.cfg.SESSION_TIMEOUT_SECONDS,
+    );
     reply.setCookie(CONSTANTS.sessionCookie, token, cookieOptions(deps));
     return { tokenTimeoutInSeconds: deps.cfg.SESSION_TIMEOUT_SECONDS, passwordExpiresSoon: false, xsrfToken };
   });

@@ -44,7 +44,8 @@ export async function createAccessModRequest(
     (fieldErrors.accessControls ??= []).push('invalid');
   }
   if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
-  const existing = body.requestType === 'NEW' ? null : active.find((a) => a.roleName === body.accessControls[0]!.roleName);
+  const existing =
+    body.requestType === 'NEW' ? null : active.find((a) => a.roleName === body.accessControls[0]!.roleName);
 
   const row = await prisma.$transaction(
     async (tx) => {
@@ -53,11 +54,15 @@ export async function createAccessModRequest(
         where: { subjectUserId: subject.id, requestStatus: { notIn: [...RESOLVED_STATUSES] } },
         select: { accessControls: true },
       });
-      const openRoles = new Set(open.flatMap((o) => (o.accessControls as Array<{ roleName: string }>).map((c) => c.roleName)));
+      const openRoles = new Set(
+        open.flatMap((o) => (o.accessControls as Array<{ roleName: string }>).map((c) => c.roleName)),
+      );
       if (body.accessControls.some((b) => openRoles.has(b.roleName))) {
         throw unprocessable({}, [GLOBAL_ERRORS.requestInProgress]);
       }
-      const [{ id }] = await tx.$queryRaw<[{ id: bigint }]>`SELECT nextval(pg_get_serial_sequence('"AccessModRequest"', 'id')) AS id`;
+      const [{ id }] = await tx.$queryRaw<
+        [{ id: bigint }]
+      >`SELECT nextval(pg_get_serial_sequence('"AccessModRequest"', 'id')) AS id`;
       const requestId = Number(id);
       const workflowId = accessChangeWorkflowId(requestId);
       const created = await tx.accessModRequest.create({

@@ -9,8 +9,7 @@ import { bindAsUser, findPerson, readMaxFailures } from '@portal/directory';
 import type { Deps } from '../deps';
 
 export type SignInResult =
-  | { ok: true; portalUserId: number }
-  | { ok: false; status: 401 | 503; body: TokenCreateResponse };
+  { ok: true; portalUserId: number } | { ok: false; status: 401 | 503; body: TokenCreateResponse };
 
 /** Adds the 000 §8 message to a failure body (the lockout warning when fewer than 3 attempts are left). */
 function withMessage(body: TokenCreateResponse): TokenCreateResponse {

@@ -1,5 +1,13 @@
 /** Maps database rows to the wire shapes of the contract (000 §3, 001 §3). */
-import type { AccessControl, AccessModRequest, PortalRole, Site, StudyRole, System, UserAccess } from '@portal/contract';
+import type {
+  AccessControl,
+  AccessModRequest,
+  PortalRole,
+  Site,
+  StudyRole,
+  System,
+  UserAccess,
+} from '@portal/contract';
 import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
 
