@@ -12,7 +12,7 @@ import type { PrismaClient } from '@portal/db';
 import { buildServer, loadApiConfig, type Deps } from '@portal/api';
 import { createWorker } from '@portal/worker';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { demoRequestParts, stackEnv, testPrisma } from './fixtures';
+import { demoRequestParts, stackEnv, testMailSettings, testPrisma } from './fixtures';
 
 const taskQueue = `api-test-${Date.now()}`;
 let app: FastifyInstance;
@@ -62,7 +62,13 @@ beforeAll(async () => {
   deps = { cfg, prisma, temporal: new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE }), directory: cfg };
   app = await buildServer(deps);
   nativeConnection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  worker = await createWorker({ connection: nativeConnection, namespace: 'default', taskQueue, prisma });
+  worker = await createWorker({
+    connection: nativeConnection,
+    namespace: 'default',
+    taskQueue,
+    prisma,
+    mail: testMailSettings(),
+  });
   workerRun = worker.run();
 });
 

@@ -5,6 +5,7 @@
 import { inject } from 'vitest';
 import { createPrisma, type PrismaClient } from '@portal/db';
 import type { AccessControl } from '@portal/contract';
+import { type CaughtMail, readMail } from '@portal/scripts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,25 @@ declare module 'vitest' {
 }
 
 export const stackEnv = (): Record<string, string> => inject('stackEnv');
+
+/** The worker's mail settings pointing at the test stack's SMTP catcher. */
+export const testMailSettings = () => ({
+  smtpUrl: stackEnv().SMTP_URL!,
+  from: stackEnv().MAIL_FROM!,
+  portalUrl: 'http://127.0.0.1:8080',
+});
+
+/** Waits (up to `timeoutMs`) for a caught mail to `to` whose subject contains `subjectPart`. */
+export async function waitForMail(to: string, subjectPart: string, timeoutMs = 15_000): Promise<CaughtMail> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const mails = await readMail(stackEnv().MAIL_API_URL!);
+    const hit = mails.find((m) => m.to.some((t) => t.address === to) && m.subject.includes(subjectPart));
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no mail to ${to} with '${subjectPart}' within ${timeoutMs} ms`);
+}
 
 export function testPrisma(): PrismaClient {
   return createPrisma(stackEnv().DATABASE_URL!);

@@ -25,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('stackEnv', {
     ...(stack.portalEnv as Record<string, string>),
     TEMPORAL_BIN: resolveTemporalBinary(),
-    MAIL_API_URL: stack.urls.mailApi,
+    MAIL_API_URL: stack.urls.mailApi ?? stack.portalEnv.MAIL_UI_URL ?? '',
   });
   return async () => {
     await stack.stop();

@@ -26,7 +26,7 @@ import {
   stateQuery,
 } from '@portal/workflows';
 import { createWorker, workflowsPath } from '@portal/worker';
-import { demoRequestParts, stackEnv, testPrisma } from './fixtures';
+import { demoRequestParts, stackEnv, testMailSettings, testPrisma, waitForMail } from './fixtures';
 
 const HISTORY_FILE = path.join(import.meta.dirname, '..', 'histories', 'access-change-approved.json');
 const reviewer = { userId: 2, username: 'reviewer', permissions: ['WRITE_USERS', 'READ_USERS', 'USER'] };
@@ -51,7 +51,8 @@ afterAll(async () => {
   await prisma?.$disconnect();
 });
 
-const newWorker = () => createWorker({ connection: env.nativeConnection, namespace: 'default', taskQueue, prisma });
+const newWorker = () =>
+  createWorker({ connection: env.nativeConnection, namespace: 'default', taskQueue, prisma, mail: testMailSettings() });
 
 /** Files a request row as the API does and starts its workflow. */
 async function fileRequest(): Promise<{ id: number; handle: WorkflowHandle; subjectId: number }> {
@@ -125,6 +126,9 @@ describe('access-change workflow', () => {
       });
       expect(s2).toMatchObject({ status: 'APPROVED', version: 2, accessApplied: true });
       expect((await handle.result()).status).toBe('APPROVED');
+      const mail = await waitForMail('user@portal.test', `#${id} was approved`);
+      expect(mail.text).toContain('Reviewer comments: ok');
+      expect(mail.text).toContain('/app/profile?tab=history');
 
       const access = await prisma.userAccess.findMany({ where: { sourceRequestId: id } });
       expect(access).toHaveLength(1);
@@ -133,7 +137,7 @@ describe('access-change workflow', () => {
         where: { workflowId: handle.workflowId },
         orderBy: { id: 'asc' },
       });
-      expect(audits.map((a) => a.action)).toEqual(['STATUS_IN_PROGRESS', 'APPLY_NEW', 'STATUS_APPROVED']);
+      expect(audits.map((a) => a.action)).toEqual(['STATUS_IN_PROGRESS', 'APPLY_NEW', 'STATUS_APPROVED', 'MAIL_SENT']);
 
       const desc = await handle.describe();
       expect(desc.typedSearchAttributes.get(RequestStatusKey)).toBe('APPROVED');

@@ -6,6 +6,9 @@ export const WorkerConfigSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(3).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('portal-requests'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
+  MAIL_FROM: z.string().min(3).default('portal-gateway@portal.test'),
+  PORTAL_URL: z.string().default('http://127.0.0.1:8080'),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
-import { createActivities } from './activities';
+import { createActivities, type MailSettings } from './activities';
 
 const require = createRequire(import.meta.url);
 
@@ -17,12 +17,13 @@ export async function createWorker(opts: {
   namespace: string;
   taskQueue: string;
   prisma: PrismaClient;
+  mail: MailSettings;
 }): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     workflowsPath,
-    activities: createActivities(opts.prisma),
+    activities: createActivities(opts.prisma, opts.mail),
   });
 }

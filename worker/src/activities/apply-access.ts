@@ -20,7 +20,11 @@ export function createApplyApprovedAccess(prisma: PrismaClient) {
       const changes: Prisma.InputJsonValue[] = [];
       for (const block of blocks) {
         const prior = await findPrior(tx, request.subjectUserId, block.roleName, request.existingUserAccessId);
-        if (prior) await tx.userAccess.update({ where: { id: prior.id }, data: { inactive: true, lastModifiedBy: input.actor.username } });
+        if (prior)
+          await tx.userAccess.update({
+            where: { id: prior.id },
+            data: { inactive: true, lastModifiedBy: input.actor.username },
+          });
         if (request.requestType === 'REMOVAL' && !prior) continue;
         const created = await tx.userAccess.create({
           data: {
@@ -39,7 +43,12 @@ export function createApplyApprovedAccess(prisma: PrismaClient) {
             lastModifiedBy: input.actor.username,
           },
         });
-        changes.push({ roleName: block.roleName, priorId: prior?.id ?? null, newId: created.id, inactive: created.inactive });
+        changes.push({
+          roleName: block.roleName,
+          priorId: prior?.id ?? null,
+          newId: created.id,
+          inactive: created.inactive,
+        });
       }
       await tx.auditEvent.create({
         data: {
@@ -59,8 +68,13 @@ export function createApplyApprovedAccess(prisma: PrismaClient) {
 
 async function findPrior(tx: Tx, portalUserId: number, roleName: string, existingUserAccessId: number | null) {
   if (existingUserAccessId) {
-    const existing = await tx.userAccess.findFirst({ where: { id: existingUserAccessId, portalUserId, inactive: false } });
+    const existing = await tx.userAccess.findFirst({
+      where: { id: existingUserAccessId, portalUserId, inactive: false },
+    });
     if (existing && existing.roleName === roleName) return existing;
   }
-  return tx.userAccess.findFirst({ where: { portalUserId, roleName, inactive: false }, orderBy: { versionno: 'desc' } });
+  return tx.userAccess.findFirst({
+    where: { portalUserId, roleName, inactive: false },
+    orderBy: { versionno: 'desc' },
+  });
 }

@@ -56,12 +56,19 @@ export interface ApplyAccessInput {
   actor: ReviewActor;
 }
 
+export interface ResolutionMailInput {
+  requestId: number;
+  workflowId: string;
+}
+
 /** Activities the access-change workflow calls; the worker implements them. */
 export interface AccessChangeActivities {
   /** Writes the projection row and one audit row for a transition; idempotent per (workflowId, version). */
   projectTransition(input: ProjectTransitionInput): Promise<void>;
   /** Applies an approved request to the subject's access records; idempotent per request. */
   applyApprovedAccess(input: ApplyAccessInput): Promise<void>;
+  /** Mails the subject that the request was resolved; at most once per workflow. */
+  sendResolutionMail(input: ResolutionMailInput): Promise<void>;
 }
 
 /** ApplicationFailure types the review validator and handler raise; the API maps them to 422 / 304 / 403. */

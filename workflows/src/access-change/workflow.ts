@@ -19,7 +19,7 @@ import { reviewUpdate, stateQuery } from './messages';
 import { reviewRejection } from './rules';
 import type { AccessChangeActivities, AccessChangeInput, AccessChangeState, ReviewInput } from './types';
 
-const { projectTransition, applyApprovedAccess } = proxyActivities<AccessChangeActivities>({
+const { projectTransition, applyApprovedAccess, sendResolutionMail } = proxyActivities<AccessChangeActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 8 },
 });
@@ -52,7 +52,8 @@ export async function accessChangeWorkflow(input: AccessChangeInput): Promise<Ac
     async (review: ReviewInput) => {
       // Re-checked here: two updates accepted in one workflow task both passed the validator.
       const rejection = reviewRejection(state, review, busy);
-      if (rejection) throw ApplicationFailure.create({ type: rejection.type, message: rejection.message, nonRetryable: true });
+      if (rejection)
+        throw ApplicationFailure.create({ type: rejection.type, message: rejection.message, nonRetryable: true });
       busy = true;
       try {
         const workflowId = workflowInfo().workflowId;
@@ -85,11 +86,14 @@ export async function accessChangeWorkflow(input: AccessChangeInput): Promise<Ac
     {
       validator: (review: ReviewInput) => {
         const rejection = reviewRejection(state, review, busy);
-        if (rejection) throw ApplicationFailure.create({ type: rejection.type, message: rejection.message, nonRetryable: true });
+        if (rejection)
+          throw ApplicationFailure.create({ type: rejection.type, message: rejection.message, nonRetryable: true });
       },
     },
   );
 
   await condition(() => isResolved(state.status) && allHandlersFinished());
+  // After the reviewer's update has returned: a slow mail server never delays the review screen.
+  await sendResolutionMail({ requestId: state.requestId, workflowId: workflowInfo().workflowId });
   return snapshot();
 }
