@@ -15,6 +15,8 @@ export async function migrateDatabase(databaseUrl: string, log: Log): Promise<vo
     cwd: repoPath('prisma'),
     env: { ...process.env, DATABASE_URL: databaseUrl },
     log,
+    // The pg pool of prisma.config.ts keeps the CLI alive ~10 s after it has finished.
+    doneWhen: /^(All migrations have been successfully applied|No pending migrations to apply)\.?$/,
     // Prisma's banner and its note about the datasource url (unused with the driver adapter).
     mute: /^\s*$|Prisma config|Prisma schema loaded|Datasource "|datasource properties|^- url$|NOT be used|recommend you to remove/,
   });

@@ -37,6 +37,8 @@ export interface SpawnOptions {
   pidFile?: string;
   /** Output lines matching this are not relayed (still kept for tail()). */
   mute?: RegExp;
+  /** Sees every output line, relayed or not. */
+  onLine?: (line: string) => void;
 }
 
 const running = new Set<ManagedProcess>();
@@ -86,6 +88,7 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
     lines.push(line);
     if (lines.length > 40) lines.shift();
     if (!opts.mute?.test(line)) opts.log(`[${opts.name}] ${line}`);
+    opts.onLine?.(line);
   };
   for (const stream of [child.stdout, child.stderr]) readline.createInterface({ input: stream }).on('line', onLine);
 
@@ -132,13 +135,23 @@ export function spawnManaged(opts: SpawnOptions): ManagedProcess {
 }
 
 /**
- * Runs a command to completion, relaying its output.
- * @throws Error with the exit code and the last lines of output when it does not exit with 0.
+ * Runs a command to completion, relaying its output. With `doneWhen`, a matching output line means the
+ * work is done: a process that then lingers (e.g. on an idle connection pool) is stopped after 1 s.
+ * @throws Error with the exit code and the last lines of output when it fails.
  */
-export async function runToCompletion(opts: SpawnOptions): Promise<void> {
-  const p = spawnManaged(opts);
+export async function runToCompletion(opts: SpawnOptions & { doneWhen?: RegExp }): Promise<void> {
+  let done = false;
+  let linger: NodeJS.Timeout | undefined;
+  const onLine = (line: string): void => {
+    if (opts.doneWhen?.test(line) && !done) {
+      done = true;
+      linger = setTimeout(() => void p.stop(), 1_000);
+    }
+  };
+  const p = spawnManaged({ ...opts, onLine });
   const { code, signal } = await p.exited;
-  if (code !== 0) {
+  clearTimeout(linger);
+  if (code !== 0 && !done) {
     throw new Error(`${opts.name} failed (${signal ?? `exit code ${code}`}):\n${p.tail()}`);
   }
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { StackEnv } from './config';
 import type { PortPlan } from './ports';
-import type { ExitInfo, Log } from './procs';
+import { clearStale, type ExitInfo, type Log } from './procs';
 import { startMail } from './services/mail';
 import { startPostgres } from './services/postgres';
 import { startSlapd } from './services/slapd';
@@ -111,6 +111,18 @@ export async function startServices(opts: {
       mailUiUrl: env.SMTP_URL ? env.MAIL_UI_URL : mailH!.uiUrl,
     },
   };
+}
+
+/**
+ * Stops service processes a crashed earlier run left behind in `dataDir` (so their ports are free again).
+ * @throws Error when a live run still owns the folder.
+ */
+export async function clearLeftovers(dataDir: string, log: Log): Promise<void> {
+  const say: Log = (line) => log(`[stack] ${line}`);
+  await clearStale(path.join(dataDir, 'postgres', 'postmaster.pid'), 'PostgreSQL', say, 'SIGINT');
+  await clearStale(path.join(dataDir, 'temporal', 'temporal.pid'), 'Temporal dev server', say);
+  await clearStale(path.join(dataDir, 'ldap', 'slapd.pid'), 'slapd', say);
+  await clearStale(path.join(dataDir, 'maildev', 'maildev.pid'), 'MailDev', say);
 }
 
 /** Stops services in reverse start order; logs (does not throw) individual failures. */

@@ -11,7 +11,7 @@ import { repoPath } from './paths';
 import { type PortName, planPorts } from './ports';
 import { type ExitInfo, type Log, killAllManaged } from './procs';
 import { loadOrCreateSecrets } from './secrets';
-import { type RunningService, startServices, stopServices } from './services';
+import { clearLeftovers, type RunningService, startServices, stopServices } from './services';
 
 export interface StackOptions {
   /** Folder for every service's data and the local secrets; reused by the next start. */
@@ -117,6 +117,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const dataDir = path.resolve(options.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const secrets = loadOrCreateSecrets(dataDir);
+  await clearLeftovers(dataDir, log);
 
   const needed = new Set<PortName>();
   if (options.apps) needed.add('portal');
