@@ -12,5 +12,6 @@ export default defineConfig({
   engine: 'js',
   schema: path.join(import.meta.dirname, 'schema.prisma'),
   migrations: { path: path.join(import.meta.dirname, 'migrations') },
-  adapter: async () => new PrismaPg(poolConfigFromUrl(process.env.DATABASE_URL ?? '')),
+  // allowExitOnIdle: the CLI exits as soon as it is done instead of waiting for idle connections to time out.
+  adapter: async () => new PrismaPg({ ...poolConfigFromUrl(process.env.DATABASE_URL ?? ''), allowExitOnIdle: true }),
 });

@@ -64,6 +64,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   MAIL_UI_URL?: string;
   HOST: string;
   PORT: string;
+  /** The portal's public base URL, for links in mail. */
+  PORTAL_URL: string;
   WEB_DIST: string;
   SESSION_TIMEOUT_SECONDS: string;
   SESSION_SECRET: string;
@@ -161,6 +163,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     MAIL_UI_URL: ep.mailUiUrl,
     HOST: '127.0.0.1',
     PORT: String(ports.portal),
+    PORTAL_URL: `http://127.0.0.1:${ports.portal}`,
     WEB_DIST: repoPath('web', 'dist'),
     SESSION_TIMEOUT_SECONDS: String(cfg.SESSION_TIMEOUT_SECONDS),
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
