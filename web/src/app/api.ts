@@ -85,6 +85,9 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** A call that has not answered after this long fails with a message instead of spinning forever. */
+const CALL_TIMEOUT_MS = 60_000;
+
 /**
  * Sends one call. 2xx and 304 resolve (304 = 'nothing to change', 001 §8); anything else rejects with
  * an ApiError. A 401 on a /rest/secure call also signs the user out with 'Please sign in'.
@@ -106,10 +109,15 @@ export async function request<T>(method: string, path: string, options: RequestO
       credentials: 'include',
       cache: 'no-store',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
+      signal: options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)])
+        : AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    if (cause instanceof DOMException && cause.name === 'TimeoutError') {
+      throw new ApiError(0, { message: 'The Portal Gateway did not answer in time. Please try again.' });
+    }
     throw new ApiError(0, { message: 'The Portal Gateway could not be reached. Check your connection and try again.' });
   }
 

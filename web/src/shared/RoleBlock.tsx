@@ -69,6 +69,14 @@ export function applyStudyRole(
   };
 }
 
+type Option = { value: string; label: string };
+
+/** Options plus any chosen value they lack (an existing record may hold a site the list hides). */
+function withChosen(options: Option[], chosen: readonly string[], labels?: ReadonlyMap<string, string>): Option[] {
+  const missing = chosen.filter((v) => !options.some((o) => o.value === v));
+  return missing.length ? [...missing.map((v) => ({ value: v, label: labels?.get(v) ?? v })), ...options] : options;
+}
+
 export function RoleBlock(props: RoleBlockProps) {
   const { index, value, onChange, errors = {}, studyRoles, sites, systems, disabled } = props;
   const headingId = useId();
@@ -127,7 +135,7 @@ export function RoleBlock(props: RoleBlockProps) {
             placeholder={allowLAOs ? 'Search LAOs' : undefined}
             searchable
             clearable
-            data={sites.laos}
+            data={withChosen(sites.laos, value.laoIds)}
             value={value.laoIds}
             onChange={(laoIds) => onChange({ ...value, laoIds })}
             disabled={disabled || !allowLAOs}
@@ -141,7 +149,7 @@ export function RoleBlock(props: RoleBlockProps) {
             placeholder={allowAOs ? 'Search AOs' : undefined}
             searchable
             clearable
-            data={sites.aos}
+            data={withChosen(sites.aos, value.siteCodes, sites.aoLabels)}
             value={value.siteCodes}
             onChange={(siteCodes) => onChange({ ...value, siteCodes })}
             disabled={disabled || !allowAOs}
@@ -161,7 +169,10 @@ export function RoleBlock(props: RoleBlockProps) {
           placeholder="Search studies"
           searchable
           clearable
-          data={props.studyNames}
+          data={withChosen(
+            props.studyNames.map((n) => ({ value: n, label: n })),
+            value.studyNames,
+          )}
           value={value.studyNames}
           onChange={(studyNames) => onChange({ ...value, studyNames })}
           disabled={disabled || !role}

@@ -61,6 +61,8 @@ export function useSystems() {
 export interface SiteOptions {
   laos: { value: string; label: string }[];
   aos: { value: string; label: string }[];
+  /** Labels of every AO site code, the hidden LAO duplicates included (for values already chosen). */
+  aoLabels: ReadonlyMap<string, string>;
 }
 
 export function siteOptions(sites: readonly Site[]): SiteOptions {
@@ -73,7 +75,10 @@ export function siteOptions(sites: readonly Site[]): SiteOptions {
   const aos = sites
     .filter((s) => (s.siteType ?? s.type) === 'AO' && !laoSiteCodes.has(s.siteCode))
     .map((s) => ({ value: s.siteCode, label: `${s.siteCode} - ${s.siteName}` }));
-  return { laos, aos };
+  const aoLabels = new Map(
+    sites.filter((s) => (s.siteType ?? s.type) === 'AO').map((s) => [s.siteCode, `${s.siteCode} - ${s.siteName}`]),
+  );
+  return { laos, aos, aoLabels };
 }
 
 /** Maps system ids to names; unknown ids show as '#id'. */
