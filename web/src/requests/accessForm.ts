@@ -1,5 +1,4 @@
 import {
-  CONSTANTS,
   FIELD_LIMITS,
   MESSAGES,
   translateFieldErrors,
@@ -173,5 +172,3 @@ export function toRequestBody(
     requesterComments: requesterComments.trim(),
   };
 }
-
-export const FIXED_SYSTEM_NAME = CONSTANTS.fixedSystemName;

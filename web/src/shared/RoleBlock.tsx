@@ -1,6 +1,5 @@
 import { Button, Checkbox, Fieldset, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { CONSTANTS, type StudyRole, type System } from '@portal/contract';
-import { useId } from 'react';
 import type { SiteOptions } from './referenceData';
 
 /**
@@ -79,7 +78,6 @@ function withChosen(options: Option[], chosen: readonly string[], labels?: Reado
 
 export function RoleBlock(props: RoleBlockProps) {
   const { index, value, onChange, errors = {}, studyRoles, sites, systems, disabled } = props;
-  const headingId = useId();
   const role = studyRoles.find((r) => r.roleName === value.roleName);
   const fixed = fixedSystemId(systems);
   const allowLAOs = role?.allowLAOs ?? false;
@@ -97,10 +95,8 @@ export function RoleBlock(props: RoleBlockProps) {
 
   return (
     <Fieldset
-      component="section"
-      aria-labelledby={headingId}
       legend={
-        <Text id={headingId} fw={700} component="span">
+        <Text fw={700} component="span">
           {title}
         </Text>
       }
