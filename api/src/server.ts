@@ -44,7 +44,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
 
   const dist = deps.cfg.WEB_DIST;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: path.resolve(dist), wildcard: false });
+    await app.register(fastifyStatic, { root: path.resolve(dist) });
     registerNotFoundHandler(app, (reply) => reply.sendFile('index.html'));
   } else {
     registerNotFoundHandler(app);
