@@ -25,9 +25,8 @@ export function zodToFieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const key =
-      issue.path
-        .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
-        .join('') || '_';
+      issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('') ||
+      '_';
     const list = (out[key] ??= []);
     const reason = reasonFor(issue);
     if (!list.includes(reason)) list.push(reason);

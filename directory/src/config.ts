@@ -12,11 +12,15 @@ export type DirectoryConfig = z.infer<typeof DirectoryConfigSchema>;
 export const peopleDn = (cfg: DirectoryConfig): string => `ou=people,${cfg.LDAP_BASE_DN}`;
 export const policiesDn = (cfg: DirectoryConfig): string => `ou=policies,${cfg.LDAP_BASE_DN}`;
 export const defaultPolicyDn = (cfg: DirectoryConfig): string => `cn=default,${policiesDn(cfg)}`;
-export const userDn = (cfg: DirectoryConfig, username: string): string => `uid=${escapeDnValue(username)},${peopleDn(cfg)}`;
+export const userDn = (cfg: DirectoryConfig, username: string): string =>
+  `uid=${escapeDnValue(username)},${peopleDn(cfg)}`;
 
 /** Escapes an RDN value (RFC 4514). */
 export function escapeDnValue(value: string): string {
-  return value.replace(/[\\,+"<>;=#]/g, (c) => `\\${c}`).replace(/^ /, '\\ ').replace(/ $/, '\\ ');
+  return value
+    .replace(/[\\,+"<>;=#]/g, (c) => `\\${c}`)
+    .replace(/^ /, '\\ ')
+    .replace(/ $/, '\\ ');
 }
 
 /** Escapes a value for use inside a search filter (RFC 4515). */

@@ -21,7 +21,17 @@ export interface DirectoryPerson {
   failureCount: number;
 }
 
-const PERSON_ATTRIBUTES = ['entryUUID', 'uid', 'mail', 'givenName', 'sn', 'gecos', 'uidNumber', 'pwdAccountLockedTime', 'pwdFailureTime'];
+const PERSON_ATTRIBUTES = [
+  'entryUUID',
+  'uid',
+  'mail',
+  'givenName',
+  'sn',
+  'gecos',
+  'uidNumber',
+  'pwdAccountLockedTime',
+  'pwdFailureTime',
+];
 
 function first(entry: Entry, attr: string): string {
   const v = entry[attr];
@@ -165,7 +175,11 @@ export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Cli
         userPassword: sshaHash(p.password),
       });
     }
-    const { searchEntries } = await c.search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['entryUUID'] });
+    const { searchEntries } = await c.search(dn, {
+      scope: 'base',
+      filter: '(objectClass=*)',
+      attributes: ['entryUUID'],
+    });
     return first(searchEntries[0]!, 'entryUUID');
   };
   return client ? run(client) : withAdmin(cfg, run);
@@ -175,7 +189,10 @@ export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Cli
 export async function setPassword(cfg: DirectoryConfig, username: string, password: string): Promise<void> {
   await withAdmin(cfg, (c) =>
     c.modify(userDn(cfg, username), [
-      new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [sshaHash(password)] }) }),
+      new Change({
+        operation: 'replace',
+        modification: new Attribute({ type: 'userPassword', values: [sshaHash(password)] }),
+      }),
     ]),
   );
 }

@@ -12,12 +12,17 @@ const Env = DirectoryConfigSchema.extend({
 async function main(): Promise<void> {
   const parsed = Env.safeParse(process.env);
   if (!parsed.success) {
-    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   }
   const env = parsed.data;
   const prisma = createPrisma(env.DATABASE_URL);
   try {
-    const ran = await runSeed(prisma, env, { generatedUsers: env.SEED_GENERATED_USERS, log: (l) => console.log(`seed: ${l}`) });
+    const ran = await runSeed(prisma, env, {
+      generatedUsers: env.SEED_GENERATED_USERS,
+      log: (l) => console.log(`seed: ${l}`),
+    });
     console.log(ran ? 'seed: done' : 'seed: already seeded, nothing to do');
   } finally {
     await prisma.$disconnect();

@@ -16,7 +16,14 @@ const LAOS = [
   ['WA008', 'Cascade Oncology Alliance LAO'],
 ] as const;
 
-const SUFFIXES = ['Medical Center', 'University Hospital', 'Cancer Institute', 'Health System', 'Regional Hospital', 'Oncology Associates'];
+const SUFFIXES = [
+  'Medical Center',
+  'University Hospital',
+  'Cancer Institute',
+  'Health System',
+  'Regional Hospital',
+  'Oncology Associates',
+];
 const STUDY_PREFIXES = ['A0', 'EA', 'NRG-GY0', 'S', 'ACCL', 'AHOD'];
 
 export interface Network {
@@ -32,7 +39,15 @@ export async function seedNetwork(prisma: PrismaClient, faker: Faker): Promise<N
   const aoCodes: string[] = [];
   const laoOf = new Map<string, string>();
   for (const [code, name] of LAOS) {
-    await prisma.site.create({ data: { siteCode: code, siteName: name, siteType: 'LAO', laoCode: code, description: `Lead academic organization ${code}` } });
+    await prisma.site.create({
+      data: {
+        siteCode: code,
+        siteName: name,
+        siteType: 'LAO',
+        laoCode: code,
+        description: `Lead academic organization ${code}`,
+      },
+    });
     await prisma.site.create({ data: { siteCode: code, siteName: name.replace(/ LAO$/, ''), siteType: 'AO' } });
     aoCodes.push(code);
     laoOf.set(code, code);
@@ -50,12 +65,16 @@ export async function seedNetwork(prisma: PrismaClient, faker: Faker): Promise<N
   }
   const studies = new Set<string>();
   while (studies.size < 36) {
-    studies.add(`${faker.helpers.arrayElement(STUDY_PREFIXES)}${faker.number.int({ min: 10, max: 99 })}${faker.number.int({ min: 1, max: 9 })}`);
+    studies.add(
+      `${faker.helpers.arrayElement(STUDY_PREFIXES)}${faker.number.int({ min: 10, max: 99 })}${faker.number.int({ min: 1, max: 9 })}`,
+    );
   }
   const studyList = [...studies].sort();
   await prisma.study.createMany({ data: studyList.map((study) => ({ study })) });
   const relations = aoCodes.flatMap((site) =>
-    faker.helpers.arrayElements(studyList, { min: 3, max: 6 }).map((studyName) => ({ laoCode: laoOf.get(site)!, siteCode: site, studyName })),
+    faker.helpers
+      .arrayElements(studyList, { min: 3, max: 6 })
+      .map((studyName) => ({ laoCode: laoOf.get(site)!, siteCode: site, studyName })),
   );
   await prisma.siteRelation.createMany({ data: relations, skipDuplicates: true });
   return { laoCodes, aoCodes, studies: studyList, laoOf };

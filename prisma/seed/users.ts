@@ -22,11 +22,56 @@ export interface DemoAccount {
 
 /** The demo accounts printed at start-up (passwords are demo data, not secrets). */
 export const DEMO_ACCOUNTS: DemoAccount[] = [
-  { persona: 'Administrator (ADMIN)', username: 'admin', password: 'Admin-Demo-2026!', firstName: 'Avery', lastName: 'Administrator', email: 'admin@portal.test', portalRoles: ['Administrator'], access: [] },
-  { persona: 'Reviewer (WRITE_USERS)', username: 'reviewer', password: 'Reviewer-Demo-2026!', firstName: 'Riley', lastName: 'Reviewer', email: 'reviewer@portal.test', portalRoles: ['User Support'], access: [] },
-  { persona: 'Read-only staff (READ_USERS)', username: 'readonly', password: 'Readonly-Demo-2026!', firstName: 'Robin', lastName: 'Reader', email: 'readonly@portal.test', portalRoles: ['User Support Read-Only'], access: [] },
-  { persona: 'Network user (USER)', username: 'user', password: 'User-Demo-2026!', firstName: 'Jordan', lastName: 'Researcher', email: 'user@portal.test', portalRoles: ['Network User'], access: [{ roleName: 'Clinical Research Associate', siteCodes: ['MA036'], studies: 2 }] },
-  { persona: 'LAO staff with the proxy right', username: 'laostaff', password: 'Laostaff-Demo-2026!', firstName: 'Morgan', lastName: 'Liaison', email: 'laostaff@portal.test', portalRoles: ['Network User', 'Proxy Access-Change Request User'], access: [{ roleName: 'LAO Staff', laoIds: ['MA036'] }] },
+  {
+    persona: 'Administrator (ADMIN)',
+    username: 'admin',
+    password: 'Admin-Demo-2026!',
+    firstName: 'Avery',
+    lastName: 'Administrator',
+    email: 'admin@portal.test',
+    portalRoles: ['Administrator'],
+    access: [],
+  },
+  {
+    persona: 'Reviewer (WRITE_USERS)',
+    username: 'reviewer',
+    password: 'Reviewer-Demo-2026!',
+    firstName: 'Riley',
+    lastName: 'Reviewer',
+    email: 'reviewer@portal.test',
+    portalRoles: ['User Support'],
+    access: [],
+  },
+  {
+    persona: 'Read-only staff (READ_USERS)',
+    username: 'readonly',
+    password: 'Readonly-Demo-2026!',
+    firstName: 'Robin',
+    lastName: 'Reader',
+    email: 'readonly@portal.test',
+    portalRoles: ['User Support Read-Only'],
+    access: [],
+  },
+  {
+    persona: 'Network user (USER)',
+    username: 'user',
+    password: 'User-Demo-2026!',
+    firstName: 'Jordan',
+    lastName: 'Researcher',
+    email: 'user@portal.test',
+    portalRoles: ['Network User'],
+    access: [{ roleName: 'Clinical Research Associate', siteCodes: ['MA036'], studies: 2 }],
+  },
+  {
+    persona: 'LAO staff with the proxy right',
+    username: 'laostaff',
+    password: 'Laostaff-Demo-2026!',
+    firstName: 'Morgan',
+    lastName: 'Liaison',
+    email: 'laostaff@portal.test',
+    portalRoles: ['Network User', 'Proxy Access-Change Request User'],
+    access: [{ roleName: 'LAO Staff', laoIds: ['MA036'] }],
+  },
 ];
 
 async function systemsOf(prisma: PrismaClient): Promise<Map<string, number[]>> {
@@ -45,14 +90,18 @@ export async function seedDemoAccounts(prisma: PrismaClient, dir: DirectoryConfi
         lastName: a.lastName,
         email: a.email,
         gecos: `${a.firstName} ${a.lastName}`,
-        accountType: a.portalRoles.some((r) => r !== 'Network User' && r !== 'Proxy Access-Change Request User') ? 'internal' : 'external',
+        accountType: a.portalRoles.some((r) => r !== 'Network User' && r !== 'Proxy Access-Change Request User')
+          ? 'internal'
+          : 'external',
         organizationName: 'Portal Gateway Demo',
         jobTitle: a.persona.slice(0, 45),
         phoneNumber: '6175550100',
         country: 'US',
         state: 'MA',
         city: 'Boston',
-        portalRoles: { create: a.portalRoles.map((name) => ({ portalRoleId: roles.find((r) => r.description === name)!.id })) },
+        portalRoles: {
+          create: a.portalRoles.map((name) => ({ portalRoleId: roles.find((r) => r.description === name)!.id })),
+        },
         userAccesses: {
           create: a.access.map((x) => ({
             roleName: x.roleName,
@@ -72,7 +121,12 @@ export async function seedDemoAccounts(prisma: PrismaClient, dir: DirectoryConfi
 }
 
 /** Generates `count` users (directory entries are not needed: they never sign in) with 1-2 access records. */
-export async function seedGeneratedUsers(prisma: PrismaClient, faker: Faker, network: Network, count: number): Promise<void> {
+export async function seedGeneratedUsers(
+  prisma: PrismaClient,
+  faker: Faker,
+  network: Network,
+  count: number,
+): Promise<void> {
   const networkUser = await prisma.portalRole.findUniqueOrThrow({ where: { description: 'Network User' } });
   const systems = await systemsOf(prisma);
   const roleChoices = STUDY_ROLES.filter((r) => r.roleName !== 'LAO Staff');
@@ -84,7 +138,10 @@ export async function seedGeneratedUsers(prisma: PrismaClient, faker: Faker, net
       const lastName = faker.person.lastName().slice(0, 45);
       const site = faker.helpers.arrayElement(network.aoCodes);
       return {
-        username: `${firstName[0]}${lastName}${i}`.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 64),
+        username: `${firstName[0]}${lastName}${i}`
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, '')
+          .slice(0, 64),
         firstName,
         lastName,
         email: `${firstName}.${lastName}.${i}@example.org`.toLowerCase().replace(/[^a-z0-9.@]/g, ''),
@@ -100,7 +157,9 @@ export async function seedGeneratedUsers(prisma: PrismaClient, faker: Faker, net
       };
     });
     const users = await prisma.portalUser.createManyAndReturn({ data, select: { id: true, organizationName: true } });
-    await prisma.portalUserRole.createMany({ data: users.map((u) => ({ portalUserId: u.id, portalRoleId: networkUser.id })) });
+    await prisma.portalUserRole.createMany({
+      data: users.map((u) => ({ portalUserId: u.id, portalRoleId: networkUser.id })),
+    });
     await prisma.userAccess.createMany({
       data: users.flatMap((u) =>
         faker.helpers.arrayElements(roleChoices, { min: 1, max: 2 }).map((role) => ({

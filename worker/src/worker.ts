@@ -3,7 +3,7 @@
  * Used by the worker process (main.ts) and in-process by the workflow tests.
  */
 import { createRequire } from 'node:module';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
 import { createActivities, type MailSettings } from './activities';
 

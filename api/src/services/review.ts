@@ -11,7 +11,7 @@ import { GLOBAL_ERRORS, isResolved } from '@portal/contract';
 import { REVIEW_FAILURES, reviewUpdate } from '@portal/workflows';
 import type { AuthContext } from '../auth/guard';
 import type { Deps } from '../deps';
-import { HttpError, forbidden, notFound, notModified, unavailable, unprocessable } from '../http/errors';
+import { type HttpError, forbidden, notFound, notModified, unavailable, unprocessable } from '../http/errors';
 import { accessModRequestView } from './views';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';

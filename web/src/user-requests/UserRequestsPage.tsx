@@ -69,7 +69,8 @@ export function UserRequestsPage() {
 
   useEffect(() => {
     if ((search.get('filter') ?? '') !== debouncedFilter) update({ filter: debouncedFilter, page: null });
-    // Only a new debounced filter writes the URL (and goes back to page 1).
+    // Only a new debounced filter writes the URL (and goes back to page 1), not every URL change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedFilter]);
 
   const params = {
