@@ -5,3 +5,6 @@ export * from './limits';
 export * from './messages';
 export * from './errors';
 export * from './schemas';
+export * from './reference';
+export * from './configuration';
+export * from './audit';
