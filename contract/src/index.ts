@@ -8,3 +8,4 @@ export * from './schemas';
 export * from './reference';
 export * from './configuration';
 export * from './audit';
+export * from './auth';
