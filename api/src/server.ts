@@ -11,9 +11,11 @@ import { authenticate } from './auth/guard';
 import type { Deps } from './deps';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { registerAccessRequestRoutes } from './routes/access-requests';
+import { registerAuditRoutes } from './routes/audit';
+import { registerConfigurationRoutes } from './routes/configuration';
 import { registerPublicAuthRoutes, registerSecureAuthRoutes } from './routes/auth';
 import { registerProfileRoutes } from './routes/profile';
-import { registerReferenceRoutes } from './routes/reference';
+import { registerReferenceRoutes, registerSecureReferenceRoutes } from './routes/reference';
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -24,9 +26,10 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(cookie);
   app.decorateRequest('auth', null);
   registerErrorHandler(app);
-  // Every /rest answer is live data: the browser must not cache it (000 §7 "disable caching").
+  // Every /rest answer is live data: the browser must not cache it (000 §7 "disable caching"), except what
+  // a route marks itself (reference data: stored, revalidated with its ETag on every use).
   app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/rest/')) reply.header('cache-control', 'no-store');
+    if (req.url.startsWith('/rest/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   registerPublicAuthRoutes(app, deps);
@@ -38,6 +41,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
       registerSecureAuthRoutes(secure, deps);
       registerProfileRoutes(secure, deps);
       registerAccessRequestRoutes(secure, deps);
+      registerSecureReferenceRoutes(secure, deps);
+      registerConfigurationRoutes(secure, deps);
+      registerAuditRoutes(secure, deps);
     },
     { prefix: '/rest/secure' },
   );

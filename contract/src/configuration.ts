@@ -38,8 +38,7 @@ export const CONFIG_MESSAGES = {
     alreadyInState: 'Study-role is already in an active/inactive state.',
     deleteFailed: 'Unable to delete study-role.',
     atLeastOneSystem: 'At least one default application must be selected',
-    allowSitesToRequire:
-      'You must allow user-selection of AOs or LAOs in order to require that the user provide them',
+    allowSitesToRequire: 'You must allow user-selection of AOs or LAOs in order to require that the user provide them',
   },
   systems: {
     loadAll: 'Problem loading systems.',
@@ -82,7 +81,7 @@ const permissionsField = z
   .array(z.enum(PERMISSIONS))
   .max(PERMISSIONS.length)
   .default([])
-  .transform((list) => [...new Set(list)])
+  .transform((list) => PERMISSIONS.filter((p) => list.includes(p)))
   .refine((list) => list.length > 0, CONFIG_MESSAGES.portalRoles.selectPermission);
 
 /** POST /rest/secure/system_mgmt/portal_roles/create (001 §7). `sort` is always 0 on create (001 §9). */
@@ -122,10 +121,12 @@ export const StudyRoleBodySchema = z.preprocess(
       .array(z.number().int().positive())
       .max(100)
       .default([])
-      .transform((ids) => [...new Set(ids)])
+      .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))
       .refine((ids) => ids.length > 0, CONFIG_MESSAGES.studyRoles.atLeastOneSystem),
+    /** Used on create only; activate/deactivate change it afterwards. */
     inactive: z.boolean().default(false),
-    sort: sort.default(0),
+    /** 0 on create when absent; an update without it keeps the current value. */
+    sort: sort.optional(),
   }),
 );
 export type StudyRoleBody = z.infer<typeof StudyRoleBodySchema>;
@@ -134,9 +135,7 @@ export type StudyRoleBody = z.infer<typeof StudyRoleBodySchema>;
  * The study role's cross-field rule (001 §5): a role that requires sites must allow AOs or LAOs. Keyed
  * `siteRequired`. (At least one default system is the schema's; the fixed system is checked by the server.)
  */
-export function studyRoleRuleErrors(
-  body: Pick<StudyRoleBody, 'siteRequired' | 'allowAOs' | 'allowLAOs'>,
-): FieldErrors {
+export function studyRoleRuleErrors(body: Pick<StudyRoleBody, 'siteRequired' | 'allowAOs' | 'allowLAOs'>): FieldErrors {
   if (body.siteRequired && !body.allowAOs && !body.allowLAOs) {
     return { siteRequired: [CONFIG_MESSAGES.studyRoles.allowSitesToRequire] };
   }
@@ -147,8 +146,10 @@ export function studyRoleRuleErrors(
 export const SystemBodySchema = z.object({
   systemName: z.string().trim().min(1).max(FIELD_LIMITS.systemName),
   description: z.string().trim().max(FIELD_LIMITS.systemDescription).default(''),
+  /** Used on create only; activate/deactivate change it afterwards. */
   inactive: z.boolean().default(false),
-  sort: sort.default(0),
+  /** 0 on create when absent; an update without it keeps the current value. */
+  sort: sort.optional(),
 });
 export type SystemBody = z.infer<typeof SystemBodySchema>;
 

@@ -2,11 +2,16 @@
 import type {
   AccessControl,
   AccessModRequest,
+  AuditEvent,
+  OutstandingRequestRef,
   PortalRole,
   Site,
   StudyRole,
+  StudyRoleListItem,
   System,
+  SystemDetail,
   UserAccess,
+  UserRef,
 } from '@portal/contract';
 import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
@@ -16,6 +21,10 @@ type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
 type SystemRow = Prisma.SystemAccessGetPayload<object>;
 type PortalRoleRow = Prisma.PortalRoleGetPayload<object>;
 type UserAccessRow = Prisma.UserAccessGetPayload<object>;
+type StudyRoleWithSystemsRow = Prisma.StudyRoleGetPayload<{ include: { systems: { include: { system: true } } } }>;
+type UserRow = Prisma.PortalUserGetPayload<object>;
+type AuditRow = Prisma.AuditEventGetPayload<object>;
+type RequestWithSubjectRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true } }>;
 export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
 
 export const siteView = (s: SiteRow): Site => ({
@@ -110,5 +119,69 @@ export function accessModRequestView(
     versionno: r.versionno,
     allowedNextStatuses: allowedNextStatuses(r.requestStatus),
     workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId),
+  };
+}
+
+/** 001 §2.12: a study role with the names of its default systems (sorted like the systems list). */
+export function studyRoleListItemView(r: StudyRoleWithSystemsRow): StudyRoleListItem {
+  const systems = [...r.systems]
+    .map((s) => s.system)
+    .sort((a, b) => a.sort - b.sort || a.systemName.localeCompare(b.systemName));
+  return { ...studyRoleView(r), defaultApplicationNames: systems.map((s) => s.systemName) };
+}
+
+export const systemDetailView = (s: SystemRow): SystemDetail => ({ ...systemView(s), fixed: s.fixed });
+
+export const userRefView = (u: UserRow): UserRef => ({
+  id: u.id,
+  username: u.username,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  email: u.email,
+});
+
+export const outstandingRequestRefView = (r: RequestWithSubjectRow): OutstandingRequestRef => ({
+  id: r.id,
+  requestType: r.requestType,
+  requestStatus: r.requestStatus,
+  subjectUserId: r.subjectUserId,
+  firstName: r.subject.firstName,
+  lastName: r.subject.lastName,
+  email: r.subject.email,
+  sysdat: r.sysdat.toISOString(),
+});
+
+const NAME_FIELDS: Record<string, string> = {
+  PortalRole: 'description',
+  StudyRole: 'roleName',
+  SystemAccess: 'systemName',
+};
+
+/** The record's name as the audit row's snapshots give it (role name, system name), or a numbered label. */
+function auditEntityName(r: AuditRow): string | null {
+  const field = NAME_FIELDS[r.entityType];
+  for (const snapshot of field ? [r.after, r.before] : []) {
+    const value = (snapshot as Record<string, unknown> | null)?.[field!];
+    if (typeof value === 'string') return value;
+  }
+  if (r.entityType === 'AccessModRequest') return `Request #${r.entityId}`;
+  if (r.entityType === 'UserAccess' || r.entityType === 'PortalUser') return `User #${r.entityId}`;
+  return null;
+}
+
+export function auditEventView(r: AuditRow, temporal: { uiUrl: string | undefined; namespace: string }): AuditEvent {
+  return {
+    id: r.id.toString(),
+    at: r.at.toISOString(),
+    actorUserId: r.actorUserId,
+    actorUsername: r.actorUsername,
+    entityType: r.entityType,
+    entityId: r.entityId,
+    entityName: auditEntityName(r),
+    action: r.action,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    workflowId: r.workflowId,
+    workflowUrl: r.workflowId ? workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId) : null,
   };
 }
