@@ -2,9 +2,12 @@
  * Directory operations on OpenLDAP (or any LDAP) through ldapts: the portal binds as the user to sign in
  * (000 §4 Sign-in) and uses the admin DN for look-ups and provisioning.
  */
-import { Attribute, Change, Client, InvalidCredentialsError, type Entry } from 'ldapts';
+import { Attribute, Change, type Client, InvalidCredentialsError, type Entry } from 'ldapts';
+import { newClient, withAdmin } from './client';
 import { type DirectoryConfig, defaultPolicyDn, escapeFilterValue, peopleDn, policiesDn, userDn } from './config';
 import { sshaHash } from './password';
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, policyAttributes, readPolicy } from './policy';
+import { parseGeneralizedTime } from './time';
 
 export interface DirectoryPerson {
   dn: string;
@@ -19,6 +22,12 @@ export interface DirectoryPerson {
   lockedTime: string | null;
   /** ppolicy: consecutive failed binds recorded (pwdFailureTime values). */
   failureCount: number;
+  /** ppolicy: when the password was last set (pwdChangedTime); null when never. */
+  changedTime: Date | null;
+  /** ppolicy: pwdReset, an administrator set the password and pwdMustChange is on. */
+  mustChange: boolean;
+  /** ppolicy: grace sign-ins used since the password expired (pwdGraceUseTime values). */
+  graceUses: number;
 }
 
 const PERSON_ATTRIBUTES = [
@@ -31,6 +40,9 @@ const PERSON_ATTRIBUTES = [
   'uidNumber',
   'pwdAccountLockedTime',
   'pwdFailureTime',
+  'pwdChangedTime',
+  'pwdReset',
+  'pwdGraceUseTime',
 ];
 
 function first(entry: Entry, attr: string): string {
@@ -52,18 +64,10 @@ function toPerson(entry: Entry): DirectoryPerson {
     uidNumber: uidNumber ? Number(uidNumber) : null,
     lockedTime: first(entry, 'pwdAccountLockedTime') || null,
     failureCount: ([] as unknown[]).concat(entry['pwdFailureTime'] ?? []).length,
+    changedTime: parseGeneralizedTime(first(entry, 'pwdChangedTime')),
+    mustChange: first(entry, 'pwdReset') === 'TRUE',
+    graceUses: ([] as unknown[]).concat(entry['pwdGraceUseTime'] ?? []).length,
   };
-}
-
-/** Runs `fn` with a client bound as the directory administrator; always unbinds. */
-export async function withAdmin<T>(cfg: DirectoryConfig, fn: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ url: cfg.LDAP_URL, timeout: 10_000, connectTimeout: 5_000 });
-  try {
-    await client.bind(cfg.LDAP_ADMIN_DN, cfg.LDAP_ADMIN_PASSWORD);
-    return await fn(client);
-  } finally {
-    await client.unbind().catch(() => undefined);
-  }
 }
 
 /** Finds a person by username or email address (sign-in accepts either: 000 §2). */
@@ -80,15 +84,22 @@ export async function findPerson(cfg: DirectoryConfig, login: string): Promise<D
   });
 }
 
+/** Finds a person by entryUUID (the portal user's uuid). */
+export async function findPersonByUuid(cfg: DirectoryConfig, uuid: string): Promise<DirectoryPerson | null> {
+  return withAdmin(cfg, async (client) => {
+    const { searchEntries } = await client.search(peopleDn(cfg), {
+      scope: 'one',
+      filter: `(&(objectClass=inetOrgPerson)(entryUUID=${escapeFilterValue(uuid)}))`,
+      attributes: PERSON_ATTRIBUTES,
+      sizeLimit: 2,
+    });
+    return searchEntries.length === 1 ? toPerson(searchEntries[0]!) : null;
+  });
+}
+
 /** The default password policy's lockout threshold (pwdMaxFailure; 0 means no lockout). */
 export async function readMaxFailures(cfg: DirectoryConfig): Promise<number> {
-  return withAdmin(cfg, async (client) => {
-    const { searchEntries } = await client
-      .search(defaultPolicyDn(cfg), { scope: 'base', filter: '(objectClass=*)', attributes: ['pwdMaxFailure'] })
-      .catch(() => ({ searchEntries: [] as Entry[] }));
-    const value = searchEntries[0] ? Number(first(searchEntries[0], 'pwdMaxFailure')) : 0;
-    return Number.isFinite(value) ? value : 0;
-  });
+  return (await readPolicy(cfg)).maxFailure;
 }
 
 export type BindOutcome = { ok: true } | { ok: false; reason: 'invalidCredentials' };
@@ -98,7 +109,7 @@ export type BindOutcome = { ok: true } | { ok: false; reason: 'invalidCredential
  * @throws on a directory that cannot be reached (the caller answers unspecifiedFailure).
  */
 export async function bindAsUser(cfg: DirectoryConfig, dn: string, password: string): Promise<BindOutcome> {
-  const client = new Client({ url: cfg.LDAP_URL, timeout: 10_000, connectTimeout: 5_000 });
+  const client = newClient(cfg);
   try {
     await client.bind(dn, password);
     return { ok: true };
@@ -110,8 +121,15 @@ export async function bindAsUser(cfg: DirectoryConfig, dn: string, password: str
   }
 }
 
-/** Creates the base entries (suffix, people, policies, default password policy) when missing. Idempotent. */
-export async function ensureTree(cfg: DirectoryConfig): Promise<void> {
+/**
+ * Creates the base entries (suffix, people, policies, default password policy) when missing and writes the
+ * policy's values into the default policy entry (so an existing directory gets the current policy).
+ * Idempotent.
+ */
+export async function ensureTree(
+  cfg: DirectoryConfig,
+  policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY,
+): Promise<void> {
   const dc = /^dc=([^,]+)/.exec(cfg.LDAP_BASE_DN)?.[1] ?? 'portal';
   await withAdmin(cfg, async (client) => {
     const entries: Array<[string, Record<string, string | string[]>]> = [
@@ -120,15 +138,7 @@ export async function ensureTree(cfg: DirectoryConfig): Promise<void> {
       [policiesDn(cfg), { objectClass: ['top', 'organizationalUnit'], ou: 'policies' }],
       [
         defaultPolicyDn(cfg),
-        {
-          objectClass: ['top', 'device', 'pwdPolicy'],
-          cn: 'default',
-          pwdAttribute: 'userPassword',
-          pwdLockout: 'TRUE',
-          pwdMaxFailure: '5',
-          pwdFailureCountInterval: '0',
-          pwdLockoutDuration: '0',
-        },
+        { objectClass: ['top', 'device', 'pwdPolicy'], cn: 'default', ...policyAttributes(policy) },
       ],
     ];
     for (const [dn, attrs] of entries) {
@@ -137,6 +147,12 @@ export async function ensureTree(cfg: DirectoryConfig): Promise<void> {
         .catch(() => ({ searchEntries: [] as Entry[] }));
       if (searchEntries.length === 0) await client.add(dn, attrs);
     }
+    await client.modify(
+      defaultPolicyDn(cfg),
+      Object.entries(policyAttributes(policy)).map(
+        ([type, value]) => new Change({ operation: 'replace', modification: new Attribute({ type, values: [value] }) }),
+      ),
+    );
   });
 }
 
@@ -147,7 +163,8 @@ export interface NewPerson {
   email: string;
   gecos: string;
   uidNumber: number;
-  password: string;
+  /** Omitted: the entry has no password until the person sets the initial one (000 §7 set_initial_password). */
+  password?: string;
 }
 
 /**
@@ -172,7 +189,7 @@ export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Cli
         uidNumber: String(p.uidNumber),
         gidNumber: '10000',
         homeDirectory: `/home/${p.username}`,
-        userPassword: sshaHash(p.password),
+        ...(p.password === undefined ? {} : { userPassword: sshaHash(p.password) }),
       });
     }
     const { searchEntries } = await c.search(dn, {
@@ -183,16 +200,4 @@ export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Cli
     return first(searchEntries[0]!, 'entryUUID');
   };
   return client ? run(client) : withAdmin(cfg, run);
-}
-
-/** Replaces a person's password (admin write; ppolicy history and age rules come with the password issue). */
-export async function setPassword(cfg: DirectoryConfig, username: string, password: string): Promise<void> {
-  await withAdmin(cfg, (c) =>
-    c.modify(userDn(cfg, username), [
-      new Change({
-        operation: 'replace',
-        modification: new Attribute({ type: 'userPassword', values: [sshaHash(password)] }),
-      }),
-    ]),
-  );
 }

@@ -1,4 +1,9 @@
 /** @portal/directory: the LDAP account directory and credential store. */
 export * from './config';
 export * from './password';
+export * from './client';
+export * from './policy';
+export * from './time';
+export * from './expiry';
 export * from './directory';
+export * from './account';
