@@ -73,7 +73,6 @@ export function isBasicPortalRole(permissions: readonly Permission[]): boolean {
   return permissions.every((p) => p === 'USER' || p === 'SET_OWN_PASSWORD');
 }
 
-const id = z.coerce.number().int().positive();
 const sort = z.number().int().min(0).max(32_767);
 
 /** A single permission chosen with a radio replaces the whole array; at least one is required (001 §5). */
@@ -92,7 +91,10 @@ export const PortalRoleCreateBodySchema = z.object({
 export type PortalRoleCreateBody = z.infer<typeof PortalRoleCreateBodySchema>;
 
 /** PUT /rest/secure/system_mgmt/portal_roles/update (001 §7): the role body; activation has its own calls. */
-export const PortalRoleUpdateBodySchema = PortalRoleCreateBodySchema.extend({ id, sort: sort.optional() });
+export const PortalRoleUpdateBodySchema = PortalRoleCreateBodySchema.extend({
+  id: z.number().int().positive(),
+  sort: sort.optional(),
+});
 export type PortalRoleUpdateBody = z.infer<typeof PortalRoleUpdateBodySchema>;
 
 /** 001 §4: only the actions activate and deactivate are valid for portal roles. */

@@ -1,0 +1,184 @@
+/**
+ * The audit trail (/rest/secure/audit_trail): READ_USERS reads it, server-paged, filtered by actor, entity
+ * and date range and sorted; bad queries answer 422; configuration changes, request transitions written by
+ * the worker (with their Temporal Web UI link) and the access they apply each appear once; no call edits or
+ * deletes a row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { AuditEvent, Page } from '@portal/contract';
+import { createWorker } from '@portal/worker';
+import { testMailSettings } from './fixtures';
+import { type Session, type TestApi, caller, signIn, startApi, unique } from './config-support';
+
+const URL = '/rest/secure/audit_trail';
+const taskQueue = `audit-test-${Date.now()}`;
+let api: TestApi;
+let call: ReturnType<typeof caller>;
+let admin: Session;
+let readonly: Session;
+let nativeConnection: NativeConnection;
+let worker: Worker;
+let workerRun: Promise<void>;
+
+beforeAll(async () => {
+  api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue });
+  call = caller(api.app);
+  [admin, readonly] = await Promise.all([signIn(api.app, 'admin'), signIn(api.app, 'readonly')]);
+  nativeConnection = await NativeConnection.connect({ address: api.deps.cfg.TEMPORAL_ADDRESS });
+  worker = await createWorker({
+    connection: nativeConnection,
+    namespace: api.deps.cfg.TEMPORAL_NAMESPACE,
+    taskQueue,
+    prisma: api.prisma,
+    mail: testMailSettings(),
+  });
+  workerRun = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await workerRun;
+  await nativeConnection?.close();
+  await api?.close();
+});
+
+const list = async (s: Session, query: string): Promise<Page<AuditEvent>> => {
+  const res = await call(s, 'GET', `${URL}?${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+
+describe('audit trail: access and validation', () => {
+  it('needs READ_USERS', async () => {
+    expect((await call(null, 'GET', URL)).statusCode).toBe(401);
+    const user = await signIn(api.app, 'user');
+    expect((await call(user, 'GET', URL)).statusCode).toBe(403);
+    expect((await call(readonly, 'GET', URL)).statusCode).toBe(200);
+  });
+
+  it('answers bad queries with 422 fieldErrors', async () => {
+    const bad = await call(readonly, 'GET', `${URL}?sort=password,asc&entityType=Nope&from=yesterday&size=0`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().fieldErrors).toEqual({
+      size: ['required'],
+      sort: ['invalid'],
+      entityType: ['invalid'],
+      from: ['invalid'],
+    });
+    const range = await call(readonly, 'GET', `${URL}?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z`);
+    expect(range.json()).toEqual({
+      fieldErrors: { from: ['afterEndDate'], to: ['beforeStartDate'] },
+      globalErrors: [],
+    });
+  });
+
+  it('has no call that edits or deletes a row', async () => {
+    const [row] = (await list(readonly, 'size=1')).content;
+    expect(row).toBeDefined();
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      for (const url of [URL, `${URL}/${row!.id}`]) {
+        expect(
+          (await call(admin, method, url, method === 'DELETE' ? undefined : {})).statusCode,
+          `${method} ${url}`,
+        ).toBe(404);
+      }
+    }
+    expect(await api.prisma.auditEvent.count({ where: { id: BigInt(row!.id) } })).toBe(1);
+  });
+});
+
+describe('audit trail: what it records and how it is read', () => {
+  it('lists configuration changes with who, when, what, before and after; filters, sorts and pages', async () => {
+    const start = new Date(Date.now() - 1000).toISOString();
+    const name = unique('Audit System');
+    const system = (await call(admin, 'POST', '/rest/secure/system_mgmt/system_access/', { systemName: name })).json();
+    await call(admin, 'PUT', `/rest/secure/system_mgmt/system_access/${system.id}`, {
+      systemName: name,
+      description: 'Now described.',
+    });
+    const end = new Date(Date.now() + 1000).toISOString();
+
+    const page = await list(readonly, `entityType=SystemAccess&entityId=${system.id}&sort=at,asc`);
+    expect(page.totalElements).toBe(2);
+    expect(page.content.map((r) => r.action)).toEqual(['CREATED', 'UPDATED']);
+    expect(page.content[1]).toMatchObject({
+      actorUsername: 'admin',
+      entityName: name,
+      before: { systemName: name, description: '' },
+      after: { systemName: name, description: 'Now described.' },
+      workflowId: null,
+      workflowUrl: null,
+    });
+    expect(Date.parse(page.content[1]!.at)).toBeGreaterThanOrEqual(Date.parse(start));
+
+    const inRange = await list(readonly, `actor=ADM&entityType=SystemAccess&from=${start}&to=${end}`);
+    expect(inRange.content.map((r) => r.entityId)).toContain(String(system.id));
+    expect(inRange.content.every((r) => r.actorUsername === 'admin')).toBe(true);
+    expect((await list(readonly, `entityId=${system.id}&entityType=SystemAccess&from=${end}`)).totalElements).toBe(0);
+    expect((await list(readonly, `entityId=${system.id}&entityType=SystemAccess&to=${start}`)).totalElements).toBe(0);
+    expect((await list(readonly, `actor=nobody-at-all&entityId=${system.id}`)).totalElements).toBe(0);
+
+    const first = await list(readonly, `entityType=SystemAccess&entityId=${system.id}&size=1&page=1&sort=at,desc`);
+    expect(first).toMatchObject({
+      totalElements: 2,
+      totalPages: 2,
+      number: 1,
+      first: true,
+      last: false,
+      sort: 'at,desc',
+    });
+    expect(first.content[0]!.action).toBe('UPDATED');
+    const second = await list(readonly, `entityType=SystemAccess&entityId=${system.id}&size=1&page=2&sort=at,desc`);
+    expect(second.content[0]!.action).toBe('CREATED');
+    expect(second.last).toBe(true);
+  });
+
+  it("shows each request transition written by the worker once, with the workflow's Temporal UI link", async () => {
+    const reviewer = await signIn(api.app, 'reviewer');
+    const subject = await api.prisma.portalUser.findUniqueOrThrow({ where: { username: 'reviewer' } });
+    const role = await api.prisma.studyRole.findUniqueOrThrow({
+      where: { roleName: 'Safety Reviewer' },
+      include: { systems: true },
+    });
+    await api.prisma.userAccess.updateMany({
+      where: { portalUserId: subject.id, roleName: role.roleName },
+      data: { inactive: true },
+    });
+    const filed = await call(reviewer, 'POST', '/rest/secure/user_access_mod_request', {
+      portalUserId: subject.id,
+      requestType: 'NEW',
+      accessControls: [{ roleName: role.roleName, systemAccessIds: role.systems.map((s) => s.systemId) }],
+      requesterComments: 'Audit trail test',
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const request = filed.json();
+    const review = (versionno: number, requestStatus: string) =>
+      call(reviewer, 'PUT', '/rest/secure/user_management/review_access_change_request', {
+        userAccessModificationRequest: { id: request.id, versionno, requestStatus },
+      });
+    expect((await review(0, 'IN_PROGRESS')).statusCode).toBe(200);
+    expect((await review(1, 'APPROVED')).statusCode).toBe(200);
+
+    const rows = (await list(readonly, `entityType=AccessModRequest&entityId=${request.id}&sort=at,asc`)).content;
+    expect(rows.map((r) => r.action)).toEqual(['CREATED', 'STATUS_IN_PROGRESS', 'STATUS_APPROVED']);
+    for (const r of rows) {
+      expect(r).toMatchObject({
+        actorUsername: 'reviewer',
+        workflowId: request.workflowId,
+        entityName: `Request #${request.id}`,
+      });
+      expect(r.workflowUrl).toContain(`/namespaces/default/workflows/${request.workflowId}`);
+    }
+    expect(rows[2]).toMatchObject({ before: { requestStatus: 'IN_PROGRESS' }, after: { requestStatus: 'APPROVED' } });
+
+    const applied = (await list(readonly, `entityType=UserAccess&entityId=${subject.id}&filter=${request.workflowId}`))
+      .content;
+    expect(applied).toHaveLength(1);
+    expect(applied[0]).toMatchObject({
+      action: 'APPLY_NEW',
+      workflowId: request.workflowId,
+      after: { requestId: request.id },
+    });
+  });
+});
