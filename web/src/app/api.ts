@@ -63,6 +63,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not sign the user out on a 401 (the sign-out call itself). */
   ignoreUnauthorized?: boolean;
+  /** The browser cache mode; 'no-store' unless a call (reference data) revalidates with its ETag ('no-cache'). */
+  cache?: RequestCache;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -107,7 +109,7 @@ export async function request<T>(method: string, path: string, options: RequestO
       method,
       headers,
       credentials: 'include',
-      cache: 'no-store',
+      cache: options.cache ?? 'no-store',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal
         ? AbortSignal.any([options.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)])
