@@ -19,6 +19,21 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   SESSION_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   COOKIE_SECURE: boolish,
   SUPPORT_EMAIL: z.string().default('support@portal.test'),
+  /** Mail of the password lifecycle (000 §7 forgot_password, set_initial_password/resend). */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL')
+    .default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().min(3).default('portal-gateway@portal.test'),
+  /** The portal's public base URL, for the links in mail. */
+  PORTAL_URL: z.url().default('http://127.0.0.1:8080'),
+  /** Lifetime of an emailed reset link (forgot password) and of a set-initial-password link. */
+  RESET_LINK_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  INITIAL_LINK_TTL_HOURS: z.coerce.number().int().min(1).max(2_160).default(168),
+  /** Rate limits (@fastify/rate-limit): sign-in per client address and username, forgot-password per address. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  RATE_LIMIT_SIGN_IN_MAX: z.coerce.number().int().min(1).max(100_000).default(10),
+  RATE_LIMIT_FORGOT_PASSWORD_MAX: z.coerce.number().int().min(1).max(100_000).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;

@@ -8,12 +8,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { authenticate } from './auth/guard';
+import { registerSecurity } from './auth/security';
 import type { Deps } from './deps';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { registerAccessRequestRoutes } from './routes/access-requests';
 import { registerAuditRoutes } from './routes/audit';
 import { registerConfigurationRoutes } from './routes/configuration';
 import { registerPublicAuthRoutes, registerSecureAuthRoutes } from './routes/auth';
+import { registerPublicPasswordRoutes, registerSecurePasswordRoutes } from './routes/password';
+import { registerPasswordAdminRoutes } from './routes/password-admin';
 import { registerProfileRoutes } from './routes/profile';
 import { registerReferenceRoutes, registerSecureReferenceRoutes } from './routes/reference';
 
@@ -24,6 +27,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     trustProxy: true,
   });
   await app.register(cookie);
+  await registerSecurity(app, deps.cfg);
   app.decorateRequest('auth', null);
   registerErrorHandler(app);
   // Every /rest answer is live data: the browser must not cache it (000 §7 "disable caching"), except what
@@ -33,12 +37,15 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   });
 
   registerPublicAuthRoutes(app, deps);
+  registerPublicPasswordRoutes(app, deps);
   registerReferenceRoutes(app, deps);
 
   await app.register(
     async (secure) => {
       secure.addHook('onRequest', authenticate(deps));
       registerSecureAuthRoutes(secure, deps);
+      registerSecurePasswordRoutes(secure, deps);
+      registerPasswordAdminRoutes(secure, deps);
       registerProfileRoutes(secure, deps);
       registerAccessRequestRoutes(secure, deps);
       registerSecureReferenceRoutes(secure, deps);

@@ -1,11 +1,13 @@
 /**
  * The secure-route guard (000 §4 Secure page, §7 "secure calls"): a live session cookie (else 401 'Please
  * sign in'), the XSRF header equal to the session's token (else 403), an active user (else 401), and, per
- * route, the permission the spec names (else 403 'You are not authorized to view this page').
+ * route, the permission the spec names (else 403 'You are not authorized to view this page'). A session
+ * opened with an expired or reset password (000 §4 FORCE_CHANGE) holds only SET_OWN_PASSWORD (000 §6) and may
+ * only reach the calls of the Change Password screen until the password is changed.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '@portal/contract';
-import { CONSTANTS, hasAllPermissions } from '@portal/contract';
+import { AUTH_MESSAGES, CONSTANTS, hasAllPermissions } from '@portal/contract';
 import type { Deps } from '../deps';
 import { forbidden, unauthenticated } from '../http/errors';
 import { permissionsOf } from './permissions';
@@ -19,7 +21,19 @@ export interface AuthContext {
   lastName: string;
   email: string;
   permissions: Permission[];
+  /** 000 §4 FORCE_CHANGE: nothing but the password change until it is done. */
+  passwordChangeRequired: boolean;
 }
+
+/** What a FORCE_CHANGE session may call (the standalone Change Password screen and sign-out). */
+const FORCE_CHANGE_ALLOWED = new Set([
+  '/rest/secure/token/invalidate',
+  '/rest/secure/token/refresh',
+  '/rest/secure/change_password/attempt',
+  '/rest/secure/user_capabilities/granted_permissions',
+  '/rest/secure/user_capabilities/can_change_password_ever',
+  '/rest/secure/user_capabilities/can_change_password_now',
+]);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +52,10 @@ export function authenticate(deps: Deps) {
     if (typeof header !== 'string' || !tokensEqual(header, session.xsrfToken)) {
       throw forbidden('Missing or invalid XSRF token.');
     }
+    const restricted = session.passwordChangeRequired;
+    if (restricted && !FORCE_CHANGE_ALLOWED.has(req.url.split('?')[0]!.replace(/\/+$/, ''))) {
+      throw forbidden(AUTH_MESSAGES.expiredBanner);
+    }
     const u = session.user;
     req.auth = {
       sessionToken: token,
@@ -46,7 +64,8 @@ export function authenticate(deps: Deps) {
       firstName: u.firstName,
       lastName: u.lastName,
       email: u.email,
-      permissions: await permissionsOf(deps.prisma, u.id),
+      permissions: restricted ? ['SET_OWN_PASSWORD'] : await permissionsOf(deps.prisma, u.id),
+      passwordChangeRequired: restricted,
     };
   };
 }

@@ -8,16 +8,26 @@ import type { PrismaClient } from '@portal/db';
 export const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
 
-/** Creates a session for a user. @returns the cookie token and the XSRF token (shown once). */
+/**
+ * Creates a session for a user; `passwordChangeRequired` (000 §4 FORCE_CHANGE) limits it to changing the
+ * password. @returns the cookie token and the XSRF token (shown once).
+ */
 export async function createSession(
   prisma: PrismaClient,
   portalUserId: number,
   timeoutSeconds: number,
+  passwordChangeRequired = false,
 ): Promise<{ token: string; xsrfToken: string }> {
   const token = randomToken();
   const xsrfToken = randomToken();
   await prisma.session.create({
-    data: { id: digest(token), portalUserId, xsrfToken, expiresAt: new Date(Date.now() + timeoutSeconds * 1000) },
+    data: {
+      id: digest(token),
+      portalUserId,
+      xsrfToken,
+      passwordChangeRequired,
+      expiresAt: new Date(Date.now() + timeoutSeconds * 1000),
+    },
   });
   return { token, xsrfToken };
 }
@@ -38,6 +48,23 @@ export async function touchSession(prisma: PrismaClient, token: string, timeoutS
 /** Deletes a session (sign-out) and, opportunistically, expired ones. */
 export async function invalidateSession(prisma: PrismaClient, token: string): Promise<void> {
   await prisma.session.deleteMany({ where: { OR: [{ id: digest(token) }, { expiresAt: { lt: new Date() } }] } });
+}
+
+/**
+ * After the user's own password change (000 §4 After a password change): the current session is no longer
+ * limited, and every other session of the user ends.
+ */
+export async function afterOwnPasswordChange(prisma: PrismaClient, token: string, portalUserId: number): Promise<void> {
+  const id = digest(token);
+  await prisma.$transaction([
+    prisma.session.updateMany({ where: { id }, data: { passwordChangeRequired: false } }),
+    prisma.session.deleteMany({ where: { portalUserId, NOT: { id } } }),
+  ]);
+}
+
+/** Ends every session of a user (after a password is set through an emailed link). */
+export async function invalidateUserSessions(prisma: PrismaClient, portalUserId: number): Promise<void> {
+  await prisma.session.deleteMany({ where: { portalUserId } });
 }
 
 /** Constant-time comparison of two tokens. */

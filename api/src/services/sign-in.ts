@@ -1,60 +1,85 @@
 /**
- * Sign-in against the directory (000 §4 Sign-in, §3 Sign-in response, §8 Sign-in): the portal binds as the
- * person; ppolicy's lockout state gives accountLocked and attemptsLeftUntilLocked; an inactive portal user
- * is accountDisabled. The password is checked before the account's state is revealed.
+ * Sign-in against the directory (000 §4 Sign-in, Password expiry; §3 Sign-in response; §8 Sign-in). The
+ * portal binds as the person; slapd's ppolicy decides, and its operational attributes tell the portal why:
+ * pwdAccountLockedTime (accountLocked), pwdFailureTime (attemptsLeftUntilLocked), pwdChangedTime + pwdMaxAge
+ * with the grace sign-ins (ForceUserToChangePassword, or passwordExpired once they are used up),
+ * pwdExpireWarning (WarnUserToChangePassword) and pwdReset (ForceUserToChangePassword). An inactive portal
+ * user is accountDisabled. The password is checked before the account's state is revealed.
  */
 import type { TokenCreateResponse } from '@portal/contract';
 import { CONSTANTS, MESSAGES } from '@portal/contract';
-import { bindAsUser, findPerson, readMaxFailures } from '@portal/directory';
+import {
+  bindAsUser,
+  type DirectoryPerson,
+  findPerson,
+  type PasswordPolicy,
+  passwordStatus,
+  readPolicy,
+} from '@portal/directory';
 import type { Deps } from '../deps';
 
 export type SignInResult =
-  { ok: true; portalUserId: number } | { ok: false; status: 401 | 503; body: TokenCreateResponse };
+  | {
+      ok: true;
+      portalUserId: number;
+      expiryState?: 'ForceUserToChangePassword' | 'WarnUserToChangePassword';
+    }
+  | { ok: false; status: 401 | 503; body: TokenCreateResponse };
 
-/** Adds the 000 §8 message to a failure body (the lockout warning when fewer than 3 attempts are left). */
-function withMessage(body: TokenCreateResponse): TokenCreateResponse {
+/** The 000 §8 text of a failure body (with the lockout warning when fewer than 3 attempts are left). */
+export function failureMessage(body: TokenCreateResponse): string {
   const m = MESSAGES.signIn;
-  let message: string = m.unspecifiedFailure;
-  if (body.accountLocked) message = m.accountLocked;
-  else if (body.accountDisabled) message = m.accountDisabled;
-  else if (body.passwordExpired) message = m.passwordExpired;
-  else if (body.credentialsInvalid) {
+  if (body.accountLocked) return m.accountLocked;
+  if (body.accountDisabled) return m.accountDisabled;
+  if (body.passwordExpired) return m.passwordExpired;
+  if (body.credentialsInvalid) {
     const left = body.attemptsLeftUntilLocked;
-    message =
-      left !== undefined && left < CONSTANTS.lockoutWarningThreshold
-        ? `${m.credentialsInvalid} ${m.lockoutWarning(left)}`
-        : m.credentialsInvalid;
+    return left !== undefined && left < CONSTANTS.lockoutWarningThreshold
+      ? `${m.credentialsInvalid} ${m.lockoutWarning(left)}`
+      : m.credentialsInvalid;
   }
-  return { ...body, message };
+  return m.unspecifiedFailure;
 }
 
 const fail = (body: TokenCreateResponse, status: 401 | 503 = 401): SignInResult => ({
   ok: false,
   status,
-  body: withMessage(body),
+  body: { ...body, message: failureMessage(body) },
 });
 
+/** Why a bind failed, read from the entry after the attempt. */
+function bindFailure(before: DirectoryPerson, after: DirectoryPerson | null, policy: PasswordPolicy): SignInResult {
+  if (!after) return fail({ credentialsInvalid: true });
+  if (after.lockedTime) return fail({ accountLocked: true });
+  const counted = after.failureCount > before.failureCount;
+  // A right password that is expired with no grace sign-in left fails without counting as a failure.
+  if (!counted && passwordStatus(after, policy).expired && after.graceUses >= policy.graceAuthNLimit) {
+    return fail({ passwordExpired: true });
+  }
+  return fail(
+    policy.maxFailure > 0
+      ? { credentialsInvalid: true, attemptsLeftUntilLocked: Math.max(0, policy.maxFailure - after.failureCount) }
+      : { credentialsInvalid: true },
+  );
+}
+
+/** Signs a person in by username or email address (000 §2 Sign-in screen). */
 export async function signIn(deps: Deps, login: string, password: string): Promise<SignInResult> {
   try {
-    const person = await findPerson(deps.directory, login);
+    const [person, policy] = await Promise.all([findPerson(deps.directory, login), readPolicy(deps.directory)]);
     if (!person) return fail({ credentialsInvalid: true });
     if (person.lockedTime) return fail({ accountLocked: true });
     const bound = await bindAsUser(deps.directory, person.dn, password);
-    if (!bound.ok) {
-      const after = await findPerson(deps.directory, login);
-      if (after?.lockedTime) return fail({ accountLocked: true });
-      const max = await readMaxFailures(deps.directory);
-      return fail(
-        max > 0 && after
-          ? { credentialsInvalid: true, attemptsLeftUntilLocked: Math.max(0, max - after.failureCount) }
-          : { credentialsInvalid: true },
-      );
-    }
+    if (!bound.ok) return bindFailure(person, await findPerson(deps.directory, login), policy);
+
     const user = await deps.prisma.portalUser.findFirst({
       where: { OR: [{ uuid: person.uuid }, { username: person.username }] },
     });
     if (!user) return fail({ unspecifiedFailure: true });
     if (user.inactive) return fail({ accountDisabled: true });
+    const status = passwordStatus(person, policy);
+    if (status.forceChange) return { ok: true, portalUserId: user.id, expiryState: 'ForceUserToChangePassword' };
+    if (status.warn) return { ok: true, portalUserId: user.id, expiryState: 'WarnUserToChangePassword' };
     return { ok: true, portalUserId: user.id };
   } catch {
     return fail({ unspecifiedFailure: true }, 503);

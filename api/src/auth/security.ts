@@ -1,0 +1,65 @@
+/**
+ * Security headers (@fastify/helmet) and rate limits (@fastify/rate-limit) of the API and the web app it
+ * serves (issue 3: cookies, headers, rate limits on sign-in and forgot-password).
+ *
+ * CSP: scripts, styles, images, fonts and calls only from the portal itself; Mantine injects <style> tags
+ * and style attributes at run time, so styles also allow 'unsafe-inline' (scripts never do). HSTS and
+ * upgrade-insecure-requests only when the portal is served over TLS (COOKIE_SECURE), since the local stack
+ * runs on plain http://127.0.0.1.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import { AUTH_MESSAGES } from '@portal/contract';
+import type { ApiConfig } from '../config';
+
+/** Registers helmet on every answer and the rate-limit plugin (limits are set per route). */
+export async function registerSecurity(app: FastifyInstance, cfg: ApiConfig): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(cfg.COOKIE_SECURE ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: cfg.COOKIE_SECURE ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, context) => ({
+      statusCode: context.statusCode,
+      message: AUTH_MESSAGES.tooManyRequests,
+    }),
+  });
+}
+
+const loginOf = (req: FastifyRequest): string => {
+  const body = req.body as { username?: unknown } | undefined;
+  return typeof body?.username === 'string' ? body.username.trim().toLowerCase() : '';
+};
+
+/** POST /rest/token/create: RATE_LIMIT_SIGN_IN_MAX per window per client address and username. */
+export const signInRateLimit = (cfg: ApiConfig): RateLimitOptions => ({
+  max: cfg.RATE_LIMIT_SIGN_IN_MAX,
+  timeWindow: cfg.RATE_LIMIT_WINDOW_SECONDS * 1000,
+  hook: 'preHandler',
+  keyGenerator: (req) => `sign-in|${req.ip}|${loginOf(req)}`,
+});
+
+/** POST /rest/public/forgot_password: RATE_LIMIT_FORGOT_PASSWORD_MAX per window per client address. */
+export const forgotPasswordRateLimit = (cfg: ApiConfig): RateLimitOptions => ({
+  max: cfg.RATE_LIMIT_FORGOT_PASSWORD_MAX,
+  timeWindow: cfg.RATE_LIMIT_WINDOW_SECONDS * 1000,
+  keyGenerator: (req) => `forgot|${req.ip}`,
+});
