@@ -39,6 +39,9 @@ export const CONFIG_MESSAGES = {
     deleteFailed: 'Unable to delete study-role.',
     atLeastOneSystem: 'At least one default application must be selected',
     allowSitesToRequire: 'You must allow user-selection of AOs or LAOs in order to require that the user provide them',
+    /** The generic success texts '{description} updated' / '{description} created', with the role's name. */
+    updated: (roleName: string) => `${roleName} updated`,
+    created: (roleName: string) => `${roleName} created`,
   },
   systems: {
     loadAll: 'Problem loading systems.',

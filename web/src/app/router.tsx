@@ -3,6 +3,11 @@ import { createBrowserRouter, Link, Navigate } from 'react-router-dom';
 import { SecurePage } from '../auth/SecurePage';
 import { SignInPage } from '../auth/SignInPage';
 import { SignOutPage } from '../auth/SignOutPage';
+import { AuditTrailPage } from '../audit-trail/AuditTrailPage';
+import { ConfigurePage } from '../configure/ConfigurePage';
+import { PortalRolePage } from '../configure/PortalRolePage';
+import { StudyRolePage } from '../configure/StudyRolePage';
+import { SystemPage } from '../configure/SystemPage';
 import { DashboardPage } from '../dashboard/DashboardPage';
 import { PublicLayout } from '../layout/PublicLayout';
 import { SecureLayout } from '../layout/SecureLayout';
@@ -82,6 +87,39 @@ export const router = createBrowserRouter([
         element: (
           <SecurePage permission="READ_USERS">
             <ReviewAccessChangePage />
+          </SecurePage>
+        ),
+      },
+      // 001 §2.12 Configuration: READ_USERS views; creating needs ADMIN, as do the editors' changes.
+      {
+        path: 'configure',
+        element: (
+          <SecurePage permission="READ_USERS">
+            <ConfigurePage />
+          </SecurePage>
+        ),
+      },
+      ...(
+        [
+          ['roles', <PortalRolePage />],
+          ['study-roles', <StudyRolePage />],
+          ['systems', <SystemPage />],
+        ] as const
+      ).flatMap(([path, page]) => [
+        {
+          path: `configure/${path}/new`,
+          element: <SecurePage permission="ADMIN">{page}</SecurePage>,
+        },
+        {
+          path: `configure/${path}/:id`,
+          element: <SecurePage permission="READ_USERS">{page}</SecurePage>,
+        },
+      ]),
+      {
+        path: 'audit-trail',
+        element: (
+          <SecurePage permission="READ_USERS">
+            <AuditTrailPage />
           </SecurePage>
         ),
       },

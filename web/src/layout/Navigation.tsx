@@ -29,6 +29,18 @@ const ADMIN_ITEMS: NavItem[] = [
     isActive: (p) => p.startsWith('/app/user-requests'),
     permission: 'READ_USERS',
   },
+  {
+    label: 'Configure',
+    to: '/app/configure/',
+    isActive: (p) => p.startsWith('/app/configure'),
+    permission: 'READ_USERS',
+  },
+  {
+    label: 'Audit Trail',
+    to: '/app/audit-trail',
+    isActive: (p) => p.startsWith('/app/audit-trail'),
+    permission: 'READ_USERS',
+  },
 ];
 
 export function Navigation({ permissions, onNavigate }: { permissions: readonly string[]; onNavigate: () => void }) {

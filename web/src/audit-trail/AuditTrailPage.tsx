@@ -1,0 +1,146 @@
+import { Anchor, Button, Group, Modal, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  AUDIT_ENTITY_LABELS,
+  auditActionLabel,
+  type AuditEntityType,
+  type AuditEvent,
+  type Page,
+} from '@portal/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import type { DataTableSortStatus } from 'mantine-datatable';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { apiGet } from '../app/api';
+import { ServerDataTable } from '../shared/DataTable';
+import { LoadError } from '../shared/ErrorAlert';
+import { usePageTitle } from '../shared/usePageTitle';
+import { AuditChanges, changeSummary } from './AuditChanges';
+import { AuditFilters } from './AuditFilters';
+import { DEFAULT_SIZE, apiQuery, readView } from './query';
+
+const LOAD_FAILED = 'Problem loading the audit trail.';
+const when = (at: string) => dayjs(at).format('MM/DD/YYYY h:mm:ss A');
+const entityLabel = (t: string) => AUDIT_ENTITY_LABELS[t as AuditEntityType] ?? t;
+const record = (e: AuditEvent) => (e.entityName ? `${e.entityName} (#${e.entityId})` : `#${e.entityId}`);
+
+function WorkflowLink({ url }: { url: string | null }) {
+  if (!url) return <>---</>;
+  return (
+    <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm" onClick={(e) => e.stopPropagation()}>
+      Open workflow in Temporal UI
+    </Anchor>
+  );
+}
+
+/**
+ * Audit Trail /app/audit-trail (000 §2 Routes, under Administration, READ_USERS): every configuration
+ * change, user change and request transition with who, when, what, before and after, and for requests the
+ * workflow in the Temporal Web UI. Paged, filtered and sorted on the server; the view lives in the URL.
+ * It is read-only: there is nothing to edit or delete.
+ */
+export function AuditTrailPage() {
+  usePageTitle('Audit Trail');
+  const [search, setSearch] = useSearchParams();
+  const view = readView(search);
+  const [open, setOpen] = useState<AuditEvent | null>(null);
+  const update = (changes: Record<string, string | null>) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, v);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  const query = apiQuery(view);
+  const rows = useQuery({
+    queryKey: ['audit', query],
+    queryFn: ({ signal }) => apiGet<Page<AuditEvent>>('/rest/secure/audit_trail', query, signal),
+    placeholderData: keepPreviousData,
+  });
+  const sortStatus: DataTableSortStatus<AuditEvent> = {
+    columnAccessor: view.sort.field,
+    direction: view.sort.direction,
+  };
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>Audit Trail</Title>
+      <Text c="dimmed" size="sm">
+        Every change to the configuration, to users and to requests, as it was recorded. Entries cannot be changed or
+        removed.
+      </Text>
+      <AuditFilters view={view} onChange={update} />
+      {rows.isError && <LoadError text={LOAD_FAILED} onRetry={() => void rows.refetch()} />}
+      <ServerDataTable<AuditEvent>
+        ariaLabel="Audit trail"
+        records={rows.data?.content ?? []}
+        totalRecords={rows.data?.totalElements ?? 0}
+        fetching={rows.isFetching}
+        page={view.page}
+        onPageChange={(p) => update({ page: String(p) })}
+        recordsPerPage={view.size}
+        onRecordsPerPageChange={(s) => update({ size: s === DEFAULT_SIZE ? null : String(s), page: null })}
+        sortStatus={sortStatus}
+        onSortStatusChange={(s) => update({ sort: `${String(s.columnAccessor)},${s.direction}`, page: null })}
+        onRowClick={setOpen}
+        columns={[
+          { accessor: 'at', title: 'When', sortable: true, noWrap: true, render: (e) => when(e.at) },
+          { accessor: 'actorUsername', title: 'Who', sortable: true },
+          { accessor: 'entityType', title: 'Entity', sortable: true, render: (e) => entityLabel(e.entityType) },
+          { accessor: 'entityId', title: 'Record', sortable: true, render: record },
+          { accessor: 'action', title: 'What', sortable: true, render: (e) => auditActionLabel(e.action) },
+          { accessor: 'changes', title: 'Changed', render: changeSummary },
+          { accessor: 'workflowUrl', title: 'Workflow', render: (e) => <WorkflowLink url={e.workflowUrl} /> },
+          {
+            accessor: 'details',
+            title: <VisuallyHidden>Details</VisuallyHidden>,
+            render: (e) => (
+              <Button
+                size="compact-xs"
+                variant="light"
+                aria-label={`Before and after of ${entityLabel(e.entityType)} ${record(e)}, ${auditActionLabel(e.action)}`}
+                onClick={(ev) => {
+                  ev.stopPropagation();
+                  setOpen(e);
+                }}
+              >
+                Before / after
+              </Button>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        opened={!!open}
+        onClose={() => setOpen(null)}
+        size="xl"
+        title={open ? `${entityLabel(open.entityType)} ${record(open)}: ${auditActionLabel(open.action)}` : ''}
+      >
+        {open && (
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              <Text size="sm">
+                <b>When:</b> {when(open.at)}
+              </Text>
+              <Text size="sm">
+                <b>Who:</b> {open.actorUsername}
+              </Text>
+              <Group gap={4}>
+                <Text size="sm" fw={700}>
+                  Workflow:
+                </Text>
+                <WorkflowLink url={open.workflowUrl} />
+              </Group>
+            </SimpleGrid>
+            <AuditChanges event={open} />
+          </Stack>
+        )}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,93 @@
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { MESSAGES } from '@portal/contract';
+import type { FormEvent, ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+
+export interface ConfigFormShellProps {
+  title: string;
+  back: { to: string; label: string };
+  readOnly: boolean;
+  inactive?: boolean;
+  message: PageMessage | null;
+  onCloseMessage: () => void;
+  onSubmit: (event?: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+  /** Buttons under the fields (shown only to those who may change the configuration). */
+  actions: ReactNode;
+  /** The unsaved-changes dialog and other dialogs. */
+  dialogs?: ReactNode;
+}
+
+/**
+ * The frame of the three configuration editors (001 §2.12): title, back link, the form note, a read-only
+ * notice for viewers without ADMIN, the page message, the fields and the buttons.
+ */
+export function ConfigFormShell(props: ConfigFormShellProps) {
+  const { title, back, readOnly, inactive, message } = props;
+  return (
+    <Stack gap="md" maw={820}>
+      {props.dialogs}
+      <Anchor component={Link} to={back.to} size="sm">
+        &larr; {back.label}
+      </Anchor>
+      <Group gap="sm">
+        <Title order={1}>{title}</Title>
+        {inactive && (
+          <Badge color="gray" size="lg" variant="light">
+            Inactive
+          </Badge>
+        )}
+      </Group>
+      <MessageAlert message={message} onClose={props.onCloseMessage} />
+      {readOnly && (
+        <Alert color="gray" title="Read-only" role="status">
+          You can view the configuration; changing it needs the ADMIN permission.
+        </Alert>
+      )}
+      <Paper withBorder p="md">
+        <form onSubmit={props.onSubmit} noValidate aria-label={title}>
+          <Stack gap="md">
+            {!readOnly && (
+              <Text size="sm" c="dimmed">
+                {MESSAGES.formNote}
+              </Text>
+            )}
+            {props.children}
+            {!readOnly && <Group mt="sm">{props.actions}</Group>}
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** 'Create …' / 'Save …', 'Reset', 'Cancel' and, when editing, the delete or activate button. */
+export function FormButtons({
+  submitLabel,
+  pending,
+  onReset,
+  onCancel,
+  extra,
+}: {
+  submitLabel: string;
+  pending: boolean;
+  onReset: () => void;
+  onCancel: () => void;
+  extra?: ReactNode;
+}) {
+  return (
+    <>
+      <Button type="submit" loading={pending}>
+        {submitLabel}
+      </Button>
+      <Button variant="default" onClick={onReset} disabled={pending}>
+        Reset
+      </Button>
+      <Button variant="subtle" onClick={onCancel} disabled={pending}>
+        Cancel
+      </Button>
+      {extra}
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { Stack, Tabs, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router-dom';
+import { usePageTitle } from '../shared/usePageTitle';
+import { PortalRolesTab } from './PortalRolesTab';
+import { StudyRolesTab } from './StudyRolesTab';
+import { SystemsTab } from './SystemsTab';
+
+const TABS = [
+  { value: 'portalRoles', label: 'Portal Roles' },
+  { value: 'studyRoles', label: 'Study Roles' },
+  { value: 'systems', label: 'Systems' },
+] as const;
+type Tab = (typeof TABS)[number]['value'];
+
+/**
+ * Configuration /app/configure/?tab=portalRoles|studyRoles|systems (001 §2.12). READ_USERS views it; the
+ * create buttons and editors' changes need ADMIN (docs/decisions.md). The tab lives in the URL.
+ */
+export function ConfigurePage() {
+  const [search, setSearch] = useSearchParams();
+  const tab: Tab = TABS.find((t) => t.value === search.get('tab'))?.value ?? 'portalRoles';
+  usePageTitle(`Configure ${TABS.find((t) => t.value === tab)!.label}`);
+  return (
+    <Stack gap="md">
+      <Title order={1}>Configure</Title>
+      <Tabs value={tab} onChange={(v) => v && setSearch({ tab: v }, { replace: true })} keepMounted={false}>
+        <Tabs.List>
+          {TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="portalRoles" pt="md">
+          <PortalRolesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="studyRoles" pt="md">
+          <StudyRolesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="systems" pt="md">
+          <SystemsTab />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

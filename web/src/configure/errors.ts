@@ -1,0 +1,34 @@
+import { translateFieldErrors } from '@portal/contract';
+import { ApiError } from '../app/api';
+import type { PageMessage } from '../shared/ErrorAlert';
+
+/** A form field's label as the spec's messages name it; plural labels read 'are' (000 §5). */
+export type FieldLabels = Record<string, { label: string; plural?: boolean }>;
+
+export interface Failure {
+  /** Texts to show next to the form's fields, keyed by field. */
+  fieldErrors: Record<string, string>;
+  /** The page-level message: the spec's failure text, with whatever could not be shown by a field. */
+  message: PageMessage;
+}
+
+/**
+ * Turns a failed configuration call into what the form shows (001 §5, §8): 422 fieldErrors next to their
+ * fields (joined with '; '), everything else (global errors, unknown keys, 403, network) under `text`.
+ */
+export function describeFailure(error: unknown, text: string, labels: FieldLabels): Failure {
+  const fieldErrors: Record<string, string> = {};
+  const details: string[] = [];
+  if (error instanceof ApiError) {
+    for (const [key, reasons] of Object.entries(error.fieldErrors)) {
+      const field = labels[key];
+      if (field) fieldErrors[key] = translateFieldErrors(field.label, reasons, field.plural);
+      else details.push(translateFieldErrors(key, reasons));
+    }
+    details.push(...error.globalErrors);
+    if (error.status !== 422 && error.message) details.push(error.message);
+  } else if (error instanceof Error && error.message) {
+    details.push(error.message);
+  }
+  return { fieldErrors, message: { kind: 'error', text, details } };
+}
