@@ -4,7 +4,7 @@
  */
 import type { Faker } from '@faker-js/faker';
 import type { DirectoryConfig } from '@portal/directory';
-import { addPerson } from '@portal/directory';
+import { addPerson, setPasswordChangedTime } from '@portal/directory';
 import type { PrismaClient } from '../src';
 import type { Network } from './network';
 import { STUDY_ROLES } from './reference';
@@ -18,6 +18,11 @@ export interface DemoAccount {
   email: string;
   portalRoles: string[];
   access: Array<{ roleName: string; siteCodes?: string[]; laoIds?: string[]; studies?: number }>;
+  /**
+   * Age of the password at seeding, in days (000 §4 Password expiry with the directory's 90-day pwdMaxAge
+   * and 14-day warning): 80 signs in with WARN_CHANGE, 95 with FORCE_CHANGE (grace sign-ins). Default 0.
+   */
+  passwordAgeDays?: number;
 }
 
 /** The demo accounts printed at start-up (passwords are demo data, not secrets). */
@@ -72,6 +77,38 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     portalRoles: ['Network User', 'Proxy Access-Change Request User'],
     access: [{ roleName: 'LAO Staff', laoIds: ['MA036'] }],
   },
+  {
+    persona: 'Network user whose password has expired',
+    username: 'expired',
+    password: 'Lapsed-Demo-2026!',
+    firstName: 'Casey',
+    lastName: 'Lapsed',
+    email: 'expired@portal.test',
+    portalRoles: ['Network User'],
+    access: [],
+    passwordAgeDays: 95,
+  },
+  {
+    persona: 'Network user whose password expires soon',
+    username: 'expiring',
+    password: 'Soon-Demo-2026!',
+    firstName: 'Quinn',
+    lastName: 'Soon',
+    email: 'expiring@portal.test',
+    portalRoles: ['Network User'],
+    access: [],
+    passwordAgeDays: 80,
+  },
+  {
+    persona: 'Network user who forgot the password',
+    username: 'forgetful',
+    password: 'Forgetful-Demo-2026!',
+    firstName: 'Sam',
+    lastName: 'Forgetful',
+    email: 'forgetful@portal.test',
+    portalRoles: ['Network User'],
+    access: [],
+  },
 ];
 
 async function systemsOf(prisma: PrismaClient): Promise<Map<string, number[]>> {
@@ -117,6 +154,9 @@ export async function seedDemoAccounts(prisma: PrismaClient, dir: DirectoryConfi
     });
     const uuid = await addPerson(dir, { ...a, gecos: `${a.firstName} ${a.lastName}`, uidNumber: 10_000 + user.id });
     await prisma.portalUser.update({ where: { id: user.id }, data: { uuid } });
+    if (a.passwordAgeDays) {
+      await setPasswordChangedTime(dir, a.username, new Date(Date.now() - a.passwordAgeDays * 86_400_000));
+    }
   }
 }
 
