@@ -51,6 +51,13 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
   onUnauthorized = handler;
 }
 
+let onSecureSuccess: () => void = () => {};
+
+/** The auth state registers how a successful secure call moves lastSeen (000 §4 Session timeout). */
+export function setSecureSuccessHandler(handler: () => void): void {
+  onSecureSuccess = handler;
+}
+
 export interface ApiResponse<T> {
   status: number;
   /** Undefined for an empty body (204, 304). */
@@ -123,6 +130,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     throw new ApiError(0, { message: 'The Portal Gateway could not be reached. Check your connection and try again.' });
   }
 
+  if ((response.ok || response.status === 304) && path.startsWith('/rest/secure/')) onSecureSuccess();
   if (response.status === 304) return { status: 304, data: undefined };
   const json = await readJson(response);
   if (response.ok) return { status: response.status, data: json as T | undefined };
