@@ -11,6 +11,10 @@ import { SystemPage } from '../configure/SystemPage';
 import { DashboardPage } from '../dashboard/DashboardPage';
 import { PublicLayout } from '../layout/PublicLayout';
 import { SecureLayout } from '../layout/SecureLayout';
+import { AppChangePasswordPage } from '../password/AppChangePasswordPage';
+import { ChangePasswordPage } from '../password/ChangePasswordPage';
+import { ForgotPasswordPage } from '../password/ForgotPasswordPage';
+import { SetPasswordPage } from '../password/SetPasswordPage';
 import { ProfilePage } from '../profile/ProfilePage';
 import { RequestAccessPage } from '../requests/RequestAccessPage';
 import { ReviewAccessChangePage } from '../user-requests/ReviewAccessChangePage';
@@ -40,6 +44,11 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <SignInPage /> },
       { path: 'public', element: <Navigate to="/" replace /> },
+      { path: 'forgot-password', element: <ForgotPasswordPage /> },
+      { path: 'change-password', element: <ChangePasswordPage /> },
+      // 000 §2 'set / reset password: route shape not shown' (docs/decisions.md); a missing hash is invalid.
+      { path: 'set-initial-password/:hash?', element: <SetPasswordPage mode="set_initial_password" /> },
+      { path: 'reset-password/:hash?', element: <SetPasswordPage mode="reset_password" /> },
       { path: '*', element: <NotFound home="/" /> },
     ],
   },
@@ -74,6 +83,14 @@ export const router = createBrowserRouter([
         ),
       },
       { path: 'request-access-change', element: <Navigate to="/app/profile?tab=access" replace /> },
+      {
+        path: 'change-password',
+        element: (
+          <SecurePage>
+            <AppChangePasswordPage />
+          </SecurePage>
+        ),
+      },
       {
         path: 'user-requests',
         element: (

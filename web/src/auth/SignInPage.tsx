@@ -1,17 +1,28 @@
 import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { translateFieldErrors, type TokenCreateBody, type TokenCreateResponse } from '@portal/contract';
+import {
+  CONSTANTS,
+  expiryStateOf,
+  translateFieldErrors,
+  type TokenCreateBody,
+  type TokenCreateResponse,
+} from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, apiPost, setXsrfToken } from '../app/api';
 import { PRIVACY_URL } from '../app/config';
 import { usePageTitle } from '../shared/usePageTitle';
-import { afterSignInPath, signInFailureText } from './session';
+import { updateAuthState } from './authState';
+import { afterSignInPath, changePasswordPath, signInFailureText } from './session';
 
 const LABELS = { username: 'Username or Email Address', password: 'Password' } as const;
 
-/** Sign-in page '/' (000 §2 Sign-in screen, §4 Sign-in, §5 Sign-in validation, §8 Sign-in texts). */
+/**
+ * Sign-in page '/' (000 §2 Sign-in screen, §4 Sign-in, §5 Sign-in validation, §8 Sign-in texts). On success
+ * it stores the auth state (timeout, lastSeen, passwordExpiryState) and goes to /change-password when the
+ * password expires soon, otherwise to the redirect path or the dashboard.
+ */
 export function SignInPage() {
   usePageTitle('Sign In');
   const [search] = useSearchParams();
@@ -29,12 +40,22 @@ export function SignInPage() {
   });
 
   const signIn = useMutation({
-    mutationFn: async (body: TokenCreateBody) => (await apiPost<TokenCreateResponse>('/rest/token/create', body)).data,
+    mutationFn: async (body: TokenCreateBody) => ({
+      username: body.username,
+      data: (await apiPost<TokenCreateResponse>('/rest/token/create', body)).data,
+    }),
     onMutate: () => setFailure(null),
-    onSuccess: (data) => {
+    onSuccess: ({ username, data }) => {
       setXsrfToken(data?.xsrfToken);
+      updateAuthState({
+        tokenTimeoutInSeconds: data?.tokenTimeoutInSeconds ?? CONSTANTS.defaultTokenTimeoutSeconds,
+        lastSeen: Date.now(),
+        passwordExpiryState: expiryStateOf(data?.expiryState, data?.passwordExpiresSoon),
+        username,
+      });
       queryClient.clear();
-      navigate(afterSignInPath(search), { replace: true });
+      const next = data?.passwordExpiresSoon ? changePasswordPath(username, search) : afterSignInPath(search);
+      void navigate(next, { replace: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.fieldErrors).length) {
@@ -46,6 +67,7 @@ export function SignInPage() {
         form.setErrors(errors);
         return;
       }
+      if (error instanceof ApiError && error.status === 429) return setFailure(error.message);
       setFailure(
         signInFailureText(error instanceof ApiError ? (error.body as Partial<TokenCreateResponse>) : undefined),
       );

@@ -1,10 +1,12 @@
 import { CONSTANTS, MESSAGES, type TokenCreateResponse } from '@portal/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { setXsrfToken } from '../app/api';
+import { clearAuthState } from './authState';
 
-/** Client side of a session ending (000 §4 Sign-out): the XSRF token and every cached query go. */
+/** Client side of a session ending (000 §4 Sign-out): the XSRF token, the auth state and every cached query go. */
 export function clearSession(queryClient: QueryClient): void {
   setXsrfToken(undefined);
+  clearAuthState();
   queryClient.clear();
 }
 
@@ -32,6 +34,19 @@ export function afterSignInPath(search: URLSearchParams): string {
   if (!path || !path.startsWith('/app/') || path.startsWith('/app/signout')) return '/app/dashboard';
   const params = search.get('redirectParams');
   return params ? `${path}?${params.replace(/^\?/, '')}` : path;
+}
+
+/**
+ * Where sign-in continues when the password expires soon (000 §4 Sign-in): /change-password with the
+ * username, skipRefresh (the session is brand new) and the redirect target to go on to afterwards.
+ */
+export function changePasswordPath(username: string, search: URLSearchParams): string {
+  const params = new URLSearchParams({ username, skipRefresh: 'true' });
+  for (const key of ['redirectPath', 'redirectParams']) {
+    const value = search.get(key);
+    if (value) params.set(key, value);
+  }
+  return `/change-password?${params.toString()}`;
 }
 
 /** The sign-in error box text chosen from the failure flags (000 §8 Sign-in). */

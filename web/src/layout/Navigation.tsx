@@ -43,7 +43,22 @@ const ADMIN_ITEMS: NavItem[] = [
   },
 ];
 
-export function Navigation({ permissions, onNavigate }: { permissions: readonly string[]; onNavigate: () => void }) {
+/** 000 §2 Routes: shown only when the 'ever' password-change check is true. */
+const CHANGE_PASSWORD: NavItem = {
+  label: 'Change Password',
+  to: '/app/change-password',
+  isActive: (p) => p === '/app/change-password',
+};
+
+export function Navigation({
+  permissions,
+  canChangePassword = false,
+  onNavigate,
+}: {
+  permissions: readonly string[];
+  canChangePassword?: boolean;
+  onNavigate: () => void;
+}) {
   const { pathname, search } = useLocation();
   const tab = new URLSearchParams(search).get('tab');
   const visible = (item: NavItem) => !item.permission || hasAllPermissions(permissions, [item.permission]);
@@ -68,6 +83,7 @@ export function Navigation({ permissions, onNavigate }: { permissions: readonly 
   return (
     <Stack component="nav" aria-label="Main navigation" gap={2}>
       {MAIN_ITEMS.filter(visible).map(render)}
+      {canChangePassword && render(CHANGE_PASSWORD)}
       {hasAllPermissions(permissions, ['READ_USERS']) && admin.length > 0 && (
         <>
           <Text component="h2" size="xs" fw={700} tt="uppercase" c="dimmed" mt="md" mb={4} px="sm">

@@ -4,10 +4,13 @@ import { useEffect } from 'react';
 import { MESSAGES } from '@portal/contract';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { getXsrfToken } from '../app/api';
+import { getAuthState, updateAuthState, useAuthState } from '../auth/authState';
 import { signInUrl } from '../auth/session';
+import { useCanChangePassword } from '../password/queries';
 import { SITE_TITLE } from '../app/config';
 import { usePermissions } from '../app/queries';
 import { Footer } from './Footer';
+import { InactivityModal } from './InactivityModal';
 import { Navigation } from './Navigation';
 import classes from './SecureLayout.module.css';
 import { UserMenu } from './UserMenu';
@@ -15,18 +18,31 @@ import { UserMenu } from './UserMenu';
 /**
  * Secure layout for /app/* (000 §2 Layouts): top bar with the brand and the user menu, side navigation that
  * collapses below 768 px ('Hide Sidebar' / 'Show Sidebar'), a skip-to-content link and a footer. It removes
- * the query parameter redirectedFrom=/app from the address.
+ * the query parameter redirectedFrom=/app from the address. It runs the inactivity countdown (000 §4
+ * Session timeout) and, while the password must be changed (FORCE_CHANGE), allows nothing but
+ * /change-password (000 §4 Password expiry).
  */
 export function SecureLayout() {
   const location = useLocation();
+  const auth = useAuthState();
   // Without a token from sign-in there is no session to check: sign out with 'Please sign in' (000 §4).
   if (!getXsrfToken()) return <Navigate to={signInUrl(MESSAGES.signIn.pleaseSignIn, location)} replace />;
+  if (auth?.passwordExpiryState === 'FORCE_CHANGE') {
+    const params = new URLSearchParams({ username: auth.username ?? '', skipRefresh: 'true' });
+    return <Navigate to={`/change-password?${params.toString()}`} replace />;
+  }
   return <SecureShell />;
 }
 
 function SecureShell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const permissions = usePermissions();
+  const canChangePassword = useCanChangePassword('ever');
+
+  // A session from before the auth state was kept still gets a countdown (000 §9 default timeout).
+  useEffect(() => {
+    if (!getAuthState()) updateAuthState({});
+  }, []);
   const location = useLocation();
   const navigate = useNavigate();
 
@@ -44,6 +60,7 @@ function SecureShell() {
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <InactivityModal />
       <a href="#main-content" className={classes.skipLink}>
         Skip to main content
       </a>
@@ -68,7 +85,11 @@ function SecureShell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Sidebar">
-        <Navigation permissions={permissions.data ?? []} onNavigate={close} />
+        <Navigation
+          permissions={permissions.data ?? []}
+          canChangePassword={canChangePassword.data === true}
+          onNavigate={close}
+        />
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1} className={classes.main}>
         <div className={classes.content}>

@@ -1,10 +1,12 @@
 import { Button, Menu, Skeleton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { useProfile } from '../app/queries';
+import { useCanChangePassword } from '../password/queries';
 
 /** The top bar's user menu showing first and last name (000 §2 Layouts). */
 export function UserMenu() {
   const profile = useProfile();
+  const canChangePassword = useCanChangePassword('ever');
   if (!profile.data) return <Skeleton height={28} width={140} radius="sm" aria-label="Loading your name" />;
   const name = `${profile.data.firstName} ${profile.data.lastName}`.trim();
   return (
@@ -18,6 +20,11 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/app/profile">
           Profile
         </Menu.Item>
+        {canChangePassword.data === true && (
+          <Menu.Item component={Link} to="/app/change-password">
+            Change Password
+          </Menu.Item>
+        )}
         <Menu.Divider />
         <Menu.Item component={Link} to="/app/signout" color="red">
           Sign Out

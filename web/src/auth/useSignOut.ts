@@ -1,0 +1,31 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { request } from '../app/api';
+import { clearSession, signInUrl } from './session';
+
+/**
+ * Sign-out (000 §4 Sign-out): calls the invalidate endpoint, resets the auth state, then goes to / with the
+ * message and, when the current URL has redirect=true under /app/, redirectPath and redirectParams. A second
+ * call while one runs does nothing.
+ */
+export function useSignOut(): (message?: string) => Promise<void> {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const running = useRef(false);
+  return useCallback(
+    async (message?: string) => {
+      if (running.current) return;
+      running.current = true;
+      const target = signInUrl(message, location);
+      await request('POST', '/rest/secure/token/invalidate', { body: {}, ignoreUnauthorized: true }).catch(
+        () => undefined,
+      );
+      clearSession(queryClient);
+      running.current = false;
+      await navigate(target, { replace: true });
+    },
+    [location, navigate, queryClient],
+  );
+}

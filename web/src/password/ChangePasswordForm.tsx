@@ -1,0 +1,112 @@
+import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { AUTH_MESSAGES, type ChangePasswordBody, translateFieldErrors } from '@portal/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, apiPost } from '../app/api';
+import { passwordFailureText } from './failure';
+
+const LABELS = {
+  currentPassword: 'Current Password',
+  newPassword: 'New Password',
+  newPasswordAgain: 'New Password Again',
+} as const;
+
+interface Values {
+  currentPassword: string;
+  newPassword: string;
+  newPasswordAgain: string;
+}
+
+/**
+ * The Change Password form (000 §2 Change Password screen, §5 Change password): three required fields,
+ * 'The new passwords do not match.' (submit disabled) while New Password Again differs, server field errors
+ * under their fields (joined with ', '), and 'Change Later' only when `onChangeLater` is given (warn state).
+ */
+export function ChangePasswordForm({
+  onChanged,
+  onChangeLater,
+  disabled = false,
+}: {
+  onChanged: (newPassword: string) => Promise<void> | void;
+  onChangeLater?: () => void;
+  disabled?: boolean;
+}) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<Values>({
+    initialValues: { currentPassword: '', newPassword: '', newPasswordAgain: '' },
+    validate: {
+      currentPassword: (v) => (v ? null : translateFieldErrors(LABELS.currentPassword, ['required'])),
+      newPassword: (v) => (v ? null : translateFieldErrors(LABELS.newPassword, ['required'])),
+      newPasswordAgain: (v) => (v ? null : translateFieldErrors(LABELS.newPasswordAgain, ['required'])),
+    },
+  });
+  const mismatch = form.values.newPasswordAgain !== '' && form.values.newPasswordAgain !== form.values.newPassword;
+
+  const change = useMutation({
+    mutationFn: (body: ChangePasswordBody) => apiPost('/rest/secure/change_password/attempt', body),
+    onMutate: () => setFailure(null),
+    onSuccess: async (_data, body) => {
+      form.reset();
+      await onChanged(body.newPassword);
+    },
+    onError: (error) => {
+      setFailure(passwordFailureText(error, AUTH_MESSAGES.changeFailed, AUTH_MESSAGES.changeFailedForm));
+      if (error instanceof ApiError) {
+        const errors: Record<string, string> = {};
+        for (const key of ['currentPassword', 'newPassword'] as const) {
+          const reasons = error.fieldErrors[key];
+          if (reasons?.length) errors[key] = translateFieldErrors(LABELS[key], reasons, false, ', ');
+        }
+        form.setErrors(errors);
+      }
+    },
+  });
+
+  return (
+    <form
+      noValidate
+      aria-label="Change Password"
+      onSubmit={form.onSubmit((v) => {
+        if (!mismatch) change.mutate({ currentPassword: v.currentPassword, newPassword: v.newPassword });
+      })}
+    >
+      <Stack gap="md">
+        {failure && (
+          <Alert color="red" title="Error" role="alert">
+            {failure}
+          </Alert>
+        )}
+        <PasswordInput
+          label={LABELS.currentPassword}
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('currentPassword')}
+        />
+        <PasswordInput
+          label={LABELS.newPassword}
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('newPassword')}
+        />
+        <PasswordInput
+          label={LABELS.newPasswordAgain}
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('newPasswordAgain')}
+          error={form.errors.newPasswordAgain ?? (mismatch ? AUTH_MESSAGES.passwordsDoNotMatch : undefined)}
+        />
+        <Group>
+          <Button type="submit" loading={change.isPending} disabled={mismatch || disabled}>
+            Change Password
+          </Button>
+          {onChangeLater && (
+            <Button variant="default" onClick={onChangeLater} disabled={change.isPending}>
+              Change Later
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

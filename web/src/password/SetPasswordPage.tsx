@@ -1,0 +1,135 @@
+import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { AUTH_CONSTANTS, AUTH_MESSAGES, PASSWORD_HASH_PATTERN, translateFieldErrors } from '@portal/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ApiError, apiGet, apiPost } from '../app/api';
+import { usePageTitle } from '../shared/usePageTitle';
+import { passwordFailureText } from './failure';
+import { PasswordRequirements } from './PasswordRequirements';
+
+export type SetPasswordMode = 'set_initial_password' | 'reset_password';
+
+const LABELS = { password: 'New Password', again: 'New Password Again' } as const;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The Set Password screen reached through an emailed link (000 §2 Set Password screen, §5 Reset, §7
+ * GET/POST /rest/public/{mode}, §8 Passwords). Routes (not shown in the spec): /set-initial-password/{hash}
+ * and /reset-password/{hash}. After 500 ms it shows the form, or the invalid-hash message; the button reads
+ * 'Set Password' for the initial set, otherwise 'Change Password'.
+ */
+export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
+  usePageTitle('Set Password');
+  const { hash = '' } = useParams();
+  const [done, setDone] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const valid = useQuery({
+    queryKey: ['password', 'link', mode, hash],
+    queryFn: async ({ signal }) => {
+      const [ok] = await Promise.all([
+        PASSWORD_HASH_PATTERN.test(hash)
+          ? apiGet<boolean>(`/rest/public/${mode}/${encodeURIComponent(hash)}`, undefined, signal)
+          : Promise.resolve(false),
+        sleep(AUTH_CONSTANTS.resetFormDelayMs),
+      ]);
+      return ok === true;
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+
+  const form = useForm({
+    initialValues: { password: '', again: '' },
+    validate: {
+      password: (v) => (v ? null : translateFieldErrors(LABELS.password, ['required'])),
+      again: (v) => (v ? null : translateFieldErrors(LABELS.again, ['required'])),
+    },
+  });
+  const mismatch = form.values.again !== '' && form.values.again !== form.values.password;
+
+  const save = useMutation({
+    mutationFn: (password: string) => apiPost(`/rest/public/${mode}`, { hash, password }),
+    onMutate: () => setFailure(null),
+    onSuccess: () => setDone(true),
+    onError: (error) => {
+      setFailure(passwordFailureText(error, AUTH_MESSAGES.resetFailed, AUTH_MESSAGES.resetFailed));
+      const reasons = error instanceof ApiError ? error.fieldErrors.password : undefined;
+      if (reasons?.length) form.setErrors({ password: translateFieldErrors(LABELS.password, reasons, false, ', ') });
+    },
+  });
+
+  let body;
+  if (valid.isPending) {
+    body = (
+      <Center py="lg" role="status" aria-label="Checking the link">
+        <Loader />
+      </Center>
+    );
+  } else if (done) {
+    body = (
+      <Alert color="green" role="status">
+        {AUTH_MESSAGES.changedStandalone}{' '}
+        <Anchor component={Link} to="/">
+          Sign In
+        </Anchor>
+      </Alert>
+    );
+  } else if (!valid.data) {
+    body = (
+      <Alert color="red" role="alert" data-testid="invalid-hash">
+        {AUTH_MESSAGES.invalidHash}
+      </Alert>
+    );
+  } else {
+    body = (
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        <form
+          noValidate
+          aria-label="Set Password"
+          onSubmit={form.onSubmit((v) => {
+            if (!mismatch) save.mutate(v.password);
+          })}
+        >
+          <Stack gap="md">
+            {failure && (
+              <Alert color="red" title="Error" role="alert">
+                {failure}
+              </Alert>
+            )}
+            <PasswordInput
+              label={LABELS.password}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label={LABELS.again}
+              autoComplete="new-password"
+              required
+              {...form.getInputProps('again')}
+              error={form.errors.again ?? (mismatch ? AUTH_MESSAGES.passwordsDoNotMatch : undefined)}
+            />
+            <Button type="submit" loading={save.isPending} disabled={mismatch}>
+              {mode === 'set_initial_password' ? 'Set Password' : 'Change Password'}
+            </Button>
+          </Stack>
+        </form>
+        <PasswordRequirements />
+      </SimpleGrid>
+    );
+  }
+
+  return (
+    <Paper withBorder shadow="sm" p="xl" radius="md">
+      <Stack gap="md">
+        <Title order={1} size="h2">
+          Set Password
+        </Title>
+        {body}
+      </Stack>
+    </Paper>
+  );
+}
