@@ -122,11 +122,11 @@ export function accessModRequestView(
   };
 }
 
-/** 001 §2.12: a study role with the names of its default systems (sorted like the systems list). */
+/** 001 §2.12: a study role with the names of its default systems (the fixed one first, then as the systems list). */
 export function studyRoleListItemView(r: StudyRoleWithSystemsRow): StudyRoleListItem {
   const systems = [...r.systems]
     .map((s) => s.system)
-    .sort((a, b) => a.sort - b.sort || a.systemName.localeCompare(b.systemName));
+    .sort((a, b) => Number(b.fixed) - Number(a.fixed) || a.sort - b.sort || a.systemName.localeCompare(b.systemName));
   return { ...studyRoleView(r), defaultApplicationNames: systems.map((s) => s.systemName) };
 }
 

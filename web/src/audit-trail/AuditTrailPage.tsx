@@ -22,7 +22,12 @@ import { DEFAULT_SIZE, apiQuery, readView } from './query';
 const LOAD_FAILED = 'Problem loading the audit trail.';
 const when = (at: string) => dayjs(at).format('MM/DD/YYYY h:mm:ss A');
 const entityLabel = (t: string) => AUDIT_ENTITY_LABELS[t as AuditEntityType] ?? t;
-const record = (e: AuditEvent) => (e.entityName ? `${e.entityName} (#${e.entityId})` : `#${e.entityId}`);
+const record = (e: AuditEvent) =>
+  !e.entityName
+    ? `#${e.entityId}`
+    : e.entityName.endsWith(`#${e.entityId}`)
+      ? e.entityName
+      : `${e.entityName} (#${e.entityId})`;
 
 function WorkflowLink({ url }: { url: string | null }) {
   if (!url) return <>---</>;

@@ -17,6 +17,8 @@ export interface ConfigFormShellProps {
   actions: ReactNode;
   /** The unsaved-changes dialog and other dialogs. */
   dialogs?: ReactNode;
+  /** The record's history in the audit trail (edit mode). */
+  auditLink?: string;
 }
 
 /**
@@ -28,9 +30,16 @@ export function ConfigFormShell(props: ConfigFormShellProps) {
   return (
     <Stack gap="md" maw={820}>
       {props.dialogs}
-      <Anchor component={Link} to={back.to} size="sm">
-        &larr; {back.label}
-      </Anchor>
+      <Group justify="space-between">
+        <Anchor component={Link} to={back.to} size="sm">
+          &larr; {back.label}
+        </Anchor>
+        {props.auditLink && (
+          <Anchor component={Link} to={props.auditLink} size="sm">
+            View changes in the Audit Trail
+          </Anchor>
+        )}
+      </Group>
       <Group gap="sm">
         <Title order={1}>{title}</Title>
         {inactive && (

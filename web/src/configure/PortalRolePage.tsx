@@ -31,6 +31,7 @@ import {
   parseId,
   usePortalRole,
 } from './api';
+import { auditTrailUrl } from '../audit-trail/query';
 import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { InUseDialog } from './InUseDialog';
@@ -136,6 +137,7 @@ function PortalRoleForm({ role }: { role: PortalRole | null }) {
       title={role ? 'Edit Portal Role' : 'Add Portal Role'}
       back={BACK}
       readOnly={readOnly}
+      auditLink={role ? auditTrailUrl('PortalRole', role.id) : undefined}
       inactive={role?.inactive}
       message={message}
       onCloseMessage={() => setMessage(null)}

@@ -28,6 +28,7 @@ import {
   useStudyRole,
   useSystemsAdmin,
 } from './api';
+import { auditTrailUrl } from '../audit-trail/query';
 import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { studyRoleInUseSections } from './inUseSections';
@@ -167,6 +168,7 @@ function StudyRoleForm({
       title={role ? 'Edit Study Role' : 'Add Study Role'}
       back={BACK}
       readOnly={readOnly}
+      auditLink={role ? auditTrailUrl('StudyRole', role.id) : undefined}
       inactive={role?.inactive}
       message={message}
       onCloseMessage={() => setMessage(null)}

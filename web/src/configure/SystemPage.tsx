@@ -13,6 +13,7 @@ import { LoadError, type PageMessage } from '../shared/ErrorAlert';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
 import { usePageTitle } from '../shared/usePageTitle';
 import { CONFIG_PATHS, CONFIG_ROUTES, inUse, invalidateConfiguration, parseId, useSystem } from './api';
+import { auditTrailUrl } from '../audit-trail/query';
 import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { systemInUseSections } from './inUseSections';
@@ -104,6 +105,7 @@ function SystemForm({ system }: { system: SystemDetail | null }) {
       title={system ? 'Edit System' : 'Add System'}
       back={BACK}
       readOnly={readOnly}
+      auditLink={system ? auditTrailUrl('SystemAccess', system.id) : undefined}
       inactive={system?.inactive}
       message={message}
       onCloseMessage={() => setMessage(null)}
