@@ -8,6 +8,9 @@ import { shot, signIn } from './support';
 
 const stamp = Date.now().toString(36);
 
+/** A success notification (several may be on screen at once). */
+const notice = (page: Page, text: string) => expect(page.getByText(text, { exact: true }).first()).toBeVisible();
+
 /** The id at the end of the editor's URL. */
 const idFromUrl = (page: Page) => Number(/\/(\d+)$/.exec(new URL(page.url()).pathname)?.[1]);
 
@@ -56,11 +59,11 @@ test('an administrator configures a portal role, a system and a study role, and 
     await expect(page.getByText('Role Name is required')).toBeVisible();
     await expect(page.getByText('You must select a permission')).toBeVisible();
     await page.getByRole('textbox', { name: 'Role Name' }).fill(roleName);
-    await expect(page.getByText(`${roleName.length} / 64 characters`)).toBeVisible();
+    await notice(page, `${roleName.length} / 64 characters`);
     await page.getByRole('radio', { name: 'READ_USERS' }).check();
     await shot(page, '21-add-portal-role');
     await page.getByRole('button', { name: 'Create Portal Role' }).click();
-    await expect(page.getByText(`${roleName} created`)).toBeVisible();
+    await notice(page, `${roleName} created`);
     await expect(page).toHaveURL(/\/app\/configure\/\?tab=portalRoles$/);
 
     await openRow(page, 'Filter portal roles', roleName);
@@ -71,16 +74,17 @@ test('an administrator configures a portal role, a system and a study role, and 
     await expect(page.getByText('There are no changes to submit.')).toBeVisible();
     await page.getByRole('radio', { name: 'WRITE_USERS' }).check();
     await page.getByRole('button', { name: 'Save Portal Role' }).click();
-    await expect(page.getByText(`${roleName} updated`)).toBeVisible();
+    await notice(page, `${roleName} updated`);
     await expect(page.getByRole('row').filter({ hasText: roleName })).toContainText('WRITE_USERS');
 
     await page.goto(portalRoleUrl);
     await page.getByRole('button', { name: 'Delete Portal Role' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Portal Role?' });
     await expect(dialog.getByText('No active references were found.')).toBeVisible();
+    await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot
     await shot(page, '22-delete-portal-role');
     await dialog.getByRole('button', { name: 'Delete Portal Role' }).click();
-    await expect(page.getByText('Deleted', { exact: true })).toBeVisible();
+    await notice(page, 'Deleted');
     await page.getByRole('textbox', { name: 'Filter portal roles' }).fill(roleName);
     await expect(page.getByText('No records found')).toBeVisible();
   });
@@ -97,14 +101,14 @@ test('an administrator configures a portal role, a system and a study role, and 
     await page.getByRole('textbox', { name: 'System Name' }).fill(systemName);
     await page.getByRole('textbox', { name: 'Description (optional)' }).fill('Reads trial images.');
     await page.getByRole('button', { name: 'Create System' }).click();
-    await expect(page.getByText(`Successfully created/updated system ${systemName}`)).toBeVisible();
+    await notice(page, `Successfully created/updated system ${systemName}`);
     await expect(page).toHaveURL(/tab=systems$/);
 
     await openRow(page, 'Filter systems', systemName);
     systemUrl = new URL(page.url()).pathname;
     await page.getByRole('textbox', { name: 'Description (optional)' }).fill('Reads and archives trial images.');
     await page.getByRole('button', { name: 'Save System' }).click();
-    await expect(page.getByText(`Successfully created/updated system ${systemName}`)).toBeVisible();
+    await notice(page, `Successfully created/updated system ${systemName}`);
     await expect(page.getByRole('row').filter({ hasText: systemName })).toContainText(
       'Reads and archives trial images.',
     );
@@ -130,7 +134,7 @@ test('an administrator configures a portal role, a system and a study role, and 
     await shot(page, '25-add-study-role-rule');
     await page.getByRole('checkbox', { name: 'Allow LAOs' }).check();
     await page.getByRole('button', { name: 'Create Study Role' }).click();
-    await expect(page.getByText(`${studyRoleName} created`)).toBeVisible();
+    await notice(page, `${studyRoleName} created`);
     await expect(page).toHaveURL(/tab=studyRoles$/);
     await expect(page.getByRole('row').filter({ hasText: studyRoleName })).toContainText(
       `Portal Gateway, ${systemName}`,
@@ -140,14 +144,14 @@ test('an administrator configures a portal role, a system and a study role, and 
     studyRoleUrl = new URL(page.url()).pathname;
     await page.getByRole('textbox', { name: 'Description' }).fill('Reads images for central and local review.');
     await page.getByRole('button', { name: 'Save Study Role' }).click();
-    await expect(page.getByText(`${studyRoleName} updated`)).toBeVisible();
+    await notice(page, `${studyRoleName} updated`);
 
     await page.goto(studyRoleUrl);
     await page.getByRole('button', { name: 'Delete Study Role' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Study Role?' });
     await expect(dialog.getByText('No active references were found.')).toBeVisible();
     await dialog.getByRole('button', { name: 'Delete Study Role' }).click();
-    await expect(page.getByText('Deleted', { exact: true })).toBeVisible();
+    await notice(page, 'Deleted');
   });
 
   await test.step('system: delete once no active study role uses it', async () => {
@@ -156,9 +160,10 @@ test('an administrator configures a portal role, a system and a study role, and 
     const dialog = page.getByRole('dialog', { name: 'Delete System?' });
     await expect(dialog.getByText('1 inactive study role references this system.')).toBeVisible();
     await expect(dialog.getByText(studyRoleName)).toBeVisible();
+    await page.waitForTimeout(400);
     await shot(page, '26-delete-system');
     await dialog.getByRole('button', { name: 'Delete System' }).click();
-    await expect(page.getByText('Deleted', { exact: true })).toBeVisible();
+    await notice(page, 'Deleted');
     await page.getByRole('switch', { name: 'Show inactive (deleted)' }).check();
     await page.getByRole('textbox', { name: 'Filter systems' }).fill(systemName);
     await expect(page.getByRole('row').filter({ hasText: systemName })).toContainText('Inactive');
@@ -172,6 +177,7 @@ test('an administrator configures a portal role, a system and a study role, and 
     const details = page.getByRole('dialog');
     await expect(details.getByRole('row').filter({ hasText: 'permissions' })).toContainText('READ_USERS');
     await expect(details.getByRole('row').filter({ hasText: 'permissions' })).toContainText('WRITE_USERS');
+    await page.waitForTimeout(400);
     await shot(page, '28-audit-before-after');
     await page.keyboard.press('Escape');
     await expectAudit(page, studyRoleUrl, ['Deactivated', 'Updated', 'Created'], '29-audit-study-role');

@@ -36,7 +36,11 @@ export function AuditChanges({ event }: { event: AuditEvent }) {
   const after = asSnapshot(event.after);
   if (!before && !after) return <Text c="dimmed">This event carries no snapshot.</Text>;
   const changed = new Set(changedFields(event));
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  // The id, then what changed, then the rest (PostgreSQL does not keep the snapshots' key order).
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort(
+    (a, b) =>
+      Number(b === 'id') - Number(a === 'id') || Number(changed.has(b)) - Number(changed.has(a)) || a.localeCompare(b),
+  );
   return (
     <Table striped withTableBorder aria-label="Before and after">
       <Table.Thead>

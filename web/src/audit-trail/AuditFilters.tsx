@@ -51,7 +51,7 @@ export function AuditFilters({
         value={view.entityType}
         onChange={(v) => onChange({ entityType: v, page: null })}
         clearable
-        w={220}
+        w={250}
       />
       <TextInput
         label="Record id (optional)"

@@ -202,7 +202,7 @@ function PortalRoleForm({ role }: { role: PortalRole | null }) {
         value={form.values.description}
         onBlur={() => form.setFieldValue('description', form.values.description.trim())}
       />
-      <Radio.Group label="Permissions" required {...form.getInputProps('permission')}>
+      <Radio.Group label="Permissions" required withAsterisk={false} {...form.getInputProps('permission')}>
         <Stack gap="xs" mt="xs">
           {PERMISSIONS.map((p) => (
             <Radio key={p} value={p} label={p} description={PERMISSION_DESCRIPTIONS[p]} disabled={readOnly} />

@@ -85,7 +85,9 @@ function StudyRoleForm({
   const fixed =
     systems.find((s) => s.fixed && !s.inactive) ?? systems.find((s) => s.systemName === CONSTANTS.fixedSystemName);
   // Active systems, plus inactive ones the role already has (shown so they can be removed).
-  const offered = systems.filter((s) => !s.inactive || role?.systemAccessIds.includes(s.id));
+  const offered = systems
+    .filter((s) => !s.inactive || role?.systemAccessIds.includes(s.id))
+    .sort((a, b) => Number(b.fixed) - Number(a.fixed) || a.sort - b.sort || a.systemName.localeCompare(b.systemName));
   const initialSystems = role ? role.systemAccessIds.map(String) : fixed ? [String(fixed.id)] : [];
   const form = useForm<Values>({
     initialValues: {
@@ -259,6 +261,7 @@ function StudyRoleForm({
       </SimpleGrid>
       <Checkbox.Group
         label="Default Applications"
+        withAsterisk={false}
         description={`Systems pre-selected in a request for this role; ${CONSTANTS.fixedSystemName} is always included.`}
         required
         {...form.getInputProps('systemAccessIds')}
