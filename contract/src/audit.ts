@@ -28,7 +28,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   PortalUser: 'User',
 };
 
-/** Actions written for configuration changes (the worker writes CREATED, STATUS_*, REVIEW_SAVED, APPLY_*). */
+/** Actions written for configuration changes (requests: CREATED, STATUS_*, REVIEW_SAVED, APPLY_*, MAIL_SENT). */
 export const CONFIG_AUDIT_ACTIONS = ['CREATED', 'UPDATED', 'ACTIVATED', 'DEACTIVATED'] as const;
 export type ConfigAuditAction = (typeof CONFIG_AUDIT_ACTIONS)[number];
 
@@ -45,6 +45,7 @@ export function auditActionLabel(action: string): string {
     ACTIVATED: 'Activated',
     DEACTIVATED: 'Deactivated',
     REVIEW_SAVED: 'Review saved',
+    MAIL_SENT: 'Resolution mail sent',
   };
   return labels[action] ?? action;
 }

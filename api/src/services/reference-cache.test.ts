@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ReferenceCache, etagMatches } from './reference-cache';
+
+describe('ReferenceCache (000 §4 Reference data loading)', () => {
+  it('loads once, serves the same body and ETag until it expires, and shares a running load', async () => {
+    let now = 1_000;
+    let loads = 0;
+    const cache = new ReferenceCache(() => now);
+    const load = async () => {
+      loads += 1;
+      return [{ study: `S${loads}` }];
+    };
+    const [a, b] = await Promise.all([cache.get('studies', 100, load), cache.get('studies', 100, load)]);
+    expect(loads).toBe(1);
+    expect(a).toEqual(b);
+    expect(a.body).toBe('[{"study":"S1"}]');
+    expect(a.etag).toMatch(/^"[\w-]{32}"$/);
+    now += 99;
+    expect((await cache.get('studies', 100, load)).body).toBe(a.body);
+    now += 1;
+    const reloaded = await cache.get('studies', 100, load);
+    expect(loads).toBe(2);
+    expect(reloaded.etag).not.toBe(a.etag);
+  });
+
+  it('drops lists by key prefix, and does not keep a load that raced an invalidation', async () => {
+    let loads = 0;
+    const cache = new ReferenceCache();
+    const load = async () => ++loads;
+    await cache.get('systems:public', 60_000, load);
+    await cache.get('sites', 60_000, load);
+    cache.invalidate('systems');
+    await cache.get('systems:public', 60_000, load);
+    await cache.get('sites', 60_000, load);
+    expect(loads).toBe(3);
+
+    let release!: () => void;
+    const slow = cache.get('studies', 60_000, () => new Promise((r) => (release = () => r('old'))));
+    cache.invalidate();
+    release();
+    expect((await slow).body).toBe('"old"');
+    expect((await cache.get('studies', 60_000, async () => 'new')).body).toBe('"new"');
+  });
+
+  it('forgets a failed load', async () => {
+    const cache = new ReferenceCache();
+    await expect(cache.get('sites', 1000, () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect((await cache.get('sites', 1000, async () => [])).body).toBe('[]');
+  });
+});
+
+describe('etagMatches', () => {
+  it('matches a listed strong or weak validator, or *', () => {
+    expect(etagMatches('"a"', '"a"')).toBe(true);
+    expect(etagMatches('"b", W/"a"', '"a"')).toBe(true);
+    expect(etagMatches(['"b"', '"a"'], '"a"')).toBe(true);
+    expect(etagMatches('*', '"a"')).toBe(true);
+    expect(etagMatches('"b"', '"a"')).toBe(false);
+    expect(etagMatches(undefined, '"a"')).toBe(false);
+  });
+});
