@@ -25,6 +25,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.PORTAL_URL = stack.urls.portal;
   process.env.MAIL_API_URL = stack.urls.mailApi ?? '';
   process.env.TEMPORAL_UI_URL = stack.urls.temporalUi ?? '';
+  // The services' settings, for journeys that start a second API on them (session timeout in seconds).
+  process.env.E2E_PORTAL_ENV = JSON.stringify(stack.portalEnv);
   return async () => {
     await stack.stop();
     log.end();

@@ -1,9 +1,15 @@
-/** Helpers of the browser journeys: sign in and out as a demo persona, pick Mantine options, screenshots. */
+/**
+ * Helpers of the browser journeys: sign in and out as a demo persona, pick Mantine options, screenshots,
+ * caught mail, CSP violations and a second API with settings of its own.
+ */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
+import { freePort, readMail, waitForHttp } from '@portal/scripts';
 
 const SHOTS = path.join(import.meta.dirname, '..', 'artifacts', 'screens');
+const REPO = path.join(import.meta.dirname, '..', '..');
 
 /** Saves a full-page screenshot under tests/artifacts/screens (kept as a CI artifact). */
 export async function shot(page: Page, name: string): Promise<void> {
@@ -40,4 +46,66 @@ export async function pick(page: Page, input: Locator, option?: string): Promise
   await choice.click();
   await page.keyboard.press('Escape');
   return text;
+}
+
+/** Fills and submits the sign-in form without waiting for a page (000 §2 Sign-in screen). */
+export async function submitSignIn(page: Page, username: string, password = account(username).password): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Username or Email Address').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Collects the browser's Content-Security-Policy violations (helmet's CSP must not break the app). */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+  });
+  return violations;
+}
+
+/** Waits for the newest caught mail to `to` whose subject contains `subjectPart`; returns the first link in it. */
+export async function linkFromMail(to: string, subjectPart: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const mails = await readMail(process.env.MAIL_API_URL!);
+    const hit = mails.reverse().find((m) => m.to.some((t) => t.address === to) && m.subject.includes(subjectPart));
+    const link = /https?:\/\/\S+/.exec(hit?.text ?? '')?.[0];
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`no mail to ${to} with '${subjectPart}' within ${timeoutMs} ms`);
+}
+
+export interface ExtraApi {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a second API process (serving the built web app) on the stack's services with `overrides`, e.g.
+ * SESSION_TIMEOUT_SECONDS, for journeys that need settings of their own.
+ */
+export async function startExtraApi(overrides: Record<string, string>): Promise<ExtraApi> {
+  const portalEnv = JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'api', 'src', 'main.ts')], {
+    cwd: REPO,
+    env: { ...process.env, ...portalEnv, PORT: String(port), PORTAL_URL: url, LOG_LEVEL: 'warn', ...overrides },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const stop = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitForHttp(`${url}/rest/public/health`, 'second API', 60_000, () => proc.exitCode === null);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, stop };
 }

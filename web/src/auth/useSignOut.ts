@@ -5,9 +5,10 @@ import { request } from '../app/api';
 import { clearSession, signInUrl } from './session';
 
 /**
- * Sign-out (000 §4 Sign-out): calls the invalidate endpoint, resets the auth state, then goes to / with the
- * message and, when the current URL has redirect=true under /app/, redirectPath and redirectParams. A second
- * call while one runs does nothing.
+ * Sign-out (000 §4 Sign-out): calls the invalidate endpoint, resets the auth state and goes to / with the
+ * message and, when the current URL has redirect=true under /app/, redirectPath and redirectParams. It
+ * leaves the secure pages first, so none of them reacts to the ended session with 'Please sign in'. A
+ * second call while one runs does nothing.
  */
 export function useSignOut(): (message?: string) => Promise<void> {
   const navigate = useNavigate();
@@ -18,13 +19,12 @@ export function useSignOut(): (message?: string) => Promise<void> {
     async (message?: string) => {
       if (running.current) return;
       running.current = true;
-      const target = signInUrl(message, location);
+      await navigate(signInUrl(message, location), { replace: true });
       await request('POST', '/rest/secure/token/invalidate', { body: {}, ignoreUnauthorized: true }).catch(
         () => undefined,
       );
       clearSession(queryClient);
       running.current = false;
-      await navigate(target, { replace: true });
     },
     [location, navigate, queryClient],
   );

@@ -39,7 +39,7 @@ export function AppChangePasswordPage() {
           {AUTH_MESSAGES.changedInApp}
         </Alert>
       )}
-      {now.data === false && !changed && rules.data?.minAge && (
+      {now.data === false && rules.data?.minAge && (
         <Alert color="yellow" role="status">
           {rules.data.minAge.text}
         </Alert>

@@ -1,0 +1,90 @@
+/**
+ * The session timeout in the browser (000 §2 Inactivity modal, §4 Session timeout and Sign-out, §9).
+ * 1. A second API on the same services with SESSION_TIMEOUT_SECONDS=20: the modal counts seconds down at
+ *    once, 'Stay Signed In' refreshes the token (the countdown starts over), and with no activity the user
+ *    is signed out with 'You have been signed out due to inactivity', keeping redirectPath/redirectParams
+ *    (redirect=true under /app/); signing in again returns there. The server refuses the idle session too.
+ * 2. The default 3600 s on the main API, with Playwright's clock moved ahead: minutes rounded up.
+ */
+import { expect, test } from '@playwright/test';
+import { AUTH_MESSAGES, MESSAGES } from '@portal/contract';
+import { type ExtraApi, shot, signIn, signOut, startExtraApi, watchCsp } from './support';
+
+const TIMEOUT = 20;
+
+test.describe('with a 20-second session timeout', () => {
+  let api: ExtraApi;
+
+  test.beforeAll(async () => {
+    api = await startExtraApi({ SESSION_TIMEOUT_SECONDS: String(TIMEOUT) });
+  });
+
+  test.afterAll(async () => {
+    await api?.stop();
+  });
+
+  test("the modal counts down, 'Stay Signed In' refreshes, then inactivity signs the user out", async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: api.url });
+    const page = await context.newPage();
+    const csp = watchCsp(page);
+    const seconds = async () =>
+      Number(/(\d+) seconds?/.exec((await page.getByTestId('inactivity-text').textContent()) ?? '')?.[1]);
+
+    await signIn(page, 'user');
+    await page.goto('/app/profile?tab=history&redirect=true');
+    const modal = page.getByRole('dialog', { name: AUTH_MESSAGES.inactivityTitle });
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText(/You will be signed out in \d+ seconds? because of inactivity\./);
+
+    await expect.poll(seconds, { timeout: 15_000 }).toBeLessThanOrEqual(TIMEOUT - 6);
+    const before = await seconds();
+    await shot(page, 'session-01-inactivity-modal');
+    await modal.getByRole('button', { name: AUTH_MESSAGES.staySignedIn }).click();
+    await expect.poll(seconds).toBeGreaterThan(before + 3);
+
+    // No more activity: signed out under 1 second, with the way back kept.
+    await expect(page).toHaveURL(/\/\?message=/, { timeout: (TIMEOUT + 5) * 1000 });
+    await expect(page.getByTestId('sign-in-message')).toHaveText(MESSAGES.signIn.inactivity);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('redirectPath')).toBe('/app/profile');
+    expect(url.searchParams.get('redirectParams')).toBe('tab=history');
+    await shot(page, 'session-02-signed-out-inactivity');
+
+    await page.getByLabel('Username or Email Address').fill('user');
+    await page.getByLabel('Password').fill('User-Demo-2026!');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/app\/profile\?tab=history$/);
+    await signOut(page);
+    expect(csp).toEqual([]);
+    await context.close();
+  });
+
+  test('the server ends an idle session on its own', async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: api.url });
+    const page = await context.newPage();
+    await signIn(page, 'readonly');
+    const xsrf = await page.evaluate(() => localStorage.getItem('xsrfToken'));
+    const refresh = () => context.request.get('/rest/secure/token/refresh', { headers: { 'x-xsrf-token': xsrf! } });
+    expect((await refresh()).status()).toBe(200);
+    // Leave the page so the browser cannot sign out first, then stay idle past the timeout.
+    await page.goto('about:blank');
+    await new Promise((r) => setTimeout(r, (TIMEOUT + 2) * 1000));
+    expect((await refresh()).status()).toBe(401);
+    await context.close();
+  });
+});
+
+test('with the default timeout the modal gives minutes, rounded up', async ({ page }) => {
+  await page.clock.install();
+  await signIn(page, 'readonly');
+  // Every successful secure call counts as activity: let the dashboard finish loading first.
+  await page.waitForLoadState('networkidle');
+  await page.clock.fastForward('56:40'); // 200 seconds left
+  const modal = page.getByRole('dialog', { name: AUTH_MESSAGES.inactivityTitle });
+  await expect(modal).toContainText('You will be signed out in 4 minutes because of inactivity.');
+  await shot(page, 'session-03-modal-minutes');
+  await modal.getByRole('button', { name: AUTH_MESSAGES.staySignedIn }).click();
+  await expect(modal).toBeHidden();
+  await page.clock.fastForward('59:59');
+  await expect(page.getByTestId('sign-in-message')).toHaveText(MESSAGES.signIn.inactivity);
+});
