@@ -120,6 +120,15 @@ describe('change own password (000 §4 After a password change)', () => {
 
     expect((await call(t.app, admin, 'POST', clearUrl, {})).statusCode).toBe(200);
     expect((await call(t.app, admin, 'GET', restrictedUrl)).json()).toBe(false);
+    const audit = await t.prisma.auditEvent.findMany({
+      where: { entityType: 'PortalUser', entityId: String(u.user.id) },
+      orderBy: { id: 'asc' },
+    });
+    expect(audit.map((a) => [a.action, a.actorUsername])).toEqual([
+      ['PASSWORD_CHANGED', u.username],
+      ['PASSWORD_CHANGE_RESTRICTION_CLEARED', 'admin'],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(first);
     expect(await caps(s)).toEqual([true, true]);
 
     // slapd's history refuses the first password again (pwdInHistory), with the rule's text.

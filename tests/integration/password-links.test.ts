@@ -160,6 +160,14 @@ describe('initial password (000 §7 set_initial_password, set_initial_password/r
     const s = await signIn(t.app, u.username, password);
     expect(s.body).toMatchObject({ passwordExpiresSoon: false });
 
+    const audit = await t.prisma.auditEvent.findMany({
+      where: { entityType: 'PortalUser', entityId: String(u.user.id) },
+      orderBy: { id: 'asc' },
+    });
+    expect(audit.map((a) => [a.action, a.actorUsername])).toEqual([
+      ['INITIAL_PASSWORD_EMAIL_SENT', 'reviewer'],
+      ['PASSWORD_SET_INITIAL', u.username],
+    ]);
     const already = await call(t.app, reviewer, 'POST', `/rest/secure/set_initial_password/resend/${u.user.id}`, {});
     expect(already.statusCode).toBe(409);
     expect(already.json()).toEqual({ message: AUTH_MESSAGES.resend.alreadySet });

@@ -14,6 +14,7 @@ import {
   passwordCapabilities,
   personOf,
 } from '../services/password-account';
+import { auditPassword } from '../services/password-audit';
 import { resendInitial } from '../services/password-reset';
 
 const USER_NOT_FOUND = 'Unable to load the specified user.';
@@ -51,12 +52,14 @@ export function registerPasswordAdminRoutes(app: FastifyInstance, deps: Deps): v
   });
 
   app.post('/admin/user_management/clearUsersPasswordAllowChangeTime/:uuid', async (req) => {
-    requireAuth(req, 'ADMIN');
+    const auth = requireAuth(req, 'ADMIN');
     const user = await userByUuid(req.params);
     return orUnavailable(AUTH_MESSAGES.restrictionClearFailed, async () => {
       const person = await personOf(deps, user);
       if (!person) throw notFound(USER_NOT_FOUND);
-      await clearChangeTimeRestriction(deps, person);
+      if (await clearChangeTimeRestriction(deps, person)) {
+        await auditPassword(deps, auth, user.id, 'PASSWORD_CHANGE_RESTRICTION_CLEARED');
+      }
       return {};
     });
   });
@@ -74,9 +77,9 @@ export function registerPasswordAdminRoutes(app: FastifyInstance, deps: Deps): v
   });
 
   app.post('/set_initial_password/resend/:id', async (req, reply) => {
-    requireAuth(req, 'WRITE_USERS');
+    const auth = requireAuth(req, 'WRITE_USERS');
     const user = await userById(req.params);
-    const outcome = await orUnavailable(AUTH_MESSAGES.resend.unexpected, () => resendInitial(deps, user));
+    const outcome = await orUnavailable(AUTH_MESSAGES.resend.unexpected, () => resendInitial(deps, auth, user));
     if (outcome === 'notPermitted') return reply.code(409).send({ message: AUTH_MESSAGES.resend.notPermitted });
     if (outcome === 'alreadySet') return reply.code(409).send({ message: AUTH_MESSAGES.resend.alreadySet });
     return { message: AUTH_MESSAGES.resend.sent };

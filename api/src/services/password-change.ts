@@ -10,6 +10,7 @@ import { afterOwnPasswordChange } from '../auth/session';
 import type { Deps } from '../deps';
 import { forbidden, HttpError, unavailable } from '../http/errors';
 import { passwordCapabilities } from './password-account';
+import { auditPassword } from './password-audit';
 import { brokenRules, ruleText } from './password-rules';
 
 /** 422 with the spec's shape plus failureDescription (000 §3 Change-password response). */
@@ -69,4 +70,5 @@ export async function changeOwn(deps: Deps, auth: AuthContext, body: ChangePassw
     }
   }
   await afterOwnPasswordChange(deps.prisma, auth.sessionToken, auth.userId);
+  await auditPassword(deps, auth, auth.userId, 'PASSWORD_CHANGED', { forced: auth.passwordChangeRequired });
 }

@@ -13,6 +13,8 @@ import type { Deps } from '../deps';
 import { HttpError, unavailable } from '../http/errors';
 import { sendPasswordLinkMail } from './mail';
 import { hasSetInitialPassword, passwordCapabilities } from './password-account';
+import { type AuditActor } from './audit';
+import { auditPassword } from './password-audit';
 import { consumeLink, findLiveLink, issuePasswordLink, type LinkPurpose, releaseLink } from './password-links';
 import { brokenRules, ruleText } from './password-rules';
 
@@ -79,6 +81,8 @@ export async function setViaLink(deps: Deps, purpose: LinkPurpose, body: Passwor
       throw err;
     }
     await invalidateUserSessions(deps.prisma, user.id);
+    const action = purpose === 'RESET' ? 'PASSWORD_RESET' : 'PASSWORD_SET_INITIAL';
+    await auditPassword(deps, { userId: user.id, username: user.username }, user.id, action);
   } catch (err) {
     if (err instanceof HttpError) throw err;
     throw unavailable(AUTH_MESSAGES.resetFailed);
@@ -88,9 +92,10 @@ export async function setViaLink(deps: Deps, purpose: LinkPurpose, body: Passwor
 export type ResendOutcome = 'sent' | 'notPermitted' | 'alreadySet';
 
 /** Resends the set-initial-password mail (000 §5: not to a user who may not change their password). */
-export async function resendInitial(deps: Deps, user: PortalUser): Promise<ResendOutcome> {
+export async function resendInitial(deps: Deps, actor: AuditActor, user: PortalUser): Promise<ResendOutcome> {
   if (!(await passwordCapabilities(deps, user)).ever) return 'notPermitted';
   if (await hasSetInitialPassword(deps, user)) return 'alreadySet';
   await mailPasswordLink(deps, user, 'SET_INITIAL');
+  await auditPassword(deps, actor, user.id, 'INITIAL_PASSWORD_EMAIL_SENT', { to: user.email });
   return 'sent';
 }
