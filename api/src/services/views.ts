@@ -130,8 +130,10 @@ export function studyRoleListItemView(r: StudyRoleWithSystemsRow): StudyRoleList
   return { ...studyRoleView(r), defaultApplicationNames: systems.map((s) => s.systemName) };
 }
 
+/** 001 §3 System for the configuration screens, with whether it is the fixed one. */
 export const systemDetailView = (s: SystemRow): SystemDetail => ({ ...systemView(s), fixed: s.fixed });
 
+/** A user in an in-use list (001 §3 Role in-use result). */
 export const userRefView = (u: UserRow): UserRef => ({
   id: u.id,
   username: u.username,
@@ -140,6 +142,7 @@ export const userRefView = (u: UserRow): UserRef => ({
   email: u.email,
 });
 
+/** An outstanding request in an in-use list (001 §7 inUseByOutstandingUserAccessMod). */
 export const outstandingRequestRefView = (r: RequestWithSubjectRow): OutstandingRequestRef => ({
   id: r.id,
   requestType: r.requestType,
@@ -169,6 +172,7 @@ function auditEntityName(r: AuditRow): string | null {
   return null;
 }
 
+/** An audit row on the wire, with the Temporal Web UI link of its workflow (if any). */
 export function auditEventView(r: AuditRow, temporal: { uiUrl: string | undefined; namespace: string }): AuditEvent {
   return {
     id: r.id.toString(),
