@@ -182,4 +182,16 @@ describe('systems: create, update, in use, activate and deactivate', () => {
     const rows = await auditRowsOf(api.prisma, 'SystemAccess', system.id);
     expect(rows.map((r) => r.action)).toEqual(['CREATED', 'DEACTIVATED', 'ACTIVATED']);
   });
+
+  it('holds the rules under concurrent saves: one create per active name, one deactivation, one audit row each', async () => {
+    const name = unique('Racing System');
+    const creates = await Promise.all([1, 2, 3].map(() => call(admin, 'POST', `${BASE}/`, { systemName: name })));
+    expect(creates.map((r) => r.statusCode).sort()).toEqual([200, 422, 422]);
+    const system = creates.find((r) => r.statusCode === 200)!.json();
+    const offs = await Promise.all([1, 2].map(() => call(admin, 'PUT', `${BASE}/${system.id}/deactivate/`)));
+    expect(offs.map((r) => r.statusCode).sort()).toEqual([200, 304]);
+    const rows = await auditRowsOf(api.prisma, 'SystemAccess', system.id);
+    expect(rows.map((r) => r.action)).toEqual(['CREATED', 'DEACTIVATED']);
+    expect(await api.prisma.systemAccess.count({ where: { systemName: name } })).toBe(1);
+  });
 });
