@@ -47,7 +47,9 @@ export function auditActionLabel(action: string): string {
     REVIEW_SAVED: 'Review saved',
     MAIL_SENT: 'Resolution mail sent',
   };
-  return labels[action] ?? action;
+  // Other codes (e.g. PASSWORD_CHANGED) read as a sentence: 'Password changed'.
+  const words = action.toLowerCase().replace(/_/g, ' ');
+  return labels[action] ?? words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export const AuditEventSchema = z.object({

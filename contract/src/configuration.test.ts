@@ -84,6 +84,6 @@ describe('audit trail query', () => {
     expect(auditActionLabel('STATUS_IN_PROGRESS')).toBe('Status set to In Progress');
     expect(auditActionLabel('APPLY_NEW')).toBe('Access applied (new)');
     expect(auditActionLabel('DEACTIVATED')).toBe('Deactivated');
-    expect(auditActionLabel('SOMETHING')).toBe('SOMETHING');
+    expect(auditActionLabel('PASSWORD_CHANGED')).toBe('Password changed');
   });
 });
