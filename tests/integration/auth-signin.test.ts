@@ -74,6 +74,13 @@ describe('sign-in failure flags (000 §3, §8)', () => {
     }
   });
 
+  it('answers credentialsInvalid for an entry whose initial password was never set', async () => {
+    const u = await createTestUser(t, 'nopw', { password: null });
+    const res = await signInCall(t.app, u.username, 'Any-Password-2026!');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ credentialsInvalid: true, message: MESSAGES.signIn.credentialsInvalid });
+  });
+
   it('treats a directory entry without a portal user as unspecifiedFailure', async () => {
     const u = await createTestUser(t, 'orphan');
     await t.prisma.portalUser.delete({ where: { id: u.user.id } });
