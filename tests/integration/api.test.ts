@@ -5,80 +5,46 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { MESSAGES } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import { buildServer, loadApiConfig, type Deps } from '@portal/api';
-import { createWorker } from '@portal/worker';
-import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { demoRequestParts, stackEnv, testMailSettings, testPrisma } from './fixtures';
+import { buildServer } from '@portal/api';
+import { demoRequestParts } from './fixtures';
+import {
+  type Session,
+  type TestApi,
+  caller,
+  demoPassword,
+  signIn as harnessSignIn,
+  startApi,
+  startWorker,
+} from './harness';
 
 const taskQueue = `api-test-${Date.now()}`;
+let api: TestApi;
 let app: FastifyInstance;
 let prisma: PrismaClient;
-let connection: Connection;
-let nativeConnection: NativeConnection;
-let worker: Worker;
-let workerRun: Promise<void>;
-let deps: Deps;
+let stopWorker: (() => Promise<void>) | undefined;
 
-const password = (username: string) => DEMO_ACCOUNTS.find((a) => a.username === username)!.password;
-
-interface Session {
-  cookie: string;
-  xsrf: string;
-}
-
-async function signIn(username: string): Promise<Session> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/rest/token/create',
-    payload: { username, password: password(username) },
-  });
-  expect(res.statusCode).toBe(200);
-  const cookie = res.cookies.find((c) => c.name === 'pg_session')!;
-  return { cookie: `pg_session=${cookie.value}`, xsrf: res.json().xsrfToken };
-}
-
-function call(
+const password = demoPassword;
+const signIn = (username: string): Promise<Session> => harnessSignIn(app, username);
+const call = (
   s: Session | null,
   method: 'GET' | 'POST' | 'PUT',
   url: string,
   payload?: unknown,
   xsrf = true,
-): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = {};
-  if (s) headers.cookie = s.cookie;
-  if (s && xsrf) headers['x-xsrf-token'] = s.xsrf;
-  return app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
+): Promise<LightMyRequestResponse> => caller(app)(s, method, url, payload, { xsrf });
 
 beforeAll(async () => {
-  const env = stackEnv();
-  prisma = testPrisma();
-  const cfg = loadApiConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
-  connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  deps = { cfg, prisma, temporal: new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE }), directory: cfg };
-  app = await buildServer(deps);
-  nativeConnection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
-  worker = await createWorker({
-    connection: nativeConnection,
-    namespace: 'default',
-    taskQueue,
-    prisma,
-    mail: testMailSettings(),
-  });
-  workerRun = worker.run();
+  api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue });
+  ({ app, prisma } = api);
+  stopWorker = await startWorker(api, taskQueue);
 });
 
 afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await nativeConnection?.close();
-  await app?.close();
-  await connection?.close();
-  await prisma?.$disconnect();
+  await stopWorker?.();
+  await api?.close();
 });
 
 describe('sign-in and session (000 §3, §4, §7)', () => {
@@ -361,8 +327,8 @@ describe('access-change requests end to end (001 §4, §7)', () => {
 
   it('leaves no projection row when the workflow cannot be started', async () => {
     const broken = await buildServer({
-      ...deps,
-      temporal: new Client({ connection, namespace: 'no-such-namespace' }),
+      ...api.deps,
+      temporal: new Client({ connection: api.deps.temporal.connection, namespace: 'no-such-namespace' }),
     });
     try {
       const res = await broken.inject({

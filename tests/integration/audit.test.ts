@@ -5,10 +5,8 @@
  * deletes a row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { AuditEvent, Page } from '@portal/contract';
-import { createWorker } from '@portal/worker';
-import { testMailSettings } from './fixtures';
+import { startWorker } from './harness';
 import { type Session, type TestApi, caller, signIn, startApi, unique } from './config-support';
 
 const URL = '/rest/secure/audit_trail';
@@ -17,29 +15,17 @@ let api: TestApi;
 let call: ReturnType<typeof caller>;
 let admin: Session;
 let readonly: Session;
-let nativeConnection: NativeConnection;
-let worker: Worker;
-let workerRun: Promise<void>;
+let stopWorker: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue });
   call = caller(api.app);
   [admin, readonly] = await Promise.all([signIn(api.app, 'admin'), signIn(api.app, 'readonly')]);
-  nativeConnection = await NativeConnection.connect({ address: api.deps.cfg.TEMPORAL_ADDRESS });
-  worker = await createWorker({
-    connection: nativeConnection,
-    namespace: api.deps.cfg.TEMPORAL_NAMESPACE,
-    taskQueue,
-    prisma: api.prisma,
-    mail: testMailSettings(),
-  });
-  workerRun = worker.run();
+  stopWorker = await startWorker(api, taskQueue);
 });
 
 afterAll(async () => {
-  worker?.shutdown();
-  await workerRun;
-  await nativeConnection?.close();
+  await stopWorker?.();
   await api?.close();
 });
 

@@ -4,40 +4,17 @@
  * touch the demo personas, and calls with the session cookie and the XSRF header.
  */
 import crypto from 'node:crypto';
-import { expect } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { Client, Connection } from '@temporalio/client';
-import { buildServer, loadApiConfig, type ApiConfig } from '@portal/api';
-import type { PortalUser, PrismaClient } from '@portal/db';
-import { addPerson, type DirectoryConfig, setPasswordChangedTime } from '@portal/directory';
-import { stackEnv, testPrisma } from './fixtures';
+import type { PortalUser } from '@portal/db';
+import { addPerson, setPasswordChangedTime } from '@portal/directory';
+import { caller, type Method, type Session, startApi, type TestApi } from './harness';
 
-export interface TestApp {
-  app: FastifyInstance;
-  prisma: PrismaClient;
-  cfg: ApiConfig;
-  directory: DirectoryConfig;
-  close(): Promise<void>;
-}
+export { signIn, signInCall, type Session } from './harness';
+
+export type TestApp = TestApi;
 
 /** Builds the API on the test stack; `overrides` set environment variables (timeouts, rate limits, ...). */
-export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  const cfg = loadApiConfig({ ...stackEnv(), LOG_LEVEL: 'silent', ...overrides });
-  const prisma = testPrisma();
-  // These tests never start workflows: a lazy connection is never opened.
-  const temporal = new Client({ connection: Connection.lazy({ address: cfg.TEMPORAL_ADDRESS }) });
-  const app = await buildServer({ cfg, prisma, temporal, directory: cfg });
-  return {
-    app,
-    prisma,
-    cfg,
-    directory: cfg,
-    close: async () => {
-      await app.close();
-      await prisma.$disconnect();
-    },
-  };
-}
+export const buildTestApp = (overrides: Record<string, string> = {}): Promise<TestApp> => startApi(overrides);
 
 export interface TestUser {
   user: PortalUser;
@@ -98,38 +75,16 @@ export async function createTestUser(
   return { user, username, email, password };
 }
 
-export interface Session {
-  cookie: string;
-  xsrf: string;
-  body: Record<string, unknown>;
-}
-
-/** POST /rest/token/create. */
-export function signInCall(app: FastifyInstance, username: string, password: string) {
-  return app.inject({ method: 'POST', url: '/rest/token/create', payload: { username, password } });
-}
-
-/** Signs in and expects 200. @returns the cookie, the XSRF token and the response body. */
-export async function signIn(app: FastifyInstance, username: string, password: string): Promise<Session> {
-  const res = await signInCall(app, username, password);
-  expect(res.statusCode, res.body).toBe(200);
-  const cookie = res.cookies.find((c) => c.name === 'pg_session')!;
-  return { cookie: `pg_session=${cookie.value}`, xsrf: res.json().xsrfToken, body: res.json() };
-}
-
 /** A call with the session cookie and (unless `xsrf` is false) the XSRF header. */
 export function call(
   app: FastifyInstance,
   s: Session | null,
-  method: 'GET' | 'POST' | 'PUT',
+  method: Method,
   url: string,
   payload?: unknown,
   xsrf = true,
 ): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = {};
-  if (s) headers.cookie = s.cookie;
-  if (s && xsrf) headers['x-xsrf-token'] = s.xsrf;
-  return app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return caller(app)(s, method, url, payload, { xsrf });
 }
 
 /** A password that keeps every rule and was never used. */

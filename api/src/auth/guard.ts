@@ -7,10 +7,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '@portal/contract';
-import { AUTH_MESSAGES, CONSTANTS, hasAllPermissions } from '@portal/contract';
+import { AUTH_MESSAGES, CONSTANTS, grantedPermissions, hasAllPermissions } from '@portal/contract';
 import type { Deps } from '../deps';
 import { forbidden, unauthenticated } from '../http/errors';
-import { permissionsOf } from './permissions';
 import { tokensEqual, touchSession } from './session';
 
 export interface AuthContext {
@@ -64,7 +63,9 @@ export function authenticate(deps: Deps) {
       firstName: u.firstName,
       lastName: u.lastName,
       email: u.email,
-      permissions: restricted ? ['SET_OWN_PASSWORD'] : await permissionsOf(deps.prisma, u.id),
+      permissions: restricted
+        ? ['SET_OWN_PASSWORD']
+        : grantedPermissions(u.portalRoles.filter((r) => !r.role.inactive).flatMap((r) => r.role.permissions)),
       passwordChangeRequired: restricted,
     };
   };

@@ -6,6 +6,7 @@
 import type { AuditEvent, AuditQuery, Page } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { auditEventView } from './views';
+import { pageWindow, toPage } from '../http/page';
 
 export interface AuditActor {
   userId: number;
@@ -74,18 +75,12 @@ export async function listAuditEvents(
   const orderBy = [SORTS[field]!(dir as Prisma.SortOrder), { id: dir as Prisma.SortOrder }];
   const [total, rows] = await Promise.all([
     prisma.auditEvent.count({ where }),
-    prisma.auditEvent.findMany({ where, orderBy, skip: (q.page - 1) * q.size, take: q.size }),
+    prisma.auditEvent.findMany({ where, orderBy, ...pageWindow(q) }),
   ]);
-  const totalPages = Math.max(1, Math.ceil(total / q.size));
-  return {
-    content: rows.map((r) => auditEventView(r, temporal)),
-    totalElements: total,
-    numberOfElements: rows.length,
-    size: q.size,
-    number: q.page,
-    totalPages,
-    first: q.page === 1,
-    last: q.page >= totalPages,
-    sort: `${field},${dir}`,
-  };
+  return toPage(
+    rows.map((r) => auditEventView(r, temporal)),
+    total,
+    q,
+    `${field},${dir}`,
+  );
 }

@@ -5,6 +5,7 @@
 import type { Page, PageQuery, RequestStatus, UserRequestRow } from '@portal/contract';
 import { REQUEST_STATUSES, RESOLVED_STATUSES } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
+import { pageWindow, toPage } from '../http/page';
 
 const SORTS: Record<string, (dir: Prisma.SortOrder) => Prisma.AccessModRequestOrderByWithRelationInput> = {
   dateSubmitted: (d) => ({ sysdat: d }),
@@ -42,14 +43,12 @@ export async function listUserRequests(
     prisma.accessModRequest.findMany({
       where,
       orderBy,
-      skip: (q.page - 1) * q.size,
-      take: q.size,
+      ...pageWindow(q),
       include: { subject: true },
     }),
   ]);
-  const totalPages = Math.max(1, Math.ceil(total / q.size));
-  return {
-    content: rows.map((r) => ({
+  return toPage(
+    rows.map((r) => ({
       id: r.id,
       userRequestType: 'ACCESS_CHANGE',
       requestType: r.requestType,
@@ -63,15 +62,10 @@ export async function listUserRequests(
       email: r.subject.email,
       organizationName: r.subject.organizationName,
     })),
-    totalElements: total,
-    numberOfElements: rows.length,
-    size: q.size,
-    number: q.page,
-    totalPages,
-    first: q.page === 1,
-    last: q.page >= totalPages,
-    sort: `${field},${dir}`,
-  };
+    total,
+    q,
+    `${field},${dir}`,
+  );
 }
 
 function filterWhere(filter: string | undefined): Prisma.AccessModRequestWhereInput {
