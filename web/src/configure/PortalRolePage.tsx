@@ -1,4 +1,4 @@
-import { Button, Radio, Stack, Text } from '@mantine/core';
+import { Radio, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
@@ -35,6 +35,7 @@ import { auditTrailUrl } from '../audit-trail/query';
 import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { InUseDialog } from './InUseDialog';
+import { LifecycleButton } from './LifecycleButton';
 
 const M = CONFIG_MESSAGES.portalRoles;
 const LABELS: FieldLabels = {
@@ -174,21 +175,15 @@ function PortalRoleForm({ role }: { role: PortalRole | null }) {
           }}
           onCancel={() => navigate(BACK.to)}
           extra={
-            role &&
-            (role.inactive ? (
-              <Button
-                color="green"
-                variant="light"
-                loading={toggle.isPending}
-                onClick={() => toggle.mutate('activate')}
-              >
-                Activate Portal Role
-              </Button>
-            ) : (
-              <Button color="red" variant="light" onClick={() => setDeleteOpen(true)} ml="auto">
-                Delete Portal Role
-              </Button>
-            ))
+            role && (
+              <LifecycleButton
+                noun="Portal Role"
+                inactive={role.inactive}
+                activating={toggle.isPending}
+                onActivate={() => toggle.mutate('activate')}
+                onDelete={() => setDeleteOpen(true)}
+              />
+            )
           }
         />
       }

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, SimpleGrid, Stack } from '@mantine/core';
+import { Checkbox, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
@@ -33,6 +33,7 @@ import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { studyRoleInUseSections } from './inUseSections';
 import { InUseDialog } from './InUseDialog';
+import { LifecycleButton } from './LifecycleButton';
 
 const M = CONFIG_MESSAGES.studyRoles;
 const LABELS: FieldLabels = {
@@ -202,21 +203,15 @@ function StudyRoleForm({
           }}
           onCancel={() => navigate(BACK.to)}
           extra={
-            role &&
-            (role.inactive ? (
-              <Button
-                color="green"
-                variant="light"
-                loading={toggle.isPending}
-                onClick={() => toggle.mutate('activate')}
-              >
-                Activate Study Role
-              </Button>
-            ) : (
-              <Button color="red" variant="light" onClick={() => setDeleteOpen(true)} ml="auto">
-                Delete Study Role
-              </Button>
-            ))
+            role && (
+              <LifecycleButton
+                noun="Study Role"
+                inactive={role.inactive}
+                activating={toggle.isPending}
+                onActivate={() => toggle.mutate('activate')}
+                onDelete={() => setDeleteOpen(true)}
+              />
+            )
           }
         />
       }

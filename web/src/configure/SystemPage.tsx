@@ -1,4 +1,4 @@
-import { Alert, Button } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { CONFIG_MESSAGES, FIELD_LIMITS, hasAllPermissions, type SystemDetail } from '@portal/contract';
@@ -18,6 +18,7 @@ import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { systemInUseSections } from './inUseSections';
 import { InUseDialog } from './InUseDialog';
+import { LifecycleButton } from './LifecycleButton';
 
 const M = CONFIG_MESSAGES.systems;
 const LABELS: FieldLabels = { systemName: { label: 'System Name' }, description: { label: 'Description' } };
@@ -138,21 +139,15 @@ function SystemForm({ system }: { system: SystemDetail | null }) {
           onCancel={() => navigate(BACK.to)}
           extra={
             system &&
-            !system.fixed &&
-            (system.inactive ? (
-              <Button
-                color="green"
-                variant="light"
-                loading={toggle.isPending}
-                onClick={() => toggle.mutate('activate')}
-              >
-                Activate System
-              </Button>
-            ) : (
-              <Button color="red" variant="light" onClick={() => setDeleteOpen(true)} ml="auto">
-                Delete System
-              </Button>
-            ))
+            !system.fixed && (
+              <LifecycleButton
+                noun="System"
+                inactive={system.inactive}
+                activating={toggle.isPending}
+                onActivate={() => toggle.mutate('activate')}
+                onDelete={() => setDeleteOpen(true)}
+              />
+            )
           }
         />
       }
