@@ -71,32 +71,45 @@ export function ConfigFormShell(props: ConfigFormShellProps) {
   );
 }
 
-/** 'Create …' / 'Save …', 'Reset', 'Cancel' and, when editing, the delete or activate button. */
-export function FormButtons({
-  submitLabel,
-  pending,
-  onReset,
-  onCancel,
-  extra,
-}: {
-  submitLabel: string;
+/**
+ * An editor's buttons (001 §2.12): 'Create {noun}' or 'Save {noun}', 'Reset', 'Cancel' and, when editing,
+ * 'Delete {noun}' (a deactivation, 001 §4) or 'Activate {noun}' for an inactive record; `lifecycle` false
+ * hides the last (the fixed system).
+ */
+export function FormButtons(props: {
+  noun: string;
+  editing: { inactive: boolean } | null | undefined;
   pending: boolean;
+  toggling: boolean;
   onReset: () => void;
   onCancel: () => void;
-  extra?: ReactNode;
+  onActivate: () => void;
+  onDelete: () => void;
+  lifecycle?: boolean;
 }) {
+  const { noun, editing, pending } = props;
   return (
     <>
       <Button type="submit" loading={pending}>
-        {submitLabel}
+        {editing ? `Save ${noun}` : `Create ${noun}`}
       </Button>
-      <Button variant="default" onClick={onReset} disabled={pending}>
+      <Button variant="default" onClick={props.onReset} disabled={pending}>
         Reset
       </Button>
-      <Button variant="subtle" onClick={onCancel} disabled={pending}>
+      <Button variant="subtle" onClick={props.onCancel} disabled={pending}>
         Cancel
       </Button>
-      {extra}
+      {editing &&
+        props.lifecycle !== false &&
+        (editing.inactive ? (
+          <Button color="green" variant="light" loading={props.toggling} onClick={props.onActivate}>
+            Activate {noun}
+          </Button>
+        ) : (
+          <Button color="red" variant="light" onClick={props.onDelete} ml="auto">
+            Delete {noun}
+          </Button>
+        ))}
     </>
   );
 }

@@ -35,7 +35,6 @@ import { auditTrailUrl } from '../audit-trail/query';
 import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { InUseDialog } from './InUseDialog';
-import { LifecycleButton } from './LifecycleButton';
 
 const M = CONFIG_MESSAGES.portalRoles;
 const LABELS: FieldLabels = {
@@ -167,24 +166,17 @@ function PortalRoleForm({ role }: { role: PortalRole | null }) {
       }
       actions={
         <FormButtons
-          submitLabel={role ? 'Save Portal Role' : 'Create Portal Role'}
+          noun="Portal Role"
+          editing={role}
           pending={save.isPending}
+          toggling={toggle.isPending}
           onReset={() => {
             form.reset();
             setMessage(null);
           }}
           onCancel={() => navigate(BACK.to)}
-          extra={
-            role && (
-              <LifecycleButton
-                noun="Portal Role"
-                inactive={role.inactive}
-                activating={toggle.isPending}
-                onActivate={() => toggle.mutate('activate')}
-                onDelete={() => setDeleteOpen(true)}
-              />
-            )
-          }
+          onActivate={() => toggle.mutate('activate')}
+          onDelete={() => setDeleteOpen(true)}
         />
       }
     >

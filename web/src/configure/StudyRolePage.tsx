@@ -33,7 +33,6 @@ import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { studyRoleInUseSections } from './inUseSections';
 import { InUseDialog } from './InUseDialog';
-import { LifecycleButton } from './LifecycleButton';
 
 const M = CONFIG_MESSAGES.studyRoles;
 const LABELS: FieldLabels = {
@@ -195,24 +194,17 @@ function StudyRoleForm({
       }
       actions={
         <FormButtons
-          submitLabel={role ? 'Save Study Role' : 'Create Study Role'}
+          noun="Study Role"
+          editing={role}
           pending={save.isPending}
+          toggling={toggle.isPending}
           onReset={() => {
             form.reset();
             setMessage(null);
           }}
           onCancel={() => navigate(BACK.to)}
-          extra={
-            role && (
-              <LifecycleButton
-                noun="Study Role"
-                inactive={role.inactive}
-                activating={toggle.isPending}
-                onActivate={() => toggle.mutate('activate')}
-                onDelete={() => setDeleteOpen(true)}
-              />
-            )
-          }
+          onActivate={() => toggle.mutate('activate')}
+          onDelete={() => setDeleteOpen(true)}
         />
       }
     >

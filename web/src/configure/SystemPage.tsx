@@ -18,7 +18,6 @@ import { ConfigFormShell, FormButtons } from './ConfigFormShell';
 import { describeFailure, type FieldLabels } from './errors';
 import { systemInUseSections } from './inUseSections';
 import { InUseDialog } from './InUseDialog';
-import { LifecycleButton } from './LifecycleButton';
 
 const M = CONFIG_MESSAGES.systems;
 const LABELS: FieldLabels = { systemName: { label: 'System Name' }, description: { label: 'Description' } };
@@ -130,25 +129,18 @@ function SystemForm({ system }: { system: SystemDetail | null }) {
       }
       actions={
         <FormButtons
-          submitLabel={system ? 'Save System' : 'Create System'}
+          noun="System"
+          editing={system}
           pending={save.isPending}
+          toggling={toggle.isPending}
           onReset={() => {
             form.reset();
             setMessage(null);
           }}
           onCancel={() => navigate(BACK.to)}
-          extra={
-            system &&
-            !system.fixed && (
-              <LifecycleButton
-                noun="System"
-                inactive={system.inactive}
-                activating={toggle.isPending}
-                onActivate={() => toggle.mutate('activate')}
-                onDelete={() => setDeleteOpen(true)}
-              />
-            )
-          }
+          onActivate={() => toggle.mutate('activate')}
+          onDelete={() => setDeleteOpen(true)}
+          lifecycle={!system?.fixed}
         />
       }
     >
