@@ -1,0 +1,47 @@
+/**
+ * The secure layout (000 §2 Layouts, §4 Secure page): '{page} | {site}' titles, the skip link, the
+ * permission-gated navigation, the denied state, the redirect of a signed-out visitor, and the collapse of
+ * the side navigation below 768 px with 'Show Sidebar' / 'Hide Sidebar'.
+ */
+import { expect, test } from '@playwright/test';
+import { shot, signIn } from './support';
+
+test('a signed-out visitor is sent to sign in, with the message', async ({ page }) => {
+  await page.goto('/app/user-requests');
+  await expect(page).toHaveURL(/\/\?.*message=Please(\+|%20)sign(\+|%20)in/);
+  await expect(page.getByText('Please sign in')).toBeVisible();
+});
+
+test('a network user sees their entries only and is denied the reviewer queue', async ({ page }) => {
+  await signIn(page, 'user');
+  await expect(page).toHaveTitle('Dashboard | Portal Gateway');
+  const nav = page.getByRole('navigation');
+  await expect(nav.getByRole('link', { name: 'Profile' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'User Requests', exact: true })).toHaveCount(0);
+  await expect(page.getByText('Administration')).toHaveCount(0);
+
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+
+  await page.goto('/app/user-requests');
+  await expect(page.getByText('You are not authorized to view this page')).toBeVisible();
+  await shot(page, 'layout-01-denied');
+});
+
+test('the side navigation collapses below 768 px and opens with Show Sidebar', async ({ page }) => {
+  await signIn(page, 'reviewer');
+  await expect(page.getByRole('navigation').getByRole('link', { name: 'User Requests', exact: true })).toBeVisible();
+  await page.setViewportSize({ width: 700, height: 900 });
+  // The navbar slides off-screen (a transform), so 'in viewport' is what a person sees.
+  const queueLink = page.getByRole('navigation').getByRole('link', { name: 'User Requests', exact: true });
+  await expect(queueLink).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Show Sidebar' }).click();
+  await expect(queueLink).toBeInViewport({ ratio: 1 });
+  await page.waitForTimeout(400); // let the slide-in transition finish before the picture
+  await shot(page, 'layout-02-narrow-open');
+  await page.getByRole('button', { name: 'Hide Sidebar' }).click();
+  await expect(queueLink).not.toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(queueLink).toBeInViewport();
+});
