@@ -9,10 +9,9 @@ import {
   type Session,
   type TestApi,
   auditRowsOf,
-  caller,
+  type caller,
   createTestUser,
-  signIn,
-  startApi,
+  startConfigApi,
   unique,
 } from './config-support';
 
@@ -24,13 +23,7 @@ let readonly: Session;
 let user: Session;
 
 beforeAll(async () => {
-  api = await startApi();
-  call = caller(api.app);
-  [admin, readonly, user] = await Promise.all([
-    signIn(api.app, 'admin'),
-    signIn(api.app, 'readonly'),
-    signIn(api.app, 'user'),
-  ]);
+  ({ api, call, admin, readonly, user } = await startConfigApi());
 });
 afterAll(async () => api?.close());
 

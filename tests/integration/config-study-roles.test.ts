@@ -10,11 +10,10 @@ import {
   type Session,
   type TestApi,
   auditRowsOf,
-  caller,
+  type caller,
   createOutstandingRequest,
   createTestUser,
-  signIn,
-  startApi,
+  startConfigApi,
   unique,
 } from './config-support';
 
@@ -28,13 +27,7 @@ let fixedId: number;
 let edcId: number;
 
 beforeAll(async () => {
-  api = await startApi();
-  call = caller(api.app);
-  [admin, readonly, user] = await Promise.all([
-    signIn(api.app, 'admin'),
-    signIn(api.app, 'readonly'),
-    signIn(api.app, 'user'),
-  ]);
+  ({ api, call, admin, readonly, user } = await startConfigApi());
   fixedId = (await api.prisma.systemAccess.findFirstOrThrow({ where: { fixed: true } })).id;
   edcId = (await api.prisma.systemAccess.findFirstOrThrow({ where: { systemName: 'Electronic Data Capture' } })).id;
 });

@@ -4,7 +4,24 @@
  */
 import type { PrismaClient } from '@portal/db';
 
+import { caller, signIn, startApi, type Session, type TestApi } from './harness';
+
 export { caller, signIn, startApi, type Method, type Session, type TestApi } from './harness';
+
+/** The API with the three personas the configuration tests act as: ADMIN, READ_USERS and plain USER. */
+export async function startConfigApi(): Promise<{
+  api: TestApi;
+  call: ReturnType<typeof caller>;
+  admin: Session;
+  readonly: Session;
+  user: Session;
+}> {
+  const api = await startApi();
+  const [admin, readonly, user] = await Promise.all(
+    (['admin', 'readonly', 'user'] as const).map((name) => signIn(api.app, name)),
+  );
+  return { api, call: caller(api.app), admin: admin!, readonly: readonly!, user: user! };
+}
 
 /** A unique suffix for names this test run creates. */
 export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;

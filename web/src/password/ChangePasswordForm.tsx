@@ -5,11 +5,12 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiPost } from '../app/api';
 import { passwordFailureText } from './failure';
+import { NEW_PASSWORD_LABELS, NewPasswordFields, passwordsMismatch } from './NewPasswordFields';
 
 const LABELS = {
   currentPassword: 'Current Password',
-  newPassword: 'New Password',
-  newPasswordAgain: 'New Password Again',
+  newPassword: NEW_PASSWORD_LABELS.password,
+  newPasswordAgain: NEW_PASSWORD_LABELS.again,
 } as const;
 
 interface Values {
@@ -41,7 +42,7 @@ export function ChangePasswordForm({
       newPasswordAgain: (v) => (v ? null : translateFieldErrors(LABELS.newPasswordAgain, ['required'])),
     },
   });
-  const mismatch = form.values.newPasswordAgain !== '' && form.values.newPasswordAgain !== form.values.newPassword;
+  const mismatch = passwordsMismatch(form.values.newPassword, form.values.newPasswordAgain);
 
   const change = useMutation({
     mutationFn: (body: ChangePasswordBody) => apiPost('/rest/secure/change_password/attempt', body),
@@ -83,18 +84,10 @@ export function ChangePasswordForm({
           required
           {...form.getInputProps('currentPassword')}
         />
-        <PasswordInput
-          label={LABELS.newPassword}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('newPassword')}
-        />
-        <PasswordInput
-          label={LABELS.newPasswordAgain}
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('newPasswordAgain')}
-          error={form.errors.newPasswordAgain ?? (mismatch ? AUTH_MESSAGES.passwordsDoNotMatch : undefined)}
+        <NewPasswordFields
+          password={form.getInputProps('newPassword')}
+          again={form.getInputProps('newPasswordAgain')}
+          mismatch={mismatch}
         />
         <Group>
           <Button type="submit" loading={change.isPending} disabled={mismatch || disabled}>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AUTH_CONSTANTS, AUTH_MESSAGES, PASSWORD_HASH_PATTERN, translateFieldErrors } from '@portal/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -8,10 +8,12 @@ import { ApiError, apiGet, apiPost } from '../app/api';
 import { usePageTitle } from '../shared/usePageTitle';
 import { passwordFailureText } from './failure';
 import { PasswordRequirements } from './PasswordRequirements';
+import { NEW_PASSWORD_LABELS, NewPasswordFields, passwordsMismatch } from './NewPasswordFields';
+
+const LABELS = NEW_PASSWORD_LABELS;
 
 export type SetPasswordMode = 'set_initial_password' | 'reset_password';
 
-const LABELS = { password: 'New Password', again: 'New Password Again' } as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -48,7 +50,7 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
       again: (v) => (v ? null : translateFieldErrors(LABELS.again, ['required'])),
     },
   });
-  const mismatch = form.values.again !== '' && form.values.again !== form.values.password;
+  const mismatch = passwordsMismatch(form.values.password, form.values.again);
 
   const save = useMutation({
     mutationFn: (password: string) => apiPost(`/rest/public/${mode}`, { hash, password }),
@@ -99,18 +101,10 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
                 {failure}
               </Alert>
             )}
-            <PasswordInput
-              label={LABELS.password}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={LABELS.again}
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('again')}
-              error={form.errors.again ?? (mismatch ? AUTH_MESSAGES.passwordsDoNotMatch : undefined)}
+            <NewPasswordFields
+              password={form.getInputProps('password')}
+              again={form.getInputProps('again')}
+              mismatch={mismatch}
             />
             <Button type="submit" loading={save.isPending} disabled={mismatch}>
               {mode === 'set_initial_password' ? 'Set Password' : 'Change Password'}
