@@ -11,7 +11,7 @@ import { authenticate } from './auth/guard';
 import { registerSecurity } from './auth/security';
 import type { Deps } from './deps';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
-import { registerAccessRequestRoutes } from './routes/access-requests';
+import { registerRequestRoutes } from './features/requests';
 import { registerAuditRoutes } from './routes/audit';
 import { registerConfigurationRoutes } from './routes/configuration';
 import { registerPublicAuthRoutes, registerSecureAuthRoutes } from './routes/auth';
@@ -47,7 +47,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
       registerSecurePasswordRoutes(secure, deps);
       registerPasswordAdminRoutes(secure, deps);
       registerProfileRoutes(secure, deps);
-      registerAccessRequestRoutes(secure, deps);
+      registerRequestRoutes(secure, deps);
       registerSecureReferenceRoutes(secure, deps);
       registerConfigurationRoutes(secure, deps);
       registerAuditRoutes(secure, deps);

@@ -14,7 +14,12 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type FieldErrors = Record<string, string[]>;
 
 /** Global error codes the spec names. */
-export const GLOBAL_ERRORS = { requestInProgress: 'REQUEST_IN_PROGRESS', staleVersion: 'STALE_VERSION' } as const;
+export const GLOBAL_ERRORS = {
+  requestInProgress: 'REQUEST_IN_PROGRESS',
+  staleVersion: 'STALE_VERSION',
+  /** Another reviewer's save of the same request is running (409): retry shortly, nothing is stale. */
+  reviewBusy: 'REVIEW_IN_PROGRESS',
+} as const;
 
 /**
  * Maps zod issues to the spec's fieldErrors: the path joined with dots and indices in brackets

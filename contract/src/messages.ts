@@ -23,6 +23,9 @@ export const MESSAGES = {
     newRequestFailed: 'Unable to process new user-access modification request due to one or more errors.',
     reviewFailed: 'Unable to update user-access modification request due to one or more errors.',
     reviewSaved: 'User Access Modification Request Updated',
+    // Not in the spec (REQUEST-LIFECYCLE rule 6): a save past the API's deadline, and a concurrent save.
+    reviewProcessing: 'Your save is still being processed; retrying is safe.',
+    reviewBusy: 'Another save of this request is being processed. Please try again in a moment.',
     submitted: 'Your request was submitted',
     noChanges: 'There are no changes to submit.',
     loadRequestsFailed: 'Problem loading user-access modification request(s).',

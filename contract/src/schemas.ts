@@ -163,6 +163,16 @@ export const AccessModRequestSchema = z.object({
 export type AccessModRequest = z.infer<typeof AccessModRequestSchema>;
 
 /** PUT /rest/secure/user_management/review_access_change_request body (000 §7; 001 §2.8). */
+/**
+ * The browser's key of one save attempt (REQUEST-LIFECYCLE rule 6): new for each new attempt, the same when
+ * the same attempt is retried after a 202 or a lost answer, so the retry joins the first one's update.
+ */
+export const ReviewAttemptKeySchema = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
+
+/** 202 answer of a save whose update has not finished within the API's deadline (rule 6). */
+export const ReviewProcessingSchema = z.object({ status: z.literal('PROCESSING'), message: z.string() });
+export type ReviewProcessing = z.infer<typeof ReviewProcessingSchema>;
+
 export const ReviewAccessChangeBodySchema = z.object({
   userAccessModificationRequest: z.object({
     id,
@@ -171,6 +181,7 @@ export const ReviewAccessChangeBodySchema = z.object({
     reviewerComments: trimmed(FIELD_LIMITS.reviewerComments).default(''),
     sysaidTicket: trimmed(FIELD_LIMITS.sysaidTicket).default(''),
   }),
+  attemptKey: ReviewAttemptKeySchema.optional(),
 });
 export type ReviewAccessChangeBody = z.infer<typeof ReviewAccessChangeBodySchema>;
 

@@ -1,7 +1,5 @@
 /** Maps database rows to the wire shapes of the contract (000 §3, 001 §3). */
 import type {
-  AccessControl,
-  AccessModRequest,
   AuditEvent,
   OutstandingRequestRef,
   PortalRole,
@@ -13,7 +11,6 @@ import type {
   UserAccess,
   UserRef,
 } from '@portal/contract';
-import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
 
 type SiteRow = Prisma.SiteGetPayload<object>;
@@ -25,7 +22,6 @@ type StudyRoleWithSystemsRow = Prisma.StudyRoleGetPayload<{ include: { systems: 
 type UserRow = Prisma.PortalUserGetPayload<object>;
 type AuditRow = Prisma.AuditEventGetPayload<object>;
 type RequestWithSubjectRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true } }>;
-export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
 
 export const siteView = (s: SiteRow): Site => ({
   siteCode: s.siteCode,
@@ -88,38 +84,6 @@ export const userAccessView = (a: UserAccessRow): UserAccess => ({
 export function workflowUrl(uiUrl: string | undefined, namespace: string, workflowId: string): string | null {
   if (!uiUrl) return null;
   return `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-}
-
-export function accessModRequestView(
-  r: RequestRow,
-  temporal: { uiUrl: string | undefined; namespace: string },
-): AccessModRequest {
-  const accessControls: AccessControl[] = AccessControlSchema.array().parse(r.accessControls);
-  return {
-    id: r.id,
-    workflowId: r.workflowId,
-    requestType: r.requestType,
-    requestStatus: r.requestStatus,
-    requesterComments: r.requesterComments,
-    reviewerComments: r.reviewerComments,
-    sysaidTicket: r.sysaidTicket,
-    inactive: r.inactive,
-    sysdat: r.sysdat.toISOString(),
-    dchng: r.dchng.toISOString(),
-    lastModifiedBy: r.lastModifiedBy,
-    subjectUserId: r.subjectUserId,
-    proxyUserId: r.isProxyRequest ? r.requesterUserId : null,
-    portalUserId: r.subjectUserId,
-    firstName: r.subject.firstName,
-    lastName: r.subject.lastName,
-    email: r.subject.email,
-    isProxyRequest: r.isProxyRequest,
-    proxyName: r.isProxyRequest ? `${r.requester.firstName} ${r.requester.lastName}` : null,
-    accessControls,
-    versionno: r.versionno,
-    allowedNextStatuses: allowedNextStatuses(r.requestStatus),
-    workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId),
-  };
 }
 
 /** 001 §2.12: a study role with the names of its default systems (the fixed one first, then as the systems list). */

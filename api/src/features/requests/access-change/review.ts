@@ -9,10 +9,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AccessModRequest, ReviewAccessChangeBody } from '@portal/contract';
 import { GLOBAL_ERRORS, isResolved } from '@portal/contract';
 import { REVIEW_FAILURES, reviewUpdate } from '@portal/workflows';
-import type { AuthContext } from '../auth/guard';
-import type { Deps } from '../deps';
-import { type HttpError, forbidden, notFound, notModified, unavailable, unprocessable } from '../http/errors';
-import { accessModRequestView } from './views';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { type HttpError, forbidden, notFound, notModified, unavailable, unprocessable } from '../../../http/errors';
+import { accessModRequestView } from './view';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
 

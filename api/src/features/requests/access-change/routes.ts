@@ -1,29 +1,16 @@
-/** Access-modification requests and the reviewer queue (001 §7; 000 §7 User management). */
+/** Access-modification requests: filing, reading and reviewing (001 §7, 000 §7 review_access_change_request). */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  CreateAccessModRequestBodySchema,
-  PageQuerySchema,
-  ReviewAccessChangeBodySchema,
-  UserRequestsStatusSchema,
-} from '@portal/contract';
-import { requireAuth } from '../auth/guard';
-import type { Deps } from '../deps';
-import { forbidden, notFound } from '../http/errors';
-import { parseInput } from '../http/validate';
-import { createAccessModRequest } from '../services/access-requests';
-import { reviewAccessChange } from '../services/review';
-import { USER_REQUEST_SORT_FIELDS, listUserRequests } from '../services/user-requests';
-import { accessModRequestView } from '../services/views';
+import { CreateAccessModRequestBodySchema, ReviewAccessChangeBodySchema } from '@portal/contract';
+import { requireAuth } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { forbidden, notFound } from '../../../http/errors';
+import { parseInput } from '../../../http/validate';
+import { createAccessModRequest } from './filing';
+import { reviewAccessChange } from './review';
+import { accessModRequestView } from './view';
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
-const QueueQuery = PageQuerySchema.extend({
-  sort: z
-    .string()
-    .regex(new RegExp(`^(${USER_REQUEST_SORT_FIELDS.join('|')})(,(asc|desc))?$`))
-    .optional(),
-});
-
 export function registerAccessRequestRoutes(app: FastifyInstance, deps: Deps): void {
   const temporal = { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE };
 
@@ -54,13 +41,6 @@ export function registerAccessRequestRoutes(app: FastifyInstance, deps: Deps): v
     const own = row.subjectUserId === actor.userId || row.requesterUserId === actor.userId;
     if (!own && !actor.permissions.includes('READ_USERS')) throw forbidden();
     return accessModRequestView(row, temporal);
-  });
-
-  app.get('/user_management/user_requests/:status', async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { status } = parseInput(z.object({ status: UserRequestsStatusSchema }), req.params);
-    const query = parseInput(QueueQuery, req.query);
-    return listUserRequests(deps.prisma, status, query);
   });
 
   app.put('/user_management/review_access_change_request', async (req) => {

@@ -15,11 +15,11 @@ import {
   SubjectUserIdKey,
   accessChangeWorkflowId,
 } from '@portal/workflows';
-import type { AuthContext } from '../auth/guard';
-import type { Deps } from '../deps';
-import { forbidden, notFound, unavailable, unprocessable } from '../http/errors';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { forbidden, notFound, unavailable, unprocessable } from '../../../http/errors';
 import { checkAccessControls, loadReferenceSets } from './access-rules';
-import { accessModRequestView } from './views';
+import { accessModRequestView } from './view';
 
 export async function createAccessModRequest(
   deps: Deps,

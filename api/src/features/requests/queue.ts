@@ -2,10 +2,15 @@
  * The User Requests queue (000 §7 user_requests/{status}, 000 §3 User request): access-modification
  * requests from the projection, server-paged, sorted and OR-filtered over the row's text columns.
  */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Page, PageQuery, RequestStatus, UserRequestRow } from '@portal/contract';
-import { REQUEST_STATUSES, RESOLVED_STATUSES } from '@portal/contract';
+import { PageQuerySchema, REQUEST_STATUSES, RESOLVED_STATUSES, UserRequestsStatusSchema } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
-import { pageWindow, toPage } from '../http/page';
+import { requireAuth } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { pageWindow, toPage } from '../../http/page';
+import { parseInput } from '../../http/validate';
 
 const SORTS: Record<string, (dir: Prisma.SortOrder) => Prisma.AccessModRequestOrderByWithRelationInput> = {
   dateSubmitted: (d) => ({ sysdat: d }),
@@ -84,4 +89,21 @@ function filterWhere(filter: string | undefined): Prisma.AccessModRequestWhereIn
       ...(statuses.length ? [{ requestStatus: { in: statuses } }] : []),
     ],
   };
+}
+
+const QueueQuery = PageQuerySchema.extend({
+  sort: z
+    .string()
+    .regex(new RegExp(`^(${USER_REQUEST_SORT_FIELDS.join('|')})(,(asc|desc))?$`))
+    .optional(),
+});
+
+/** GET /rest/secure/user_management/user_requests/{status} (000 §7), READ_USERS. */
+export function registerUserRequestQueueRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get('/user_management/user_requests/:status', async (req) => {
+    requireAuth(req, 'READ_USERS');
+    const { status } = parseInput(z.object({ status: UserRequestsStatusSchema }), req.params);
+    const query = parseInput(QueueQuery, req.query);
+    return listUserRequests(deps.prisma, status, query);
+  });
 }

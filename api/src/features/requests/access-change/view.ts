@@ -1,0 +1,42 @@
+/** Maps an access-modification request row to its wire shape (001 §3 User access modification request). */
+import type { AccessControl, AccessModRequest } from '@portal/contract';
+import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
+import type { Prisma } from '@portal/db';
+import { workflowUrl } from '../../../services/views';
+
+export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
+
+/** Where the request's workflow opens in the Temporal Web UI. */
+export interface TemporalUi {
+  uiUrl: string | undefined;
+  namespace: string;
+}
+
+export function accessModRequestView(r: RequestRow, temporal: TemporalUi): AccessModRequest {
+  const accessControls: AccessControl[] = AccessControlSchema.array().parse(r.accessControls);
+  return {
+    id: r.id,
+    workflowId: r.workflowId,
+    requestType: r.requestType,
+    requestStatus: r.requestStatus,
+    requesterComments: r.requesterComments,
+    reviewerComments: r.reviewerComments,
+    sysaidTicket: r.sysaidTicket,
+    inactive: r.inactive,
+    sysdat: r.sysdat.toISOString(),
+    dchng: r.dchng.toISOString(),
+    lastModifiedBy: r.lastModifiedBy,
+    subjectUserId: r.subjectUserId,
+    proxyUserId: r.isProxyRequest ? r.requesterUserId : null,
+    portalUserId: r.subjectUserId,
+    firstName: r.subject.firstName,
+    lastName: r.subject.lastName,
+    email: r.subject.email,
+    isProxyRequest: r.isProxyRequest,
+    proxyName: r.isProxyRequest ? `${r.requester.firstName} ${r.requester.lastName}` : null,
+    accessControls,
+    versionno: r.versionno,
+    allowedNextStatuses: allowedNextStatuses(r.requestStatus),
+    workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId),
+  };
+}
