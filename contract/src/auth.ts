@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_LIMITS } from './limits';
+import { IdParamsSchema } from './ids';
 
 /**
  * The password lifecycle and the session (000 §2 Forgot / Set / Change Password screens and the inactivity
@@ -115,7 +116,7 @@ export interface PasswordFailure {
 }
 
 /** Path params of the user-management capability calls (000 §7). */
-export const PortalUserIdParamSchema = z.object({ id: z.coerce.number().int().positive() });
+export const PortalUserIdParamSchema = IdParamsSchema;
 export const PortalUserUuidParamSchema = z.object({ uuid: z.guid() });
 
 /** GET /rest/secure/token/refresh (000 §7). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_LIMITS } from './limits';
+import { BodyIdSchema } from './ids';
 import { PERMISSIONS, type Permission } from './permissions';
 import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { StudyRoleSchema, SystemSchema } from './schemas';
@@ -95,7 +96,7 @@ export type PortalRoleCreateBody = z.infer<typeof PortalRoleCreateBodySchema>;
 
 /** PUT /rest/secure/system_mgmt/portal_roles/update (001 §7): the role body; activation has its own calls. */
 export const PortalRoleUpdateBodySchema = PortalRoleCreateBodySchema.extend({
-  id: z.number().int().positive(),
+  id: BodyIdSchema,
   sort: sort.optional(),
 });
 export type PortalRoleUpdateBody = z.infer<typeof PortalRoleUpdateBodySchema>;
@@ -123,7 +124,7 @@ export const StudyRoleBodySchema = z.preprocess(
     allowAOs: z.boolean().default(true),
     allowLAOs: z.boolean().default(true),
     systemAccessIds: z
-      .array(z.number().int().positive())
+      .array(BodyIdSchema)
       .max(100)
       .default([])
       .transform((ids) => [...new Set(ids)].sort((a, b) => a - b))

@@ -2,6 +2,7 @@
 export * from './permissions';
 export * from './statuses';
 export * from './limits';
+export * from './ids';
 export * from './messages';
 export * from './errors';
 export * from './schemas';
