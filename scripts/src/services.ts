@@ -91,7 +91,7 @@ export async function startServices(opts: {
     if (result.status === 'rejected') failures.push(`${name}: ${(result.reason as Error)?.message ?? result.reason}`);
     else if (result.value) {
       const v = result.value;
-      services.push({ name, stop: () => v.stop(), exited: 'exited' in v ? v.exited : undefined });
+      services.push({ name, stop: () => v.stop(), exited: v.exited });
     }
   });
   if (failures.length) {

@@ -1,10 +1,12 @@
 /**
  * The whole local stack in one call: backing services (or the ones the environment points at), Prisma
- * migrations, the demo seed, then the worker and the API. Used by `npm run up` and by tests.
+ * migrations, the demo seed, then the worker and the API. Used by `npm run up` and by tests. A crashed
+ * worker or API is restarted with backoff (supervisor.ts); only a backing service that dies ends the stack.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startApps } from './apps';
+import { type AppsHandle, startApps } from './apps';
+import type { RestartPolicy } from './backoff';
 import { loadStackEnv } from './config';
 import { migrateDatabase, seedDatabase } from './database';
 import { repoPath } from './paths';
@@ -28,8 +30,13 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** Stop the stack and exit on SIGINT/SIGTERM. Default true. */
   handleSignals?: boolean;
-  /** Called when a process of the stack exits while the stack is running. Default: log it. */
+  /**
+   * Called when a backing service (postgres, temporal, slapd, mail) exits while the stack is running.
+   * Default: log it. The worker and the API are restarted instead, with `restartPolicy`.
+   */
   onUnexpectedExit?: (name: string, info: ExitInfo) => void;
+  /** Backoff of worker and API restarts. Default 1 s doubling to 30 s, reset after 60 s up. */
+  restartPolicy?: RestartPolicy;
 }
 
 export interface StackUrls {
@@ -78,6 +85,8 @@ export interface Stack {
   env: NodeJS.ProcessEnv;
   /** Only the portal's own variables. */
   portalEnv: PortalEnv;
+  /** The supervised worker and API (with `apps: true`): their current pids, for fault tests. */
+  apps?: Pick<AppsHandle, 'worker' | 'api'>;
   /** Stops the apps (SIGTERM, SIGKILL after 5 s), then the services in reverse order. Idempotent. */
   stop(): Promise<void>;
 }
@@ -193,9 +202,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await migrateDatabase(ep.databaseUrl, log);
     if (options.seed) await seedDatabase(env, log);
     if (options.apps) {
-      const apps = await startApps(env, portal, log);
+      const apps = await startApps(env, portal, log, options.restartPolicy);
       running.push({ name: 'apps', stop: () => apps.stop() });
-      for (const p of apps.processes) running.push({ name: p.name, exited: p.exited, stop: async () => {} });
+      stack.apps = { worker: apps.worker, api: apps.api };
     }
   } catch (err) {
     await stop();

@@ -9,11 +9,13 @@ import { API_ENTRY, WORKER_ENTRY } from './apps';
 import { ConfigError } from './config';
 import { repoPath } from './paths';
 import { type Stack, startStack } from './stack';
+import { describeExit } from './supervisor';
 
 const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps]
 
 Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker and the API
 (--no-apps: only the services, for running the worker and the API yourself with the printed environment).
+A worker or API that dies is restarted (1 s doubling to 30 s); a service that dies stops everything.
 Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
 SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT.`;
 
@@ -102,7 +104,8 @@ async function main(): Promise<void> {
     seed: !values['no-seed'],
     apps,
     onUnexpectedExit: (name, info) => {
-      console.error(`[stack] ${name} stopped unexpectedly (${info.signal ?? `exit code ${info.code}`}): stopping all`);
+      // Only backing services land here: the worker and the API are restarted by their supervisors.
+      console.error(`[stack] ${name} stopped unexpectedly (${describeExit(info)}): stopping all`);
       shutDown(1);
     },
   });

