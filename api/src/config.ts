@@ -34,6 +34,13 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   RATE_LIMIT_SIGN_IN_MAX: z.coerce.number().int().min(1).max(100_000).default(10),
   RATE_LIMIT_FORGOT_PASSWORD_MAX: z.coerce.number().int().min(1).max(100_000).default(5),
+  /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
+  REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */
+  MAIL_DEADLINE: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(ms|s|seconds?|m|minutes?|h|hours?|d|days?)$/, 'must be a duration such as "24 hours"')
+    .default('24 hours'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One-shot (temporalio/admin-tools): creates the portal's namespace and registers the custom search
-# attributes the access-change workflows upsert. Safe to run on every `docker compose up`.
+# attributes every request workflow sets (deploy/temporal/search-attributes.txt). Safe to run on every `docker compose up`.
 set -eu
 : "${TEMPORAL_ADDRESS:=temporal:7233}" "${TEMPORAL_NAMESPACE:=default}"
 export TEMPORAL_ADDRESS
@@ -19,7 +19,8 @@ until existing=$(temporal operator search-attribute list -n "$TEMPORAL_NAMESPACE
   [ "$tries" -lt 40 ] || { echo "namespace $TEMPORAL_NAMESPACE did not become usable" >&2; exit 1; }
   sleep 3
 done
-for attribute in RequestType=Keyword RequestStatus=Keyword SubjectUserId=Int RequesterUserId=Int ProxyBatchId=Keyword; do
+# The list is generated from workflows/src/search-attributes.ts (a unit test keeps them equal).
+for attribute in $(grep -v '^#' /portal/search-attributes.txt); do
   name=${attribute%%=*}
   type=${attribute#*=}
   if printf '%s\n' "$existing" | grep -qw "$name"; then

@@ -3,5 +3,4 @@ export { startStack, type Stack, type StackOptions, type StackUrls, type PortalE
 export { ConfigError, loadStackEnv, type StackEnv } from './config';
 export { readMail, clearMail, type CaughtMail } from './services/mail';
 export { resolveTemporalBinary } from './temporal-binary';
-export { SEARCH_ATTRIBUTES } from './services/temporal';
 export { freePort, waitForPort, waitForHttp } from './net';

@@ -1,4 +1,14 @@
 import { z } from 'zod';
+import { msToNumber } from '@temporalio/common/lib/time';
+
+/** A Temporal duration ('3 days', '90s', '15 minutes'), checked by parsing it. */
+const duration = z.string().refine((v) => {
+  try {
+    return msToNumber(v as Parameters<typeof msToNumber>[0]) > 0;
+  } catch {
+    return false;
+  }
+}, 'must be a duration such as "3 days" or "90s"');
 
 /** Worker settings from the environment, validated at start-up. */
 export const WorkerConfigSchema = z.object({
@@ -9,6 +19,16 @@ export const WorkerConfigSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
   MAIL_FROM: z.string().min(3).default('portal-gateway@portal.test'),
   PORTAL_URL: z.string().default('http://127.0.0.1:8080'),
+  /** Rule 1: rows whose start is unconfirmed for this long are started by the reconciler. */
+  RECONCILE_GRACE: duration.default('1 minute'),
+  RECONCILE_EVERY: duration.default('1 minute'),
+  /** Rule 5: how long a resolution mail is retried before MAIL_FAILED (passed to workflows the reconciler starts). */
+  MAIL_DEADLINE: duration.default('24 hours'),
+  /** The reviewers' digest: requests waiting longer than this are listed, every REVIEWER_DIGEST_EVERY. */
+  REQUEST_REMINDER_AFTER: duration.default('3 days'),
+  REVIEWER_DIGEST_EVERY: duration.default('1 day'),
+  /** Where the digest goes; empty turns the digest schedule off. */
+  REVIEWER_DIGEST_TO: z.union([z.email(), z.literal('')]).default('user-support@portal.test'),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

@@ -1,4 +1,8 @@
-/** @portal/worker: the worker factory and activities, for the worker process and in-process tests. */
+/** @portal/worker: the worker factory, activities, reconciler and digest schedule, for the process and tests. */
 export { createWorker, workflowsPath } from './worker';
-export { createActivities, type MailSettings } from './activities';
+export { createActivities, type MailSettings, type PortalActivities } from './activities';
 export { WorkerConfigSchema, parseEnv } from './config';
+export { reconcileUnstartedRequests, startReconciler } from './reconciler';
+export { ensureReviewerDigestSchedule } from './digest-schedule';
+export { sendOnce } from './mail/outbox';
+export { createTransport } from './mail/transport';

@@ -1,13 +1,21 @@
-/** The worker process: connects to Temporal and PostgreSQL and runs until SIGINT/SIGTERM. */
+/**
+ * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest schedule, runs
+ * the reconciler (on start and on a timer) and the worker until SIGINT/SIGTERM.
+ */
+import { Client } from '@temporalio/client';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
 import { WorkerConfigSchema, parseEnv } from './config';
+import { ensureReviewerDigestSchedule } from './digest-schedule';
+import { startReconciler } from './reconciler';
 import { createWorker } from './worker';
 
 async function main(): Promise<void> {
   const cfg = parseEnv(WorkerConfigSchema);
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
   const worker = await createWorker({
     connection,
     namespace: cfg.TEMPORAL_NAMESPACE,
@@ -15,8 +23,26 @@ async function main(): Promise<void> {
     prisma,
     mail: { smtpUrl: cfg.SMTP_URL, from: cfg.MAIL_FROM, portalUrl: cfg.PORTAL_URL },
   });
+  if (cfg.REVIEWER_DIGEST_TO) {
+    await ensureReviewerDigestSchedule(client, {
+      every: cfg.REVIEWER_DIGEST_EVERY,
+      waitingLongerThan: cfg.REQUEST_REMINDER_AFTER,
+      to: cfg.REVIEWER_DIGEST_TO,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    });
+  }
+  const stopReconciler = startReconciler({
+    prisma,
+    client,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    graceMs: msToNumber(cfg.RECONCILE_GRACE as '1m'),
+    everyMs: msToNumber(cfg.RECONCILE_EVERY as '1m'),
+    notificationDeadline: cfg.MAIL_DEADLINE,
+    log: (m) => console.log(m),
+  });
   console.log(`worker running on task queue ${cfg.TEMPORAL_TASK_QUEUE} (${cfg.TEMPORAL_ADDRESS})`);
   await worker.run();
+  stopReconciler();
   await connection.close();
   await prisma.$disconnect();
 }

@@ -1,11 +1,12 @@
 /**
- * Creates the Temporal worker: bundles the workflows from @portal/workflows and registers the activities.
- * Used by the worker process (main.ts) and in-process by the workflow tests.
+ * Creates the Temporal worker: the workflows of @portal/workflows and the lifecycle's activities. Used by
+ * the worker process (main.ts) and in-process by the workflow tests, which may replace single activities
+ * (`overrides`) to make a dependency fail on purpose.
  */
 import { createRequire } from 'node:module';
-import { type NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
-import { createActivities, type MailSettings } from './activities';
+import { type MailSettings, type PortalActivities, createActivities } from './activities';
 
 const require = createRequire(import.meta.url);
 
@@ -18,12 +19,15 @@ export async function createWorker(opts: {
   taskQueue: string;
   prisma: PrismaClient;
   mail: MailSettings;
+  overrides?: Partial<PortalActivities>;
+  /** A bundle built once (tests), instead of bundling `workflowsPath` at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
 }): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
-    workflowsPath,
-    activities: createActivities(opts.prisma, opts.mail),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
+    activities: { ...createActivities(opts.prisma, opts.mail), ...opts.overrides },
   });
 }

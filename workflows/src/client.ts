@@ -1,5 +1,9 @@
-/** What clients (API, worker, tests) need of the workflows: types, ids, messages and search attributes. */
-export * from './access-change/types';
-export * from './access-change/messages';
-export * from './access-change/rules';
+/** What clients (API, worker, tests) need of the workflows: definitions, ids, messages, types, search attributes. */
+export * from './lifecycle/types';
+export * from './lifecycle/definition';
+export * from './lifecycle/messages';
+export * from './lifecycle/rules';
+export * from './lifecycle/start';
+export * from './access-change/definition';
+export * from './digest/types';
 export * from './search-attributes';

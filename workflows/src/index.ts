@@ -3,3 +3,4 @@
  * functions here; clients import messages and types from './client'.
  */
 export { accessChangeWorkflow } from './access-change/workflow';
+export { reviewerDigestWorkflow } from './digest/workflow';

@@ -1,9 +1,12 @@
 /**
- * Custom search attributes every request workflow upserts on each transition, so operations staff can
- * filter requests in the Temporal Web UI (ARCHITECTURE.md "Messages, not ad-hoc writes"). The dev server
- * registers them at start (`--search-attribute RequestStatus=Keyword ...`).
+ * The custom search attributes of every request workflow, declared once (REQUEST-LIFECYCLE.md "The
+ * shape"): set at start, RequestStatus upserted on every transition, so operations staff filter requests in
+ * the Temporal Web UI. The local stack and the tests register them from `SEARCH_ATTRIBUTE_KEYS`; the compose
+ * setup job reads `deploy/temporal/search-attributes.txt`, generated from `searchAttributeLines()` and
+ * compared with it by a unit test.
  */
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { type SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 
 export const RequestTypeKey = defineSearchAttributeKey('RequestType', 'KEYWORD');
 export const RequestStatusKey = defineSearchAttributeKey('RequestStatus', 'KEYWORD');
@@ -11,11 +14,27 @@ export const SubjectUserIdKey = defineSearchAttributeKey('SubjectUserId', 'INT')
 export const RequesterUserIdKey = defineSearchAttributeKey('RequesterUserId', 'INT');
 export const ProxyBatchIdKey = defineSearchAttributeKey('ProxyBatchId', 'KEYWORD');
 
-/** Names and Temporal types, for servers that must register them (`temporal operator search-attribute create`). */
-export const SEARCH_ATTRIBUTES = [
-  ['RequestType', 'Keyword'],
-  ['RequestStatus', 'Keyword'],
-  ['SubjectUserId', 'Int'],
-  ['RequesterUserId', 'Int'],
-  ['ProxyBatchId', 'Keyword'],
-] as const;
+/** Every custom search attribute key, in registration order. */
+export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeType>[] = [
+  RequestTypeKey,
+  RequestStatusKey,
+  SubjectUserIdKey,
+  RequesterUserIdKey,
+  ProxyBatchIdKey,
+];
+
+/** The CLI's spelling of a search attribute type (`temporal operator search-attribute create --type`). */
+const CLI_TYPES: Record<SearchAttributeType, string> = {
+  TEXT: 'Text',
+  KEYWORD: 'Keyword',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
+
+/** `Name=Type` pairs, as `temporal server start-dev --search-attribute` and the compose setup job take them. */
+export function searchAttributeLines(): string[] {
+  return SEARCH_ATTRIBUTE_KEYS.map((k) => `${k.name}=${CLI_TYPES[k.type]}`);
+}

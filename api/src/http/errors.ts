@@ -21,4 +21,7 @@ export const forbidden = (message: string = MESSAGES.signIn.notAuthorized): Http
   new HttpError(403, { message });
 export const notFound = (message: string): HttpError => new HttpError(404, { message });
 export const notModified = (): HttpError => new HttpError(304, undefined);
+/** 409: the resource is busy with another writer; retrying shortly is safe. */
+export const conflict = (globalErrors: string[], message: string): HttpError =>
+  new HttpError(409, { fieldErrors: {}, globalErrors, message });
 export const unavailable = (message: string): HttpError => new HttpError(503, { message });

@@ -4,17 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { searchAttributeLines } from '@portal/workflows/search-attributes';
 import { waitForPort } from '../net';
 import { clearStale, type ExitInfo, type Log, spawnManaged, untilReady } from '../procs';
-
-/** Custom search attributes the access-change workflows upsert (ops filter on them in the Web UI). */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Int'> = {
-  RequestType: 'Keyword',
-  RequestStatus: 'Keyword',
-  SubjectUserId: 'Int',
-  RequesterUserId: 'Int',
-  ProxyBatchId: 'Keyword',
-};
 
 export interface TemporalHandle {
   /** host:port of the frontend (gRPC), as TEMPORAL_ADDRESS. */
@@ -56,7 +48,7 @@ export async function startTemporal(opts: {
     opts.namespace,
     '--log-level',
     'warn',
-    ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...searchAttributeLines().flatMap((line) => ['--search-attribute', line]),
   ];
   const proc = spawnManaged({
     name: 'temporal',

@@ -1,59 +1,51 @@
 /**
- * Mail activity: tells the subject of an access-change request that it was resolved (APPROVED or
- * REJECTED), with the reviewer's comments. At-least-once: a sent mail is recorded in the audit trail under
- * `<workflowId>:mail`, and a retry that finds the record sends nothing.
+ * The resolution mail of every request kind (REQUEST-LIFECYCLE rule 5): the kind writes its text, the
+ * outbox sends it at most once per workflow (`<workflowId>:mail`, fixed Message-ID). When the workflow
+ * finally gives up, `recordMailFailure` audits MAIL_FAILED; the request stays resolved.
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { PrismaClient } from '@portal/db';
-import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS } from '@portal/contract';
-import type { ResolutionMailInput } from '@portal/workflows';
+import type { NotificationFailureInput, NotificationInput } from '@portal/workflows';
+import { storeOf } from '../kinds';
+import { sendOnce } from '../mail/outbox';
+import { type MailSettings, senderDomain } from '../mail/transport';
 
-export interface MailSettings {
-  smtpUrl: string;
-  from: string;
-  portalUrl: string;
+export function createSendResolutionMail(prisma: PrismaClient, transport: Transporter, settings: MailSettings) {
+  return async function sendResolutionMail(input: NotificationInput): Promise<void> {
+    const store = storeOf(input.kind);
+    const content = await store.resolutionMail(prisma, input.requestId, settings.portalUrl);
+    await sendOnce(prisma, transport, {
+      key: `${input.workflowId}:mail`,
+      messageId: `<${input.workflowId}.resolution@${senderDomain(settings.from)}>`,
+      from: settings.from,
+      ...content,
+      audit: {
+        actorUsername: 'system',
+        entityType: store.entityType,
+        entityId: String(input.requestId),
+        action: 'MAIL_SENT',
+        after: { to: content.to, subject: content.subject },
+        workflowId: input.workflowId,
+      },
+    });
+  };
 }
 
-export function createSendResolutionMail(prisma: PrismaClient, mail: MailSettings) {
-  const transport = nodemailer.createTransport(mail.smtpUrl);
-  return async function sendResolutionMail(input: ResolutionMailInput): Promise<void> {
-    const key = `${input.workflowId}:mail`;
-    if (await prisma.auditEvent.findUnique({ where: { idempotencyKey: key } })) return;
-    const request = await prisma.accessModRequest.findUniqueOrThrow({
-      where: { id: input.requestId },
-      include: { subject: true },
-    });
-    const status = REQUEST_STATUS_LABELS[request.requestStatus];
-    const kind = REQUEST_TYPE_LABELS[request.requestType];
-    const roles = (request.accessControls as Array<{ roleName: string }>).map((c) => c.roleName).join(', ');
-    const text = [
-      `Dear ${request.subject.firstName} ${request.subject.lastName},`,
-      '',
-      `Your ${kind} request #${request.id} (${roles}) was ${status.toLowerCase()}.`,
-      request.reviewerComments ? `Reviewer comments: ${request.reviewerComments}` : '',
-      '',
-      `You can see your requests under Profile, Requests History: ${mail.portalUrl}/app/profile?tab=history`,
-      '',
-      'Portal Gateway User Support',
-    ]
-      .filter((line, i, all) => line !== '' || all[i - 1] !== '')
-      .join('\n');
-    await transport.sendMail({
-      from: mail.from,
-      to: request.subject.email,
-      subject: `Portal Gateway: your access request #${request.id} was ${status.toLowerCase()}`,
-      text,
-    });
-    await prisma.auditEvent.create({
-      data: {
-        actorUsername: 'system',
-        entityType: 'AccessModRequest',
-        entityId: String(request.id),
-        action: 'MAIL_SENT',
-        after: { to: request.subject.email, status: request.requestStatus },
-        workflowId: input.workflowId,
-        idempotencyKey: key,
-      },
+export function createRecordMailFailure(prisma: PrismaClient) {
+  return async function recordMailFailure(input: NotificationFailureInput): Promise<void> {
+    await prisma.auditEvent.createMany({
+      data: [
+        {
+          actorUsername: 'system',
+          entityType: storeOf(input.kind).entityType,
+          entityId: String(input.requestId),
+          action: 'MAIL_FAILED',
+          after: { reason: input.reason.slice(0, 500) },
+          workflowId: input.workflowId,
+          idempotencyKey: `${input.workflowId}:mail-failed`,
+        },
+      ],
+      skipDuplicates: true,
     });
   };
 }

@@ -1,23 +1,15 @@
 /**
- * Filing access-modification requests (001 §7 POST /rest/secure/user_access_mod_request; 001 §4): the
- * projection row and the workflow start happen in one database transaction, so a failed start leaves no
- * row. One open request per subject and study role (REQUEST_IN_PROGRESS), serialised by an advisory lock.
+ * Filing access-modification requests (001 §7 POST /rest/secure/user_access_mod_request; 001 §4) through
+ * the lifecycle's `fileRequest` (commit, then start). One open request per subject and study role
+ * (REQUEST_IN_PROGRESS), re-checked under the (ACCESS_CHANGE, subject) filing lock.
  */
-import { WorkflowIdReusePolicy } from '@temporalio/client';
 import type { AccessModRequest, CreateAccessModRequestBody, FieldErrors } from '@portal/contract';
 import { GLOBAL_ERRORS, RESOLVED_STATUSES } from '@portal/contract';
-import {
-  ACCESS_CHANGE_WORKFLOW_TYPE,
-  type AccessChangeInput,
-  RequestStatusKey,
-  RequestTypeKey,
-  RequesterUserIdKey,
-  SubjectUserIdKey,
-  accessChangeWorkflowId,
-} from '@portal/workflows';
+import { accessChangeDefinition, accessChangeWorkflowId } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { forbidden, notFound, unavailable, unprocessable } from '../../../http/errors';
+import { forbidden, notFound, unprocessable } from '../../../http/errors';
+import { fileRequest } from '../lifecycle-client';
 import { checkAccessControls, loadReferenceSets } from './access-rules';
 import { accessModRequestView } from './view';
 
@@ -47,9 +39,18 @@ export async function createAccessModRequest(
   const existing =
     body.requestType === 'NEW' ? null : active.find((a) => a.roleName === body.accessControls[0]!.roleName);
 
-  const row = await prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${subject.id})`;
+  const person = (u: { id: number; firstName: string; lastName: string; username: string }) => ({
+    id: u.id,
+    label: `${u.firstName} ${u.lastName} (${u.username})`,
+  });
+  const { result: row } = await fileRequest(deps, {
+    def: accessChangeDefinition,
+    subject: person(subject),
+    requester: person(subject),
+    markStarted: async (id) => {
+      await prisma.accessModRequest.update({ where: { id }, data: { workflowStartedAt: new Date() } });
+    },
+    insert: async (tx) => {
       const open = await tx.accessModRequest.findMany({
         where: { subjectUserId: subject.id, requestStatus: { notIn: [...RESOLVED_STATUSES] } },
         select: { accessControls: true },
@@ -93,33 +94,8 @@ export async function createAccessModRequest(
           idempotencyKey: `${workflowId}:0`,
         },
       });
-      const input: AccessChangeInput = {
-        requestId: created.id,
-        requestType: body.requestType,
-        subjectUserId: subject.id,
-        requesterUserId: actor.userId,
-      };
-      try {
-        await deps.temporal.workflow.start(ACCESS_CHANGE_WORKFLOW_TYPE, {
-          workflowId,
-          taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-          args: [input],
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          typedSearchAttributes: [
-            { key: RequestTypeKey, value: 'ACCESS_CHANGE' },
-            { key: RequestStatusKey, value: 'NEW' },
-            { key: SubjectUserIdKey, value: subject.id },
-            { key: RequesterUserIdKey, value: actor.userId },
-          ],
-        });
-      } catch {
-        throw unavailable(
-          'Unable to process new user-access modification request due to one or more errors. The request service is unavailable; nothing was saved.',
-        );
-      }
-      return created;
+      return { requestId, result: created };
     },
-    { timeout: 20_000 },
-  );
+  });
   return accessModRequestView(row, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
 }

@@ -43,9 +43,12 @@ export function registerAccessRequestRoutes(app: FastifyInstance, deps: Deps): v
     return accessModRequestView(row, temporal);
   });
 
-  app.put('/user_management/review_access_change_request', async (req) => {
+  app.put('/user_management/review_access_change_request', async (req, reply) => {
     const actor = requireAuth(req, 'WRITE_USERS');
     const body = parseInput(ReviewAccessChangeBodySchema, req.body);
-    return reviewAccessChange(deps, actor, body);
+    const answer = await reviewAccessChange(deps, actor, body);
+    // 202: the save is still being processed; the same attempt key may be sent again (REQUEST-LIFECYCLE rule 6).
+    if ('status' in answer && answer.status === 'PROCESSING') reply.code(202);
+    return answer;
   });
 }

@@ -1,0 +1,150 @@
+/**
+ * The API side of the request lifecycle, used by every request kind (REQUEST-LIFECYCLE.md):
+ * - `fileRequest` (rule 1): commit the request row and its audit row under the `(kind, subject)` filing
+ *   lock, THEN start `<kind>-<id>` (USE_EXISTING, REJECT_DUPLICATE) and mark the row started. A start that
+ *   fails after the commit still answers success: the worker's reconciler starts it.
+ * - `reviewRequest` (rule 6): send the `review` update with an id made of request id, version and the
+ *   browser's attempt key; wait for acceptance and result together for at most REVIEW_DEADLINE_MS; past it
+ *   answer 'PROCESSING' (202). Refusals map to the spec's answers; "busy" (409) and "stale" (422) differ.
+ */
+import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { type FieldErrors, GLOBAL_ERRORS, MESSAGES } from '@portal/contract';
+import { type FilingLockKind, type Prisma, lockFiling } from '@portal/db';
+import {
+  type LifecycleState,
+  REVIEW_FAILURES,
+  type RequestKindDefinition,
+  type ReviewInput,
+  reviewUpdate,
+  startRequestWorkflow,
+  workflowIdOf,
+} from '@portal/workflows';
+import type { Deps } from '../../deps';
+import { type HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../../http/errors';
+
+export interface FilingParty {
+  id: number;
+  /** e.g. 'Jane Doe (jdoe)', for the Temporal UI's summary. */
+  label: string;
+}
+
+export interface FileRequestOptions<T> {
+  def: RequestKindDefinition & { kind: FilingLockKind };
+  subject: FilingParty;
+  requester: FilingParty;
+  /** Inside the filing transaction, under the lock: re-check what the lock protects, insert row + audit row. */
+  insert(tx: Prisma.TransactionClient): Promise<{ requestId: number; result: T }>;
+  /** Marks the row's workflow as started (the reconciler skips it). */
+  markStarted(requestId: number): Promise<void>;
+}
+
+/** Files a request (rule 1). @returns the insert's result and whether the workflow start was confirmed. */
+export async function fileRequest<T>(
+  deps: Deps,
+  opts: FileRequestOptions<T>,
+): Promise<{ requestId: number; result: T; started: boolean }> {
+  const { requestId, result } = await deps.prisma.$transaction(
+    async (tx) => {
+      await lockFiling(tx, opts.def.kind, opts.subject.id);
+      return opts.insert(tx);
+    },
+    { timeout: 20_000 },
+  );
+  try {
+    await startRequestWorkflow(
+      deps.temporal,
+      opts.def,
+      {
+        requestId,
+        subjectUserId: opts.subject.id,
+        requesterUserId: opts.requester.id,
+        notificationDeadline: deps.cfg.MAIL_DEADLINE,
+      },
+      {
+        taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+        subjectLabel: opts.subject.label,
+        requesterLabel: opts.requester.label,
+      },
+    );
+    await opts.markStarted(requestId);
+    return { requestId, result, started: true };
+  } catch (err) {
+    // The request exists and is committed; the reconciler starts its workflow (rule 1).
+    console.warn(
+      `filing: ${workflowIdOf(opts.def, requestId)} committed, start deferred to the reconciler: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return { requestId, result, started: false };
+  }
+}
+
+export interface ReviewRequestOptions {
+  def: RequestKindDefinition;
+  requestId: number;
+  input: ReviewInput;
+  /** The browser's attempt key; a new one is made when absent (the save then cannot be joined by a retry). */
+  attemptKey?: string;
+  /** The fieldErrors key of the status, for an illegal transition. */
+  statusKey: string;
+}
+
+export type ReviewOutcome = { outcome: 'DONE'; state: LifecycleState } | { outcome: 'PROCESSING' };
+
+/** The update id of one save attempt: the same attempt retried joins the first; another attempt never does. */
+export const reviewUpdateId = (requestId: number, version: number, attemptKey: string): string =>
+  `review-${requestId}-v${version}-${attemptKey}`;
+
+/**
+ * Sends one reviewer's save (rule 6).
+ * @throws HttpError 304 (no changes), 403, 409 (another save runs), 422 (stale, illegal, refused by the
+ *   commit), 503 (the save failed or Temporal is unreachable).
+ */
+export async function reviewRequest(deps: Deps, opts: ReviewRequestOptions): Promise<ReviewOutcome> {
+  const handle = deps.temporal.workflow.getHandle(workflowIdOf(opts.def, opts.requestId));
+  const updateId = reviewUpdateId(opts.requestId, opts.input.expectedVersion, opts.attemptKey ?? randomUUID());
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deps.cfg.REVIEW_DEADLINE_MS);
+  try {
+    const state = await deps.temporal.withAbortSignal(deadline.signal, async () => {
+      const update = await handle.startUpdate(reviewUpdate, {
+        args: [opts.input],
+        updateId,
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      return update.result();
+    });
+    return { outcome: 'DONE', state };
+  } catch (err) {
+    if (deadline.signal.aborted) return { outcome: 'PROCESSING' };
+    throw mapUpdateError(err, opts.statusKey);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function mapUpdateError(err: unknown, statusKey: string): HttpError {
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    const { type, message, details } = err.cause;
+    switch (type) {
+      case REVIEW_FAILURES.stale:
+        return unprocessable({}, [GLOBAL_ERRORS.staleVersion]);
+      case REVIEW_FAILURES.busy:
+        return conflict([GLOBAL_ERRORS.reviewBusy], MESSAGES.access.reviewBusy);
+      case REVIEW_FAILURES.illegal:
+        return unprocessable({ [statusKey]: [message] });
+      case REVIEW_FAILURES.noChanges:
+        return notModified();
+      case REVIEW_FAILURES.invalid: {
+        const body = (details?.[0] ?? {}) as { fieldErrors?: FieldErrors; globalErrors?: string[] };
+        return unprocessable(body.fieldErrors ?? {}, body.globalErrors ?? []);
+      }
+      case REVIEW_FAILURES.forbidden:
+        return forbidden();
+    }
+  }
+  if (err instanceof WorkflowNotFoundError) {
+    return unprocessable({ [statusKey]: ['The request is resolved and can no longer be changed.'] });
+  }
+  return unavailable(MESSAGES.access.reviewFailed);
+}

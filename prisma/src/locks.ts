@@ -1,0 +1,31 @@
+/**
+ * Transaction-scoped advisory locks (REQUEST-LIFECYCLE rule 7), in PostgreSQL's two-key form
+ * `pg_advisory_xact_lock(namespace, id)` so request kinds and record families never share a key space:
+ * - filing takes `(kind, subject)`: one filing per kind and subject at a time;
+ * - every writer of a user's access records or portal roles takes `(USER_ACCESS, userId)`, whatever the
+ *   request kind (review commits, the admin's access tab, registration approval, profile changes).
+ * Released at commit or rollback.
+ */
+import type { Prisma } from '../generated/client/client';
+
+/** The first key of each lock family. Numbers are part of the contract between processes: never reuse one. */
+export const LOCK_NAMESPACES = {
+  ACCESS_CHANGE: 1001,
+  REGISTRATION: 1002,
+  PROFILE_CHANGE: 1003,
+  PROXY_BATCH: 1004,
+  USER_ACCESS: 2001,
+} as const;
+export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE' | 'PROXY_BATCH';
+
+type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
+
+/** Serialises filings of one kind for one subject (user id, or a registration's email hash). */
+export async function lockFiling(tx: Tx, kind: FilingLockKind, subjectId: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}::int4, ${subjectId}::int4)`;
+}
+
+/** Serialises every write of one user's access records and portal roles. */
+export async function lockUserAccess(tx: Tx, portalUserId: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES.USER_ACCESS}::int4, ${portalUserId}::int4)`;
+}

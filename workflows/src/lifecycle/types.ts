@@ -1,0 +1,132 @@
+/**
+ * Shapes of the one request lifecycle every request kind runs on (REQUEST-LIFECYCLE.md "The shape"): its
+ * state, the reviewer's `review` update, the commit activity's input and answer, and the failure types the
+ * API maps to HTTP answers. Pure types and constants: imported by workflow code, the worker and the API.
+ */
+import type { WorkflowKind } from '@portal/contract/statuses';
+
+/** Who saves: the reviewer's portal user id, username and permissions (000 §6) at the time of the save. */
+export interface ReviewActor {
+  userId: number;
+  username: string;
+  permissions: string[];
+}
+
+/** Every lifecycle workflow's start argument. */
+export interface LifecycleInput {
+  requestId: number;
+  subjectUserId: number;
+  requesterUserId: number;
+  /**
+   * Overall deadline of the resolution mail's retries (Temporal duration, e.g. '24 hours'); past it the
+   * mail is given up and audited as MAIL_FAILED (rule 5). Tests shorten it.
+   */
+  notificationDeadline?: string;
+}
+
+/** What the `state` query returns and every accepted `review` answers with. */
+export interface LifecycleState<S extends string = string> {
+  kind: WorkflowKind;
+  requestId: number;
+  status: S;
+  /** Number of saves committed; a save must name it (optimistic concurrency). */
+  version: number;
+  reviewerComments: string;
+  sysaidTicket: string;
+  lastModifiedBy: string | null;
+  /** True once the kind's effects outside the database (LDAP) ran (rule 3). */
+  outsideEffectsRan: boolean;
+  /** True while a save is being committed. */
+  busy: boolean;
+}
+
+/** The `review` update's argument: status, comments and ticket number, plus the kind's own payload. */
+export interface ReviewInput<S extends string = string> {
+  expectedVersion: number;
+  requestStatus: S;
+  reviewerComments: string;
+  sysaidTicket: string;
+  actor: ReviewActor;
+  /** Kind-specific part of the save (validated by the kind's commit), e.g. granted access later. */
+  payload?: unknown;
+}
+
+/** The commit activity's argument: one save, keyed by (workflowId, version) (rule 2). */
+export interface CommitSaveInput<S extends string = string> {
+  kind: WorkflowKind;
+  requestId: number;
+  workflowId: string;
+  /** The version this save creates (state.version + 1). */
+  version: number;
+  fromStatus: S;
+  toStatus: S;
+  reviewerComments: string;
+  sysaidTicket: string;
+  actor: ReviewActor;
+  payload?: unknown;
+}
+
+/** The commit's answer: written (or found written by an earlier attempt), or refused with the spec's body. */
+export type CommitResult =
+  | { outcome: 'COMMITTED'; at: string }
+  | {
+      outcome: 'REFUSED';
+      failure: typeof REVIEW_FAILURES.noChanges | typeof REVIEW_FAILURES.invalid;
+      fieldErrors: Record<string, string[]>;
+      globalErrors: string[];
+    };
+
+/** The outside-effects activity's argument (rule 3): runs before the approving commit. */
+export interface OutsideEffectsInput {
+  kind: WorkflowKind;
+  requestId: number;
+  workflowId: string;
+  actor: ReviewActor;
+  payload?: unknown;
+}
+
+/** The resolution mail (rule 5). */
+export interface NotificationInput {
+  kind: WorkflowKind;
+  requestId: number;
+  workflowId: string;
+}
+
+/** Written when the resolution mail was given up (rule 5). */
+export interface NotificationFailureInput extends NotificationInput {
+  reason: string;
+}
+
+/** Activities every lifecycle workflow calls; the worker implements them per kind. */
+export interface LifecycleActivities {
+  /** Writes one save (kind effects + request row + audit row) in one transaction; may refuse. */
+  commitSave(input: CommitSaveInput): Promise<CommitResult>;
+  /** Idempotent effects outside the database (compare-then-set, keyed creates). */
+  applyOutsideEffects(input: OutsideEffectsInput): Promise<void>;
+  /** Mails the subject that the request was resolved; at most one mail per workflow. */
+  sendResolutionMail(input: NotificationInput): Promise<void>;
+  /** Audits a resolution mail that could not be sent (MAIL_FAILED). */
+  recordMailFailure(input: NotificationFailureInput): Promise<void>;
+}
+
+/**
+ * ApplicationFailure types of the review update and its activities. The API maps them: STALE_VERSION and
+ * INVALID 422, NO_CHANGES 304, PERMISSION_DENIED 403, REVIEW_IN_PROGRESS 409, SAVE_FAILED 503.
+ */
+export const REVIEW_FAILURES = {
+  stale: 'STALE_VERSION',
+  illegal: 'ILLEGAL_TRANSITION',
+  noChanges: 'NO_CHANGES',
+  invalid: 'INVALID',
+  forbidden: 'PERMISSION_DENIED',
+  busy: 'REVIEW_IN_PROGRESS',
+  saveFailed: 'SAVE_FAILED',
+} as const;
+export type ReviewFailureType = (typeof REVIEW_FAILURES)[keyof typeof REVIEW_FAILURES];
+
+/** Errors an activity raises that can never succeed on retry (rule 6): not retried. */
+export const NON_RETRYABLE_ERRORS = {
+  requestNotFound: 'REQUEST_NOT_FOUND',
+  invalidStoredBody: 'INVALID_STORED_BODY',
+  versionConflict: 'VERSION_CONFLICT',
+} as const;
