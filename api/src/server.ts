@@ -1,34 +1,48 @@
 /**
- * Builds the Fastify app: cookies, the error handler, public routes, the guarded /rest/secure scope and,
- * when WEB_DIST is set, the built web app with a single-page fallback for non-/rest paths.
+ * Builds the Fastify app, in the order of fastify/demo's `app.ts`:
+ * 1. external plugins: cookies, security headers and rate limits, the zod schema compilers;
+ * 2. app plugins (plugins/): the route catalogue, the session guard of every /rest/secure route and the
+ *    permission guard that reads each route's `config.permission`;
+ * 3. the error handler and the no-store default for /rest answers;
+ * 4. the features (features/<name>/routes.ts), each one encapsulated plugin with its routes' full paths;
+ * 5. when WEB_DIST is set, the built web app with a single-page fallback for non-/rest paths.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { authenticate } from './auth/guard';
 import { registerSecurity } from './auth/security';
 import type { Deps } from './deps';
-import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
+import { auditRoutes } from './features/audit/routes';
+import { authRoutes } from './features/auth/routes';
+import { configurationRoutes } from './features/configuration/routes';
+import { passwordRoutes } from './features/password/routes';
+import { profileRoutes } from './features/profile/routes';
+import { referenceRoutes } from './features/reference/routes';
 import { registerRequestRoutes } from './features/requests';
-import { registerAuditRoutes } from './routes/audit';
-import { registerConfigurationRoutes } from './routes/configuration';
-import { registerPublicAuthRoutes, registerSecureAuthRoutes } from './routes/auth';
-import { registerPublicPasswordRoutes, registerSecurePasswordRoutes } from './routes/password';
-import { registerPasswordAdminRoutes } from './routes/password-admin';
-import { registerProfileRoutes } from './routes/profile';
-import { registerReferenceRoutes, registerSecureReferenceRoutes } from './routes/reference';
+import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
+import { permissionGuard } from './plugins/permissions';
+import { routeCatalog } from './plugins/route-catalog';
+import { sessionGuard } from './plugins/session';
+import { zodSchemas } from './plugins/zod-schemas';
 
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.cfg.LOG_LEVEL === 'silent' ? false : { level: deps.cfg.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    // The spec writes some paths with a trailing slash and some without; both spellings of each answer.
+    routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(cookie);
   await registerSecurity(app, deps.cfg);
-  app.decorateRequest('auth', null);
+  await app.register(zodSchemas);
+
+  await app.register(routeCatalog);
+  await app.register(sessionGuard, { deps });
+  await app.register(permissionGuard);
+
   registerErrorHandler(app);
   // Every /rest answer is live data: the browser must not cache it (000 §7 "disable caching"), except what
   // a route marks itself (reference data: stored, revalidated with its ETag on every use).
@@ -36,24 +50,18 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     if (req.url.startsWith('/rest/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  registerPublicAuthRoutes(app, deps);
-  registerPublicPasswordRoutes(app, deps);
-  registerReferenceRoutes(app, deps);
-
-  await app.register(
-    async (secure) => {
-      secure.addHook('onRequest', authenticate(deps));
-      registerSecureAuthRoutes(secure, deps);
-      registerSecurePasswordRoutes(secure, deps);
-      registerPasswordAdminRoutes(secure, deps);
-      registerProfileRoutes(secure, deps);
-      registerRequestRoutes(secure, deps);
-      registerSecureReferenceRoutes(secure, deps);
-      registerConfigurationRoutes(secure, deps);
-      registerAuditRoutes(secure, deps);
-    },
-    { prefix: '/rest/secure' },
-  );
+  for (const feature of [
+    authRoutes,
+    passwordRoutes,
+    profileRoutes,
+    referenceRoutes,
+    configurationRoutes,
+    auditRoutes,
+  ]) {
+    await app.register(feature, { deps });
+  }
+  // The request kinds still register relative to /rest/secure (the session guard applies by path).
+  await app.register(async (secure) => registerRequestRoutes(secure, deps), { prefix: '/rest/secure' });
 
   const dist = deps.cfg.WEB_DIST;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

@@ -1,16 +1,22 @@
 /**
- * The one place errors become responses: HttpError as it is, malformed JSON as 422, anything unexpected as
- * a generic message (logged with its stack, never sent).
+ * The one place errors become responses: HttpError as it is, a request part refused by its declared schema
+ * as the spec's 422 `{ fieldErrors, globalErrors }` (000 §7; keys as `zodToFieldErrors` writes them, without
+ * a `body.`/`params.` prefix), malformed JSON as 422, anything unexpected as a generic message (logged with
+ * its stack, never sent).
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { MESSAGES } from '@portal/contract';
-import { HttpError } from './errors';
+import { MESSAGES, zodToFieldErrors } from '@portal/contract';
+import { SchemaValidationError } from '../plugins/zod-schemas';
+import { HttpError, unprocessable } from './errors';
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof HttpError) {
       if (err.statusCode === 304) return reply.code(304).send();
       return reply.code(err.statusCode).send(err.body);
+    }
+    if (err instanceof SchemaValidationError) {
+      return reply.code(422).send(unprocessable(zodToFieldErrors(err.zodError)).body);
     }
     if (
       err.statusCode === 400 ||

@@ -1,37 +1,15 @@
-/** Maps database rows to the wire shapes of the contract (000 §3, 001 §3). */
-import type {
-  AuditEvent,
-  OutstandingRequestRef,
-  PortalRole,
-  Site,
-  StudyRole,
-  StudyRoleListItem,
-  System,
-  SystemDetail,
-  UserAccess,
-  UserRef,
-} from '@portal/contract';
+/**
+ * Row-to-wire mappers more than one feature uses (000 §3, 001 §3): study roles and systems (reference data
+ * and configuration), portal roles (configuration and profile), access records (profile and requests) and
+ * the Temporal Web UI link (audit trail and requests). A mapper one feature uses lives in its folder.
+ */
+import type { PortalRole, StudyRole, System, UserAccess } from '@portal/contract';
 import type { Prisma } from '@portal/db';
 
-type SiteRow = Prisma.SiteGetPayload<object>;
-type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
-type SystemRow = Prisma.SystemAccessGetPayload<object>;
+export type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
+export type SystemRow = Prisma.SystemAccessGetPayload<object>;
 type PortalRoleRow = Prisma.PortalRoleGetPayload<object>;
 type UserAccessRow = Prisma.UserAccessGetPayload<object>;
-type StudyRoleWithSystemsRow = Prisma.StudyRoleGetPayload<{ include: { systems: { include: { system: true } } } }>;
-type UserRow = Prisma.PortalUserGetPayload<object>;
-type AuditRow = Prisma.AuditEventGetPayload<object>;
-type RequestWithSubjectRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true } }>;
-
-export const siteView = (s: SiteRow): Site => ({
-  siteCode: s.siteCode,
-  siteName: s.siteName,
-  siteStatus: s.siteStatus,
-  siteType: s.siteType,
-  type: s.siteType,
-  description: s.description,
-  otherIdentifier: s.laoCode,
-});
 
 export const studyRoleView = (r: StudyRoleRow): StudyRole => ({
   id: r.id,
@@ -84,72 +62,4 @@ export const userAccessView = (a: UserAccessRow): UserAccess => ({
 export function workflowUrl(uiUrl: string | undefined, namespace: string, workflowId: string): string | null {
   if (!uiUrl) return null;
   return `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
-}
-
-/** 001 §2.12: a study role with the names of its default systems (the fixed one first, then as the systems list). */
-export function studyRoleListItemView(r: StudyRoleWithSystemsRow): StudyRoleListItem {
-  const systems = [...r.systems]
-    .map((s) => s.system)
-    .sort((a, b) => Number(b.fixed) - Number(a.fixed) || a.sort - b.sort || a.systemName.localeCompare(b.systemName));
-  return { ...studyRoleView(r), defaultApplicationNames: systems.map((s) => s.systemName) };
-}
-
-/** 001 §3 System for the configuration screens, with whether it is the fixed one. */
-export const systemDetailView = (s: SystemRow): SystemDetail => ({ ...systemView(s), fixed: s.fixed });
-
-/** A user in an in-use list (001 §3 Role in-use result). */
-export const userRefView = (u: UserRow): UserRef => ({
-  id: u.id,
-  username: u.username,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  email: u.email,
-});
-
-/** An outstanding request in an in-use list (001 §7 inUseByOutstandingUserAccessMod). */
-export const outstandingRequestRefView = (r: RequestWithSubjectRow): OutstandingRequestRef => ({
-  id: r.id,
-  requestType: r.requestType,
-  requestStatus: r.requestStatus,
-  subjectUserId: r.subjectUserId,
-  firstName: r.subject.firstName,
-  lastName: r.subject.lastName,
-  email: r.subject.email,
-  sysdat: r.sysdat.toISOString(),
-});
-
-const NAME_FIELDS: Record<string, string> = {
-  PortalRole: 'description',
-  StudyRole: 'roleName',
-  SystemAccess: 'systemName',
-};
-
-/** The record's name as the audit row's snapshots give it (role name, system name), or a numbered label. */
-function auditEntityName(r: AuditRow): string | null {
-  const field = NAME_FIELDS[r.entityType];
-  for (const snapshot of field ? [r.after, r.before] : []) {
-    const value = (snapshot as Record<string, unknown> | null)?.[field!];
-    if (typeof value === 'string') return value;
-  }
-  if (r.entityType === 'AccessModRequest') return `Request #${r.entityId}`;
-  if (r.entityType === 'UserAccess' || r.entityType === 'PortalUser') return `User #${r.entityId}`;
-  return null;
-}
-
-/** An audit row on the wire, with the Temporal Web UI link of its workflow (if any). */
-export function auditEventView(r: AuditRow, temporal: { uiUrl: string | undefined; namespace: string }): AuditEvent {
-  return {
-    id: r.id.toString(),
-    at: r.at.toISOString(),
-    actorUserId: r.actorUserId,
-    actorUsername: r.actorUsername,
-    entityType: r.entityType,
-    entityId: r.entityId,
-    entityName: auditEntityName(r),
-    action: r.action,
-    before: r.before ?? null,
-    after: r.after ?? null,
-    workflowId: r.workflowId,
-    workflowUrl: r.workflowId ? workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId) : null,
-  };
 }

@@ -2,18 +2,20 @@
  * The audit trail (/app/audit-trail): GET /rest/secure/audit_trail (READ_USERS), server-paged, filtered by
  * actor, entity and date range, sorted. It is read-only by design: no call edits or deletes a row.
  */
-import type { FastifyInstance } from 'fastify';
-import { AuditQuerySchema } from '@portal/contract';
-import { requireAuth } from '../auth/guard';
-import type { Deps } from '../deps';
-import { parseInput } from '../http/validate';
-import { listAuditEvents } from '../services/audit';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AuditEventSchema, AuditQuerySchema } from '@portal/contract';
+import type { Deps } from '../../deps';
+import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { listAuditEvents } from './list';
 
-export function registerAuditRoutes(app: FastifyInstance, deps: Deps): void {
+export const auditRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const temporal = { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE };
-  app.get('/audit_trail', async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const query = parseInput(AuditQuerySchema, req.query);
-    return listAuditEvents(deps.prisma, query, temporal);
-  });
-}
+  app.get(
+    '/rest/secure/audit_trail',
+    {
+      config: { permission: 'READ_USERS' },
+      schema: { querystring: AuditQuerySchema, response: { 200: pageSchema(AuditEventSchema), ...SECURE_ERRORS } },
+    },
+    async (req) => listAuditEvents(deps.prisma, req.query, temporal),
+  );
+};

@@ -1,20 +1,32 @@
-/** Authentication and session calls (000 §7 Authentication and session). */
-import type { FastifyInstance } from 'fastify';
-import { MESSAGES, TokenCreateBodySchema, type TokenCreateResponse } from '@portal/contract';
-import { clearSessionCookie, setSessionCookie } from '../auth/cookies';
-import { requireAuth } from '../auth/guard';
-import { signInRateLimit } from '../auth/security';
-import { createSession, invalidateSession } from '../auth/session';
-import type { Deps } from '../deps';
-import { unavailable } from '../http/errors';
-import { parseInput } from '../http/validate';
-import { passwordCapabilities } from '../services/password-account';
-import { signIn } from '../services/sign-in';
+/**
+ * Sign-in and session calls (000 §7 Authentication and session): POST /rest/token/create (public,
+ * rate-limited per client address and username), and for any signed-in user token/invalidate, token/refresh
+ * and user_capabilities/granted_permissions. The password capabilities are the password feature's.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  PermissionListSchema,
+  TokenCreateBodySchema,
+  type TokenCreateResponse,
+  TokenCreateResponseSchema,
+} from '@portal/contract';
+import { clearSessionCookie, setSessionCookie } from '../../auth/cookies';
+import { requireAuth } from '../../auth/guard';
+import { signInRateLimit } from '../../auth/security';
+import { createSession, invalidateSession } from '../../auth/session';
+import type { Deps } from '../../deps';
+import { EmptyObjectSchema, MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { signIn } from './sign-in';
 
-/** POST /rest/token/create (public, rate-limited per client address and username). */
-export function registerPublicAuthRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/rest/token/create', { config: { rateLimit: signInRateLimit(deps.cfg) } }, async (req, reply) => {
-    const body = parseInput(TokenCreateBodySchema, req.body);
+export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  const signInSchema = {
+    body: TokenCreateBodySchema,
+    response: { 200: TokenCreateResponseSchema, '4xx': TokenCreateResponseSchema, 429: MessageSchema },
+  };
+  const rateLimit = signInRateLimit(deps.cfg);
+  app.post('/rest/token/create', { config: { rateLimit }, schema: signInSchema }, async (req, reply) => {
+    const body = req.body;
     const result = await signIn(deps, body.username, body.password);
     if (!result.ok) return reply.code(result.status).send(result.body);
     const force = result.expiryState === 'ForceUserToChangePassword';
@@ -29,34 +41,27 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: Deps): void
     };
     return answer;
   });
-}
 
-/** Secure session calls: invalidate, refresh, granted permissions, password-change capabilities. */
-export function registerSecureAuthRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/token/invalidate', async (req, reply) => {
-    const auth = requireAuth(req);
-    await invalidateSession(deps.prisma, auth.sessionToken);
-    clearSessionCookie(deps, req, reply);
-    return {};
-  });
+  app.post(
+    '/rest/secure/token/invalidate',
+    { schema: { body: NoBodySchema, response: { 200: EmptyObjectSchema, ...SECURE_ERRORS } } },
+    async (req, reply) => {
+      const auth = requireAuth(req);
+      await invalidateSession(deps.prisma, auth.sessionToken);
+      clearSessionCookie(deps, req, reply);
+      return {};
+    },
+  );
 
   // The guard has already slid the session's expiry (000 §4 Session timeout: refresh extends it).
-  app.get('/token/refresh', async (req) => {
-    requireAuth(req);
-    return { tokenTimeoutInSeconds: deps.cfg.SESSION_TIMEOUT_SECONDS };
-  });
+  const refreshed = z.object({ tokenTimeoutInSeconds: z.number().int() });
+  app.get('/rest/secure/token/refresh', { schema: { response: { 200: refreshed, ...SECURE_ERRORS } } }, async () => ({
+    tokenTimeoutInSeconds: deps.cfg.SESSION_TIMEOUT_SECONDS,
+  }));
 
-  app.get('/user_capabilities/granted_permissions', async (req) => requireAuth(req).permissions);
-
-  const capability = (which: 'ever' | 'now') => async (req: Parameters<typeof requireAuth>[0]) => {
-    const auth = requireAuth(req);
-    const user = await deps.prisma.portalUser.findUniqueOrThrow({ where: { id: auth.userId } });
-    try {
-      return (await passwordCapabilities(deps, user))[which];
-    } catch {
-      throw unavailable(MESSAGES.signIn.unspecifiedFailure);
-    }
-  };
-  app.get('/user_capabilities/can_change_password_ever', capability('ever'));
-  app.get('/user_capabilities/can_change_password_now', capability('now'));
-}
+  app.get(
+    '/rest/secure/user_capabilities/granted_permissions',
+    { schema: { response: { 200: PermissionListSchema, ...SECURE_ERRORS } } },
+    async (req) => requireAuth(req).permissions,
+  );
+};

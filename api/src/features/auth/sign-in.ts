@@ -16,7 +16,7 @@ import {
   passwordStatus,
   readPolicy,
 } from '@portal/directory';
-import type { Deps } from '../deps';
+import type { Deps } from '../../deps';
 
 export type SignInResult =
   | {

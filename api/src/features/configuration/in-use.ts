@@ -7,7 +7,7 @@
 import type { OutstandingRequestRef, PendingUserRef, StudyRoleRef, UserRef } from '@portal/contract';
 import { RESOLVED_STATUSES } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import type { Tx } from './config-common';
+import type { Tx } from './common';
 import { outstandingRequestRefView, userRefView } from './views';
 
 type Db = PrismaClient | Tx;

@@ -7,11 +7,10 @@
 import type { PortalRole, PortalRoleCreateBody, PortalRoleUpdateBody, ToggleAction } from '@portal/contract';
 import { CONFIG_MESSAGES, PERMISSIONS, isBasicPortalRole } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import type { AuditActor } from './audit';
-import { recordAudit } from './audit';
-import { TX_OPTIONS, type Tx, isUniqueViolation, lockConfig, sameSnapshot } from './config-common';
-import { notFound, notModified, unprocessable } from '../http/errors';
-import { portalRoleView } from './views';
+import { type AuditActor, recordAudit } from '../../shared/audit-log';
+import { TX_OPTIONS, type Tx, isUniqueViolation, lockConfig, sameSnapshot } from './common';
+import { notFound, notModified, unprocessable } from '../../http/errors';
+import { portalRoleView } from '../../shared/views';
 
 const ENTITY = 'PortalRole';
 export const LAST_ADMIN = 'This change would leave no active user with the ADMIN permission.';

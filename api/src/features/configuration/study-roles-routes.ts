@@ -1,79 +1,70 @@
-/**
- * Study roles under /rest/secure/system_mgmt/study_role (001 §7 Study roles). Reading needs READ_USERS,
- * changing needs ADMIN (docs/decisions.md).
- */
-import type { FastifyInstance } from 'fastify';
-import { StudyRoleBodySchema } from '@portal/contract';
+/** Study roles under /rest/secure/system_mgmt/study_role (001 §7 Study roles). */
+import { z } from 'zod';
+import {
+  IdParamsSchema,
+  OutstandingRequestRefSchema,
+  PendingUserRefSchema,
+  StudyRoleBodySchema,
+  StudyRoleListItemSchema,
+  UserRefSchema,
+} from '@portal/contract';
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
-import { parseInput } from '../../http/validate';
-import {
-  outstandingRequestsOfStudyRole,
-  pendingUsersReferencing,
-  usersOfStudyRole,
-} from '../../services/config-in-use';
-import {
-  createStudyRole,
-  getStudyRole,
-  listStudyRoles,
-  toggleStudyRole,
-  updateStudyRole,
-} from '../../services/config-study-roles';
-import { IdParams, actorOf, route } from './route';
+import { NoBodySchema, type ZodApp } from '../../http/route-schemas';
+import { outstandingRequestsOfStudyRole, pendingUsersReferencing, usersOfStudyRole } from './in-use';
+import { CHANGE, READ, actorOf, answers } from './route-options';
+import { createStudyRole, getStudyRole, listStudyRoles, toggleStudyRole, updateStudyRole } from './study-roles';
 
-const BASE = '/system_mgmt/study_role';
+const BASE = '/rest/secure/system_mgmt/study_role';
 
-export function registerStudyRoleRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerStudyRoleRoutes(app: ZodApp, deps: Deps): void {
   const { prisma } = deps;
+  const byId = (ok: z.ZodType) => ({ params: IdParamsSchema, response: answers(ok) });
 
-  route(app, 'GET', `${BASE}/`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    return listStudyRoles(prisma);
-  });
+  app.get(`${BASE}/`, { config: READ, schema: { response: answers(z.array(StudyRoleListItemSchema)) } }, async () =>
+    listStudyRoles(prisma),
+  );
 
-  route(app, 'GET', `${BASE}/:id`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { id } = parseInput(IdParams, req.params);
-    return getStudyRole(prisma, id);
-  });
+  app.get(`${BASE}/:id`, { config: READ, schema: byId(StudyRoleListItemSchema) }, async (req) =>
+    getStudyRole(prisma, req.params.id),
+  );
 
-  route(app, 'POST', `${BASE}/`, async (req) => {
-    const auth = requireAuth(req, 'ADMIN');
-    const body = parseInput(StudyRoleBodySchema, req.body);
-    return createStudyRole(prisma, actorOf(auth), body);
-  });
+  app.post(
+    `${BASE}/`,
+    { config: CHANGE, schema: { body: StudyRoleBodySchema, response: answers(StudyRoleListItemSchema) } },
+    async (req) => createStudyRole(prisma, actorOf(requireAuth(req)), req.body),
+  );
 
-  route(app, 'PUT', `${BASE}/:id`, async (req) => {
-    const auth = requireAuth(req, 'ADMIN');
-    const { id } = parseInput(IdParams, req.params);
-    const body = parseInput(StudyRoleBodySchema, req.body);
-    return updateStudyRole(prisma, actorOf(auth), id, body);
-  });
+  app.put(
+    `${BASE}/:id`,
+    { config: CHANGE, schema: { ...byId(StudyRoleListItemSchema), body: StudyRoleBodySchema } },
+    async (req) => updateStudyRole(prisma, actorOf(requireAuth(req)), req.params.id, req.body),
+  );
 
   for (const action of ['activate', 'deactivate'] as const) {
-    route(app, 'PUT', `${BASE}/:id/${action}`, async (req) => {
-      const auth = requireAuth(req, 'ADMIN');
-      const { id } = parseInput(IdParams, req.params);
-      return toggleStudyRole(prisma, actorOf(auth), id, action);
-    });
+    app.put(
+      `${BASE}/:id/${action}`,
+      { config: CHANGE, schema: { ...byId(StudyRoleListItemSchema), body: NoBodySchema } },
+      async (req) => toggleStudyRole(prisma, actorOf(requireAuth(req)), req.params.id, action),
+    );
   }
 
-  route(app, 'GET', `${BASE}/:id/inUseByUser`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { id } = parseInput(IdParams, req.params);
-    return usersOfStudyRole(prisma, (await getStudyRole(prisma, id)).roleName);
-  });
+  app.get(`${BASE}/:id/inUseByUser`, { config: READ, schema: byId(z.array(UserRefSchema)) }, async (req) =>
+    usersOfStudyRole(prisma, (await getStudyRole(prisma, req.params.id)).roleName),
+  );
 
-  route(app, 'GET', `${BASE}/:id/inUseByPendingUser`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { id } = parseInput(IdParams, req.params);
-    await getStudyRole(prisma, id);
-    return pendingUsersReferencing();
-  });
+  app.get(
+    `${BASE}/:id/inUseByPendingUser`,
+    { config: READ, schema: byId(z.array(PendingUserRefSchema)) },
+    async (req) => {
+      await getStudyRole(prisma, req.params.id);
+      return pendingUsersReferencing();
+    },
+  );
 
-  route(app, 'GET', `${BASE}/:id/inUseByOutstandingUserAccessMod`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { id } = parseInput(IdParams, req.params);
-    return outstandingRequestsOfStudyRole(prisma, (await getStudyRole(prisma, id)).roleName);
-  });
+  app.get(
+    `${BASE}/:id/inUseByOutstandingUserAccessMod`,
+    { config: READ, schema: byId(z.array(OutstandingRequestRefSchema)) },
+    async (req) => outstandingRequestsOfStudyRole(prisma, (await getStudyRole(prisma, req.params.id)).roleName),
+  );
 }

@@ -8,12 +8,11 @@
 import type { FieldErrors, StudyRoleBody, StudyRoleListItem, ToggleAction } from '@portal/contract';
 import { CONFIG_MESSAGES, MESSAGES, studyRoleRuleErrors } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import { notFound, notModified, unprocessable } from '../http/errors';
-import type { AuditActor } from './audit';
-import { recordAudit } from './audit';
-import { TX_OPTIONS, type Tx, isUniqueViolation, lockConfig, sameSnapshot } from './config-common';
-import { outstandingRequestsOfStudyRole, pendingUsersReferencing, usersOfStudyRole } from './config-in-use';
-import { CONFIGURED_LISTS, referenceCacheFor } from './reference-cache';
+import { notFound, notModified, unprocessable } from '../../http/errors';
+import { type AuditActor, recordAudit } from '../../shared/audit-log';
+import { TX_OPTIONS, type Tx, isUniqueViolation, lockConfig, sameSnapshot } from './common';
+import { outstandingRequestsOfStudyRole, pendingUsersReferencing, usersOfStudyRole } from './in-use';
+import { CONFIGURED_LISTS, referenceCacheFor } from '../../shared/reference-cache';
 import { studyRoleListItemView } from './views';
 
 const ENTITY = 'StudyRole';

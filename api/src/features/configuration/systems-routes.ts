@@ -1,70 +1,69 @@
-/**
- * Systems under /rest/secure/system_mgmt/system_access (001 §7 Systems). Reading needs READ_USERS, changing
- * needs ADMIN (docs/decisions.md).
- */
-import type { FastifyInstance } from 'fastify';
-import { SystemBodySchema } from '@portal/contract';
+/** Systems under /rest/secure/system_mgmt/system_access (001 §7 Systems). */
+import { z } from 'zod';
+import {
+  IdParamsSchema,
+  OutstandingRequestRefSchema,
+  PendingUserRefSchema,
+  StudyRoleRefSchema,
+  SystemBodySchema,
+  SystemDetailSchema,
+  UserRefSchema,
+} from '@portal/contract';
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
-import { parseInput } from '../../http/validate';
-import {
-  outstandingRequestsOfSystem,
-  pendingUsersReferencing,
-  studyRolesOfSystem,
-  usersOfSystem,
-} from '../../services/config-in-use';
-import { createSystem, getSystem, listSystems, toggleSystem, updateSystem } from '../../services/config-systems';
-import { IdParams, actorOf, route } from './route';
+import { NoBodySchema, type ZodApp } from '../../http/route-schemas';
+import { outstandingRequestsOfSystem, pendingUsersReferencing, studyRolesOfSystem, usersOfSystem } from './in-use';
+import { CHANGE, READ, actorOf, answers } from './route-options';
+import { createSystem, getSystem, listSystems, toggleSystem, updateSystem } from './systems';
 
-const BASE = '/system_mgmt/system_access';
+const BASE = '/rest/secure/system_mgmt/system_access';
 
-export function registerSystemRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerSystemRoutes(app: ZodApp, deps: Deps): void {
   const { prisma } = deps;
+  const byId = (ok: z.ZodType) => ({ params: IdParamsSchema, response: answers(ok) });
 
-  route(app, 'GET', `${BASE}/`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    return listSystems(prisma);
-  });
+  app.get(`${BASE}/`, { config: READ, schema: { response: answers(z.array(SystemDetailSchema)) } }, async () =>
+    listSystems(prisma),
+  );
 
-  route(app, 'GET', `${BASE}/:id`, async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { id } = parseInput(IdParams, req.params);
-    return getSystem(prisma, id);
-  });
+  app.get(`${BASE}/:id`, { config: READ, schema: byId(SystemDetailSchema) }, async (req) =>
+    getSystem(prisma, req.params.id),
+  );
 
-  route(app, 'POST', `${BASE}/`, async (req) => {
-    const auth = requireAuth(req, 'ADMIN');
-    const body = parseInput(SystemBodySchema, req.body);
-    return createSystem(prisma, actorOf(auth), body);
-  });
+  app.post(
+    `${BASE}/`,
+    { config: CHANGE, schema: { body: SystemBodySchema, response: answers(SystemDetailSchema) } },
+    async (req) => createSystem(prisma, actorOf(requireAuth(req)), req.body),
+  );
 
-  route(app, 'PUT', `${BASE}/:id`, async (req) => {
-    const auth = requireAuth(req, 'ADMIN');
-    const { id } = parseInput(IdParams, req.params);
-    const body = parseInput(SystemBodySchema, req.body);
-    return updateSystem(prisma, actorOf(auth), id, body);
-  });
+  app.put(
+    `${BASE}/:id`,
+    { config: CHANGE, schema: { ...byId(SystemDetailSchema), body: SystemBodySchema } },
+    async (req) => updateSystem(prisma, actorOf(requireAuth(req)), req.params.id, req.body),
+  );
 
   for (const action of ['activate', 'deactivate'] as const) {
-    route(app, 'PUT', `${BASE}/:id/${action}/`, async (req) => {
-      const auth = requireAuth(req, 'ADMIN');
-      const { id } = parseInput(IdParams, req.params);
-      return toggleSystem(prisma, actorOf(auth), id, action);
-    });
+    app.put(
+      `${BASE}/:id/${action}/`,
+      { config: CHANGE, schema: { ...byId(SystemDetailSchema), body: NoBodySchema } },
+      async (req) => toggleSystem(prisma, actorOf(requireAuth(req)), req.params.id, action),
+    );
   }
 
-  const inUse = {
-    inUseByStudyRole: (id: number) => studyRolesOfSystem(prisma, id),
-    inUseByUser: (id: number) => usersOfSystem(prisma, id),
-    inUseByPendingUser: () => pendingUsersReferencing(),
-    inUseByOutstandingUserAccessMod: (id: number) => outstandingRequestsOfSystem(prisma, id),
-  };
-  for (const [name, load] of Object.entries(inUse)) {
-    route(app, 'GET', `${BASE}/:id/${name}`, async (req) => {
-      requireAuth(req, 'READ_USERS');
-      const { id } = parseInput(IdParams, req.params);
-      await getSystem(prisma, id);
-      return load(id);
+  const inUse = [
+    ['inUseByStudyRole', StudyRoleRefSchema, (id: number) => studyRolesOfSystem(prisma, id)],
+    ['inUseByUser', UserRefSchema, (id: number) => usersOfSystem(prisma, id)],
+    ['inUseByPendingUser', PendingUserRefSchema, () => pendingUsersReferencing()],
+    [
+      'inUseByOutstandingUserAccessMod',
+      OutstandingRequestRefSchema,
+      (id: number) => outstandingRequestsOfSystem(prisma, id),
+    ],
+  ] as const;
+  for (const [name, row, load] of inUse) {
+    app.get(`${BASE}/:id/${name}`, { config: READ, schema: byId(z.array(row)) }, async (req) => {
+      await getSystem(prisma, req.params.id);
+      return load(req.params.id);
     });
   }
 }

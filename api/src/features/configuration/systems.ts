@@ -8,12 +8,11 @@
 import type { SystemBody, SystemDetail, ToggleAction } from '@portal/contract';
 import { CONFIG_MESSAGES } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import { notFound, notModified, unprocessable } from '../http/errors';
-import type { AuditActor } from './audit';
-import { recordAudit } from './audit';
-import { TX_OPTIONS, type Tx, lockConfig, sameSnapshot } from './config-common';
-import { outstandingRequestsOfSystem, pendingUsersReferencing, studyRolesOfSystem } from './config-in-use';
-import { CONFIGURED_LISTS, referenceCacheFor } from './reference-cache';
+import { notFound, notModified, unprocessable } from '../../http/errors';
+import { type AuditActor, recordAudit } from '../../shared/audit-log';
+import { TX_OPTIONS, type Tx, lockConfig, sameSnapshot } from './common';
+import { outstandingRequestsOfSystem, pendingUsersReferencing, studyRolesOfSystem } from './in-use';
+import { CONFIGURED_LISTS, referenceCacheFor } from '../../shared/reference-cache';
 import { systemDetailView } from './views';
 
 const ENTITY = 'SystemAccess';

@@ -15,7 +15,7 @@ import {
   readPolicy,
   setPasswordChangedTime,
 } from '@portal/directory';
-import type { Deps } from '../deps';
+import type { Deps } from '../../deps';
 
 type UserRef = Pick<PortalUser, 'uuid' | 'username' | 'inactive'>;
 

@@ -2,8 +2,8 @@
  * Audit rows of the password lifecycle (the audit trail's `PortalUser` events): who changed, set or reset a
  * password, cleared a password-change time restriction or sent the initial mail. Never a password or a hash.
  */
-import type { Deps } from '../deps';
-import { type AuditActor, recordAudit } from './audit';
+import type { Deps } from '../../deps';
+import { type AuditActor, recordAudit } from '../../shared/audit-log';
 
 export type PasswordAuditAction =
   | 'PASSWORD_CHANGED'

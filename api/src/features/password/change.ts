@@ -5,13 +5,13 @@
  */
 import { AUTH_MESSAGES, type ChangePasswordBody, MESSAGES } from '@portal/contract';
 import { changeOwnPassword, findPerson, passwordStatus, type PasswordPolicy } from '@portal/directory';
-import type { AuthContext } from '../auth/guard';
-import { afterOwnPasswordChange } from '../auth/session';
-import type { Deps } from '../deps';
-import { forbidden, HttpError, unavailable } from '../http/errors';
-import { passwordCapabilities } from './password-account';
-import { auditPassword } from './password-audit';
-import { brokenRules, ruleText } from './password-rules';
+import type { AuthContext } from '../../auth/guard';
+import { afterOwnPasswordChange } from '../../auth/session';
+import type { Deps } from '../../deps';
+import { forbidden, HttpError, unavailable } from '../../http/errors';
+import { passwordCapabilities } from './account';
+import { auditPassword } from './audit';
+import { brokenRules, ruleText } from './rules';
 
 /** 422 with the spec's shape plus failureDescription (000 §3 Change-password response). */
 function refused(fieldErrors: Record<string, string[]>, failureDescription?: string): HttpError {

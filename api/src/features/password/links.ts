@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { PrismaClient } from '@portal/db';
-import { digest } from '../auth/session';
+import { digest } from '../../auth/session';
 
 export type LinkPurpose = 'SET_INITIAL' | 'RESET';
 

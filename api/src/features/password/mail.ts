@@ -3,8 +3,8 @@
  * Forgot Password and the set-initial-password link (000 §7 forgot_password, set_initial_password/resend).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { ApiConfig } from '../config';
-import type { LinkPurpose } from './password-links';
+import type { ApiConfig } from '../../config';
+import type { LinkPurpose } from './links';
 
 const transports = new Map<string, Transporter>();
 

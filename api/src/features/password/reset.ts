@@ -8,15 +8,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AUTH_MESSAGES, type PasswordSetBody } from '@portal/contract';
 import type { PortalUser } from '@portal/db';
 import { adminSetPassword, isRecentPassword } from '@portal/directory';
-import { invalidateUserSessions } from '../auth/session';
-import type { Deps } from '../deps';
-import { HttpError, unavailable } from '../http/errors';
+import { invalidateUserSessions } from '../../auth/session';
+import type { Deps } from '../../deps';
+import { HttpError, unavailable } from '../../http/errors';
 import { sendPasswordLinkMail } from './mail';
-import { hasSetInitialPassword, passwordCapabilities } from './password-account';
-import { type AuditActor } from './audit';
-import { auditPassword } from './password-audit';
-import { consumeLink, findLiveLink, issuePasswordLink, type LinkPurpose, releaseLink } from './password-links';
-import { brokenRules, ruleText } from './password-rules';
+import { hasSetInitialPassword, passwordCapabilities } from './account';
+import { type AuditActor } from '../../shared/audit-log';
+import { auditPassword } from './audit';
+import { consumeLink, findLiveLink, issuePasswordLink, type LinkPurpose, releaseLink } from './links';
+import { brokenRules, ruleText } from './rules';
 
 /** Issues a link of `purpose` and mails it. @throws when the database, directory or SMTP fails. */
 export async function mailPasswordLink(deps: Deps, user: PortalUser, purpose: LinkPurpose): Promise<void> {

@@ -1,62 +1,111 @@
 /**
- * Password calls (000 §7): the rules, Forgot Password, the set-initial / reset links and the user's own
- * change. Every password is checked against the rules on the server (422 fieldErrors.password /
- * newPassword); link failures answer the spec's bad-link text as failureDescription (000 §8).
+ * Password calls (000 §7), one plugin: the rules, Forgot Password, the set-initial / reset links, the
+ * user's own change and password capabilities, and the user-management password calls (admin-routes.ts).
+ * Every password is checked against the rules on the server (422 fieldErrors.password / newPassword); link
+ * failures answer the spec's bad-link text as failureDescription (000 §8).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ChangePasswordBodySchema,
+  ErrorBodySchema,
   ForgotPasswordBodySchema,
   HashParamSchema,
+  MESSAGES,
+  PasswordRulesSchema,
   PasswordSetBodySchema,
 } from '@portal/contract';
 import { readPolicy } from '@portal/directory';
-import { requireAuth } from '../auth/guard';
-import { forgotPasswordRateLimit } from '../auth/security';
-import type { Deps } from '../deps';
-import { parseInput } from '../http/validate';
-import { changeOwn } from '../services/password-change';
-import { isLinkLive, requestReset, setViaLink } from '../services/password-reset';
-import { passwordRules } from '../services/password-rules';
-import type { LinkPurpose } from '../services/password-links';
+import { requireAuth } from '../../auth/guard';
+import { forgotPasswordRateLimit } from '../../auth/security';
+import type { Deps } from '../../deps';
+import { unavailable } from '../../http/errors';
+import { EmptyObjectSchema, MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { passwordCapabilities } from './account';
+import { registerPasswordAdminRoutes } from './admin-routes';
+import { changeOwn } from './change';
+import type { LinkPurpose } from './links';
+import { isLinkLive, requestReset, setViaLink } from './reset';
+import { passwordRules } from './rules';
 
 const MODES: Array<[string, LinkPurpose]> = [
   ['set_initial_password', 'SET_INITIAL'],
   ['reset_password', 'RESET'],
 ];
 
-/** Public password calls. */
-export function registerPublicPasswordRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/rest/public/password_validation/rules', async () => passwordRules(await readPolicy(deps.directory)));
+/** A link failure: the spec's error shape plus failureDescription (000 §3 Reset response). */
+const LinkFailureSchema = ErrorBodySchema.extend({ failureDescription: z.string().optional() });
+
+/** The path of a link check: any text; a malformed hash answers `false`, like an unknown one (000 §7). */
+const LinkCheckParams = z.object({ hash: z.string() });
+
+export const passwordRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.get('/rest/public/password_validation/rules', { schema: { response: { 200: PasswordRulesSchema } } }, async () =>
+    passwordRules(await readPolicy(deps.directory)),
+  );
 
   app.post(
     '/rest/public/forgot_password',
-    { config: { rateLimit: forgotPasswordRateLimit(deps.cfg) } },
+    {
+      config: { rateLimit: forgotPasswordRateLimit(deps.cfg) },
+      schema: { body: ForgotPasswordBodySchema, response: { 200: EmptyObjectSchema, 422: ErrorBodySchema } },
+    },
     async (req) => {
-      const { emailAddress } = parseInput(ForgotPasswordBodySchema, req.body);
       // The same answer, at once, for any address: the link and the mail follow in the background.
-      void requestReset(deps, emailAddress, req.log);
+      void requestReset(deps, req.body.emailAddress, req.log);
       return {};
     },
   );
 
   for (const [mode, purpose] of MODES) {
-    app.get(`/rest/public/${mode}/:hash`, async (req) => {
-      const parsed = HashParamSchema.safeParse(req.params);
-      return parsed.success ? isLinkLive(deps, parsed.data.hash, purpose) : false;
-    });
-    app.post(`/rest/public/${mode}`, async (req) => {
-      await setViaLink(deps, purpose, parseInput(PasswordSetBodySchema, req.body));
-      return {};
-    });
+    app.get(
+      `/rest/public/${mode}/:hash`,
+      { schema: { params: LinkCheckParams, response: { 200: z.boolean() } } },
+      async (req) => {
+        const parsed = HashParamSchema.safeParse(req.params);
+        return parsed.success ? isLinkLive(deps, parsed.data.hash, purpose) : false;
+      },
+    );
+    app.post(
+      `/rest/public/${mode}`,
+      { schema: { body: PasswordSetBodySchema, response: { 200: EmptyObjectSchema, 422: LinkFailureSchema } } },
+      async (req) => {
+        await setViaLink(deps, purpose, req.body);
+        return {};
+      },
+    );
   }
-}
 
-/** POST /rest/secure/change_password/attempt (any signed-in user whose password the portal manages). */
-export function registerSecurePasswordRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/change_password/attempt', async (req) => {
-    const auth = requireAuth(req);
-    await changeOwn(deps, auth, parseInput(ChangePasswordBodySchema, req.body));
-    return {};
-  });
-}
+  /** Any signed-in user whose password the portal manages (000 §4 After a password change). */
+  app.post(
+    '/rest/secure/change_password/attempt',
+    {
+      schema: {
+        body: ChangePasswordBodySchema,
+        response: { 200: EmptyObjectSchema, ...SECURE_ERRORS, 422: LinkFailureSchema, 503: MessageSchema },
+      },
+    },
+    async (req) => {
+      await changeOwn(deps, requireAuth(req), req.body);
+      return {};
+    },
+  );
+
+  /** 000 §3 capabilities of the signed-in user: may the portal ever / now change their password. */
+  for (const which of ['ever', 'now'] as const) {
+    app.get(
+      `/rest/secure/user_capabilities/can_change_password_${which}`,
+      { schema: { response: { 200: z.boolean(), ...SECURE_ERRORS, 503: MessageSchema } } },
+      async (req) => {
+        const user = await deps.prisma.portalUser.findUniqueOrThrow({ where: { id: requireAuth(req).userId } });
+        try {
+          return (await passwordCapabilities(deps, user))[which];
+        } catch {
+          throw unavailable(MESSAGES.signIn.unspecifiedFailure);
+        }
+      },
+    );
+  }
+
+  registerPasswordAdminRoutes(app, deps);
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD_POLICY as policy } from '@portal/directory';
-import { brokenRules, passwordRules, ruleText } from './password-rules';
+import { brokenRules, passwordRules, ruleText } from './rules';
 
 describe('password rules (000 §3 Password rule, §5)', () => {
   const rules = passwordRules(policy);

@@ -1,16 +1,20 @@
 /** The signed-in user's profile and access records (000 §7 user_profile, user_access/user). */
-import type { FastifyInstance } from 'fastify';
-import type { Profile } from '@portal/contract';
-import { requireAuth } from '../auth/guard';
-import type { Deps } from '../deps';
-import { notFound } from '../http/errors';
-import { proxyCapability } from '../services/proxy-capability';
-import { portalRoleView, userAccessView } from '../services/views';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type Profile, ProfileSchema, UserAccessSchema } from '@portal/contract';
+import { requireAuth } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { notFound } from '../../http/errors';
+import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { proxyCapability } from '../../shared/proxy-capability';
+import { portalRoleView, userAccessView } from '../../shared/views';
 
-export function registerProfileRoutes(app: FastifyInstance, deps: Deps): void {
+/** Any signed-in user reads their own profile and access records (no permission beyond the session). */
+export const profileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const { prisma } = deps;
 
-  app.get('/user_profile', async (req): Promise<Profile> => {
+  const profile = { response: { 200: ProfileSchema, 404: MessageSchema, ...SECURE_ERRORS } };
+  app.get('/rest/secure/user_profile', { schema: profile }, async (req): Promise<Profile> => {
     const actor = requireAuth(req);
     const user = await prisma.portalUser.findUnique({
       where: { id: actor.userId },
@@ -41,7 +45,8 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps): void {
     };
   });
 
-  app.get('/user_access/user', async (req) => {
+  const access = { response: { 200: z.object({ content: z.array(UserAccessSchema) }), ...SECURE_ERRORS } };
+  app.get('/rest/secure/user_access/user', { schema: access }, async (req) => {
     const actor = requireAuth(req);
     const rows = await prisma.userAccess.findMany({
       where: { portalUserId: actor.userId, inactive: false },
@@ -49,4 +54,4 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps): void {
     });
     return { content: rows.map(userAccessView) };
   });
-}
+};

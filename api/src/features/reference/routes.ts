@@ -5,21 +5,35 @@
  * ReferenceCache with an ETag; `If-None-Match` is answered 304 without a query. A failed load answers 503
  * with the spec's 'Problem retrieving ...' text.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CONFIG_MESSAGES, CountryParamsSchema, MESSAGES } from '@portal/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AdminStudySchema,
+  CONFIG_MESSAGES,
+  CountryParamsSchema,
+  CountrySchema,
+  MESSAGES,
+  SiteRelationSchema,
+  SiteSchema,
+  StateSchema,
+  StudyRoleSchema,
+  StudySchema,
+  SystemSchema,
+} from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import { requireAuth } from '../auth/guard';
-import type { Deps } from '../deps';
-import { HttpError, notFound } from '../http/errors';
-import { parseInput } from '../http/validate';
+import type { Deps } from '../../deps';
+import { HttpError, notFound } from '../../http/errors';
+import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import {
   CONFIGURED_LISTS,
   REFERENCE_TTL_MS,
   type ReferenceCache,
   etagMatches,
   referenceCacheFor,
-} from '../services/reference-cache';
-import { siteView, studyRoleView, systemView } from '../services/views';
+} from '../../shared/reference-cache';
+import { studyRoleView, systemView } from '../../shared/views';
+import { siteView } from './views';
 
 type Loader = (prisma: PrismaClient) => Promise<unknown>;
 
@@ -97,22 +111,25 @@ async function statesOf(prisma: PrismaClient, cache: ReferenceCache, country: st
   });
 }
 
-/** The public lists (no session needed). */
-export function registerReferenceRoutes(app: FastifyInstance, deps: Deps): void {
+/** A list answer: the rows (200), 304 when the browser holds this version, 503 when the load failed. */
+const listOf = (row: z.ZodType) => ({ 200: z.array(row), 304: z.null(), 503: MessageSchema });
+
+/** The public lists (no session needed) and their secured equivalents, one plugin (000 §7 Reference data). */
+export const referenceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const { prisma } = deps;
   const cache = referenceCacheFor(prisma);
   const fixed = REFERENCE_TTL_MS.static;
   const M = MESSAGES.referenceData;
 
-  app.get('/rest/public/health', async () => {
+  app.get('/rest/public/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => {
     await prisma.$queryRaw`SELECT 1`;
-    return { status: 'ok' };
+    return { status: 'ok' as const };
   });
 
-  app.get('/rest/public/sites', (req, reply) =>
+  app.get('/rest/public/sites', { schema: { response: listOf(SiteSchema) } }, (req, reply) =>
     sendList(cache, req, reply, { key: 'sites', ttlMs: fixed, load: () => loadSites(prisma), failure: M.sites }),
   );
-  app.get('/rest/public/countries', (req, reply) =>
+  app.get('/rest/public/countries', { schema: { response: listOf(CountrySchema) } }, (req, reply) =>
     sendList(cache, req, reply, {
       key: 'countries',
       ttlMs: fixed,
@@ -120,16 +137,18 @@ export function registerReferenceRoutes(app: FastifyInstance, deps: Deps): void 
       failure: M.countries,
     }),
   );
-  app.get('/rest/public/states/:country', (req, reply) => {
-    const { country } = parseInput(CountryParamsSchema, req.params);
-    return sendList(cache, req, reply, {
-      key: `states:${country}`,
-      ttlMs: fixed,
-      load: () => statesOf(prisma, cache, country),
-      failure: M.states,
-    });
-  });
-  app.get('/rest/public/studies', (req, reply) =>
+  app.get(
+    '/rest/public/states/:country',
+    { schema: { params: CountryParamsSchema, response: { ...listOf(StateSchema), 404: MessageSchema } } },
+    (req, reply) =>
+      sendList(cache, req, reply, {
+        key: `states:${req.params.country}`,
+        ttlMs: fixed,
+        load: () => statesOf(prisma, cache, req.params.country),
+        failure: M.states,
+      }),
+  );
+  app.get('/rest/public/studies', { schema: { response: listOf(StudySchema) } }, (req, reply) =>
     sendList(cache, req, reply, {
       key: 'studies',
       ttlMs: fixed,
@@ -137,7 +156,7 @@ export function registerReferenceRoutes(app: FastifyInstance, deps: Deps): void 
       failure: M.studies,
     }),
   );
-  app.get('/rest/public/site_relation', (req, reply) =>
+  app.get('/rest/public/site_relation', { schema: { response: listOf(SiteRelationSchema) } }, (req, reply) =>
     sendList(cache, req, reply, {
       key: 'relations',
       ttlMs: fixed,
@@ -147,78 +166,86 @@ export function registerReferenceRoutes(app: FastifyInstance, deps: Deps): void 
   );
 
   // 001 §7: the public lists of active study roles and systems, sorted by sort then name.
-  app.get('/rest/public/user_registration/study_roles/', (req, reply) =>
-    sendList(cache, req, reply, {
-      key: `${CONFIGURED_LISTS.studyRoles}:public`,
-      ttlMs: REFERENCE_TTL_MS.configured,
-      load: async () =>
-        (
-          await prisma.studyRole.findMany({
-            where: { inactive: false },
-            include: { systems: true },
-            orderBy: [{ sort: 'asc' }, { roleName: 'asc' }],
-          })
-        ).map(studyRoleView),
-      failure: CONFIG_MESSAGES.studyRoles.loadAll,
-    }),
+  app.get(
+    '/rest/public/user_registration/study_roles/',
+    { schema: { response: listOf(StudyRoleSchema) } },
+    (req, reply) =>
+      sendList(cache, req, reply, {
+        key: `${CONFIGURED_LISTS.studyRoles}:public`,
+        ttlMs: REFERENCE_TTL_MS.configured,
+        load: async () =>
+          (
+            await prisma.studyRole.findMany({
+              where: { inactive: false },
+              include: { systems: true },
+              orderBy: [{ sort: 'asc' }, { roleName: 'asc' }],
+            })
+          ).map(studyRoleView),
+        failure: CONFIG_MESSAGES.studyRoles.loadAll,
+      }),
   );
-  app.get('/rest/public/user_registration/system_accesses/', (req, reply) =>
-    sendList(cache, req, reply, {
-      key: `${CONFIGURED_LISTS.systems}:public`,
-      ttlMs: REFERENCE_TTL_MS.configured,
-      load: async () =>
-        (
-          await prisma.systemAccess.findMany({
-            where: { inactive: false },
-            orderBy: [{ sort: 'asc' }, { systemName: 'asc' }],
-          })
-        ).map(systemView),
-      failure: CONFIG_MESSAGES.systems.loadAll,
-    }),
+  app.get(
+    '/rest/public/user_registration/system_accesses/',
+    { schema: { response: listOf(SystemSchema) } },
+    (req, reply) =>
+      sendList(cache, req, reply, {
+        key: `${CONFIGURED_LISTS.systems}:public`,
+        ttlMs: REFERENCE_TTL_MS.configured,
+        load: async () =>
+          (
+            await prisma.systemAccess.findMany({
+              where: { inactive: false },
+              orderBy: [{ sort: 'asc' }, { systemName: 'asc' }],
+            })
+          ).map(systemView),
+        failure: CONFIG_MESSAGES.systems.loadAll,
+      }),
   );
-}
 
-/**
- * Secured equivalents for the administration screens (000 §7 "paths not shown"), READ_USERS:
- * /rest/secure/reference/{sites,countries,states/{country},studies,site_relation}. Studies and relations
- * include inactive ones (with their `active` flag). Study roles and systems are the system_mgmt lists.
- */
-export function registerSecureReferenceRoutes(app: FastifyInstance, deps: Deps): void {
-  const { prisma } = deps;
-  const cache = referenceCacheFor(prisma);
-  const fixed = REFERENCE_TTL_MS.static;
-  const M = MESSAGES.referenceData;
+  /*
+   * Secured equivalents for the administration screens (000 §7 "paths not shown"), READ_USERS:
+   * /rest/secure/reference/{sites,countries,states/{country},studies,site_relation}. Studies and relations
+   * include inactive ones (with their `active` flag). Study roles and systems are the system_mgmt lists.
+   */
+  const secured = { permission: 'READ_USERS' } as const;
+  const secureList = (row: z.ZodType) => ({ ...listOf(row), ...SECURE_ERRORS });
   const list =
-    (key: string, load: () => Promise<unknown>, failure: string) => (req: FastifyRequest, reply: FastifyReply) => {
-      requireAuth(req, 'READ_USERS');
-      return sendList(cache, req, reply, { key, ttlMs: fixed, load, failure, secured: true });
-    };
+    (key: string, load: () => Promise<unknown>, failure: string) => (req: FastifyRequest, reply: FastifyReply) =>
+      sendList(cache, req, reply, { key, ttlMs: fixed, load, failure, secured: true });
 
   app.get(
-    '/reference/sites',
+    '/rest/secure/reference/sites',
+    { config: secured, schema: { response: secureList(SiteSchema) } },
     list('sites', () => loadSites(prisma), M.sites),
   );
   app.get(
-    '/reference/countries',
+    '/rest/secure/reference/countries',
+    { config: secured, schema: { response: secureList(CountrySchema) } },
     list('countries', () => loadCountries(prisma), M.countries),
   );
   app.get(
-    '/reference/studies',
+    '/rest/secure/reference/studies',
+    { config: secured, schema: { response: secureList(AdminStudySchema) } },
     list('studies:all', () => loadStudies(true)(prisma), M.studies),
   );
   app.get(
-    '/reference/site_relation',
+    '/rest/secure/reference/site_relation',
+    { config: secured, schema: { response: secureList(SiteRelationSchema) } },
     list('relations:all', () => loadRelations(true)(prisma), M.relations),
   );
-  app.get('/reference/states/:country', (req, reply) => {
-    requireAuth(req, 'READ_USERS');
-    const { country } = parseInput(CountryParamsSchema, req.params);
-    return sendList(cache, req, reply, {
-      key: `states:${country}`,
-      ttlMs: fixed,
-      load: () => statesOf(prisma, cache, country),
-      failure: M.states,
-      secured: true,
-    });
-  });
-}
+  app.get(
+    '/rest/secure/reference/states/:country',
+    {
+      config: secured,
+      schema: { params: CountryParamsSchema, response: { ...secureList(StateSchema), 404: MessageSchema } },
+    },
+    (req, reply) =>
+      sendList(cache, req, reply, {
+        key: `states:${req.params.country}`,
+        ttlMs: fixed,
+        load: () => statesOf(prisma, cache, req.params.country),
+        failure: M.states,
+        secured: true,
+      }),
+  );
+};

@@ -1,0 +1,26 @@
+/**
+ * The session guard as an app plugin (000 §4 Secure page, §7 "secure calls"): every route under
+ * `/rest/secure/` runs `authenticate` (auth/guard.ts: live session, XSRF header, active user, the
+ * FORCE_CHANGE limit) first in its onRequest hooks, before its permission check, body parsing and
+ * validation. `req.auth` is the signed-in user from then on.
+ */
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { authenticate } from '../auth/guard';
+import type { Deps } from '../deps';
+import { appPlugin } from './app-plugin';
+
+/** Every URL under this prefix needs a session. */
+export const SECURE_PREFIX = '/rest/secure/';
+
+/** Route-level hooks of a route, as a list. */
+export const hookList = (hooks: onRequestHookHandler | onRequestHookHandler[] | undefined): onRequestHookHandler[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+
+export const sessionGuard = appPlugin(async (app: FastifyInstance, { deps }: { deps: Deps }) => {
+  app.decorateRequest('auth', null);
+  const guard = authenticate(deps) as onRequestHookHandler;
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(SECURE_PREFIX)) return;
+    route.onRequest = [guard, ...hookList(route.onRequest as onRequestHookHandler | onRequestHookHandler[])];
+  });
+});
