@@ -4,8 +4,8 @@ import { Notifications } from '@mantine/notifications';
 import { MESSAGES } from '@portal/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
-import { clearSession, signInUrl } from '../auth/session';
-import { ApiError, setUnauthorizedHandler } from './api';
+import { ApiError, setUnauthorizedHandler } from '../lib/apiClient';
+import { clearSession, signInUrl } from '../lib/session';
 import { router } from './router';
 
 const theme = createTheme({

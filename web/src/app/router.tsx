@@ -1,25 +1,44 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { createBrowserRouter, Link, Navigate } from 'react-router-dom';
+import type { Permission } from '@portal/contract';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router-dom';
 import { SecurePage } from '../auth/SecurePage';
 import { SignInPage } from '../auth/SignInPage';
-import { SignOutPage } from '../auth/SignOutPage';
-import { AuditTrailPage } from '../audit-trail/AuditTrailPage';
-import { ConfigurePage } from '../configure/ConfigurePage';
-import { PortalRolePage } from '../configure/PortalRolePage';
-import { StudyRolePage } from '../configure/StudyRolePage';
-import { SystemPage } from '../configure/SystemPage';
-import { DashboardPage } from '../dashboard/DashboardPage';
 import { PublicLayout } from '../layout/PublicLayout';
 import { SecureLayout } from '../layout/SecureLayout';
-import { AppChangePasswordPage } from '../password/AppChangePasswordPage';
-import { ChangePasswordPage } from '../password/ChangePasswordPage';
-import { ForgotPasswordPage } from '../password/ForgotPasswordPage';
-import { SetPasswordPage } from '../password/SetPasswordPage';
-import { ProfilePage } from '../profile/ProfilePage';
-import { RequestAccessPage } from '../requests/RequestAccessPage';
-import { ReviewAccessChangePage } from '../user-requests/ReviewAccessChangePage';
-import { UserRequestsPage } from '../user-requests/UserRequestsPage';
+import { paths } from '../lib/paths';
+import { PageLoader } from '../shared/PageLoader';
 import { usePageTitle } from '../shared/usePageTitle';
+
+/**
+ * The routes of 000 §2 and 001 §2 built so far, composed from the features. The sign-in page and the two
+ * layouts load with the app; every other screen is its own chunk, loaded when first opened, so '/' does not
+ * download the configuration editors or the audit trail.
+ */
+
+/** A screen loaded on first use: `load` imports its module, `name` picks the export. */
+function screen<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const SignOutPage = screen(() => import('../auth/SignOutPage'), 'SignOutPage');
+const ForgotPasswordPage = screen(() => import('../password/ForgotPasswordPage'), 'ForgotPasswordPage');
+const ChangePasswordPage = screen(() => import('../password/ChangePasswordPage'), 'ChangePasswordPage');
+const SetPasswordPage = lazy(async () => ({ default: (await import('../password/SetPasswordPage')).SetPasswordPage }));
+const AppChangePasswordPage = screen(() => import('../password/AppChangePasswordPage'), 'AppChangePasswordPage');
+const DashboardPage = screen(() => import('../dashboard/DashboardPage'), 'DashboardPage');
+const ProfilePage = screen(() => import('../profile/ProfilePage'), 'ProfilePage');
+const RequestAccessPage = screen(() => import('../requests/RequestAccessPage'), 'RequestAccessPage');
+const UserRequestsPage = screen(() => import('../user-requests/UserRequestsPage'), 'UserRequestsPage');
+const ReviewAccessChangePage = screen(
+  () => import('../user-requests/ReviewAccessChangePage'),
+  'ReviewAccessChangePage',
+);
+const ConfigurePage = screen(() => import('../configure/ConfigurePage'), 'ConfigurePage');
+const PortalRolePage = screen(() => import('../configure/PortalRolePage'), 'PortalRolePage');
+const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyRolePage');
+const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage');
+const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
 
 function NotFound({ home }: { home: string }) {
   usePageTitle('Page Not Found');
@@ -30,117 +49,70 @@ function NotFound({ home }: { home: string }) {
       </Title>
       <Text>The page you asked for does not exist (yet).</Text>
       <Anchor component={Link} to={home}>
-        {home === '/' ? 'Go to the sign-in page' : 'Go to the dashboard'}
+        {home === paths.signIn.href ? 'Go to the sign-in page' : 'Go to the dashboard'}
       </Anchor>
     </Stack>
   );
 }
 
-/** The routes of 000 §2 and 001 §2 built so far. */
+/** A lazily loaded screen with the loader shown while its chunk arrives. */
+function page(Screen: ComponentType) {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Screen />
+    </Suspense>
+  );
+}
+
+/** A secure screen (000 §4 Secure page): the permission check first, then the screen. */
+function secure(path: string, Screen: ComponentType, permission?: Permission): RouteObject {
+  return { path, element: <SecurePage permission={permission}>{page(Screen)}</SecurePage> };
+}
+
+const { app } = paths;
+
 export const router = createBrowserRouter([
   {
-    path: '/',
+    path: paths.signIn.path,
     element: <PublicLayout />,
     children: [
       { index: true, element: <SignInPage /> },
-      { path: 'public', element: <Navigate to="/" replace /> },
-      { path: 'forgot-password', element: <ForgotPasswordPage /> },
-      { path: 'change-password', element: <ChangePasswordPage /> },
+      { path: paths.publicHome.path, element: <Navigate to={paths.signIn.href} replace /> },
+      { path: paths.forgotPassword.path, element: page(ForgotPasswordPage) },
+      { path: paths.changePassword.path, element: page(ChangePasswordPage) },
       // 000 §2 'set / reset password: route shape not shown' (docs/decisions.md); a missing hash is invalid.
-      { path: 'set-initial-password/:hash?', element: <SetPasswordPage mode="set_initial_password" /> },
-      { path: 'reset-password/:hash?', element: <SetPasswordPage mode="reset_password" /> },
-      { path: '*', element: <NotFound home="/" /> },
+      { path: paths.setInitialPassword.path, element: page(() => <SetPasswordPage mode="set_initial_password" />) },
+      { path: paths.resetPassword.path, element: page(() => <SetPasswordPage mode="reset_password" />) },
+      { path: '*', element: <NotFound home={paths.signIn.href} /> },
     ],
   },
-  { path: '/app/signout', element: <SignOutPage /> },
+  { path: app.signOut.path, element: page(SignOutPage) },
   {
-    path: '/app',
+    path: app.root.path,
     element: <SecureLayout />,
     children: [
-      { index: true, element: <Navigate to="/app/dashboard" replace /> },
-      {
-        path: 'dashboard',
-        element: (
-          <SecurePage>
-            <DashboardPage />
-          </SecurePage>
-        ),
-      },
-      {
-        path: 'profile',
-        element: (
-          <SecurePage>
-            <ProfilePage />
-          </SecurePage>
-        ),
-      },
-      {
-        path: 'profile/request-new-or-modified-access',
-        element: (
-          <SecurePage>
-            <RequestAccessPage />
-          </SecurePage>
-        ),
-      },
-      { path: 'request-access-change', element: <Navigate to="/app/profile?tab=access" replace /> },
-      {
-        path: 'change-password',
-        element: (
-          <SecurePage>
-            <AppChangePasswordPage />
-          </SecurePage>
-        ),
-      },
-      {
-        path: 'user-requests',
-        element: (
-          <SecurePage permission="READ_USERS">
-            <UserRequestsPage />
-          </SecurePage>
-        ),
-      },
-      {
-        path: 'user-requests/access-change/:id',
-        element: (
-          <SecurePage permission="READ_USERS">
-            <ReviewAccessChangePage />
-          </SecurePage>
-        ),
-      },
+      { index: true, element: <Navigate to={app.dashboard.href} replace /> },
+      secure(app.dashboard.path, DashboardPage),
+      secure(app.profile.path, ProfilePage),
+      secure(app.requestAccess.path, RequestAccessPage),
+      { path: app.requestAccessChange.path, element: <Navigate to={app.profile.href('access')} replace /> },
+      secure(app.changePassword.path, AppChangePasswordPage),
+      secure(app.userRequests.path, UserRequestsPage, 'READ_USERS'),
+      secure(app.accessChangeReview.path, ReviewAccessChangePage, 'READ_USERS'),
       // 001 §2.12 Configuration: READ_USERS views; creating needs ADMIN, as do the editors' changes.
-      {
-        path: 'configure',
-        element: (
-          <SecurePage permission="READ_USERS">
-            <ConfigurePage />
-          </SecurePage>
-        ),
-      },
+      secure(app.configure.path, ConfigurePage, 'READ_USERS'),
       ...(
         [
-          ['roles', <PortalRolePage />],
-          ['study-roles', <StudyRolePage />],
-          ['systems', <SystemPage />],
+          [app.configure.portalRole, PortalRolePage],
+          [app.configure.studyRole, StudyRolePage],
+          [app.configure.system, SystemPage],
         ] as const
-      ).flatMap(([path, page]) => [
-        {
-          path: `configure/${path}/new`,
-          element: <SecurePage permission="ADMIN">{page}</SecurePage>,
-        },
-        {
-          path: `configure/${path}/:id`,
-          element: <SecurePage permission="READ_USERS">{page}</SecurePage>,
-        },
+      ).flatMap(([route, Screen]) => [
+        secure(route.href('new'), Screen, 'ADMIN'),
+        secure(route.path, Screen, 'READ_USERS'),
       ]),
-      {
-        path: 'audit-trail',
-        element: (
-          <SecurePage permission="READ_USERS">
-            <AuditTrailPage />
-          </SecurePage>
-        ),
-      },
-      { path: '*', element: <NotFound home="/app/dashboard" /> },
+      secure(app.auditTrail.path, AuditTrailPage, 'READ_USERS'),
+      { path: '*', element: <NotFound home={app.dashboard.href} /> },
     ],
   },
 ]);

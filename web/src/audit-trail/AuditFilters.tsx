@@ -4,7 +4,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { AUDIT_ENTITY_LABELS, AUDIT_ENTITY_TYPES, CONSTANTS } from '@portal/contract';
 import { useEffect, useState } from 'react';
-import type { AuditView } from './query';
+import type { AuditView } from './view';
 
 const ENTITY_OPTIONS = AUDIT_ENTITY_TYPES.map((t) => ({ value: t, label: AUDIT_ENTITY_LABELS[t] }));
 

@@ -1,23 +1,16 @@
 import { Anchor, Button, Group, Modal, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import {
-  AUDIT_ENTITY_LABELS,
-  auditActionLabel,
-  type AuditEntityType,
-  type AuditEvent,
-  type Page,
-} from '@portal/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { AUDIT_ENTITY_LABELS, auditActionLabel, type AuditEntityType, type AuditEvent } from '@portal/contract';
 import dayjs from 'dayjs';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { apiGet } from '../app/api';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AuditChanges, changeSummary } from './AuditChanges';
 import { AuditFilters } from './AuditFilters';
-import { DEFAULT_SIZE, apiQuery, readView } from './query';
+import { useAuditTrail } from './api/getAuditTrail';
+import { DEFAULT_SIZE, readView } from './view';
 
 const LOAD_FAILED = 'Problem loading the audit trail.';
 const when = (at: string) => dayjs(at).format('MM/DD/YYYY h:mm:ss A');
@@ -61,12 +54,7 @@ export function AuditTrailPage() {
       },
       { replace: true },
     );
-  const query = apiQuery(view);
-  const rows = useQuery({
-    queryKey: ['audit', query],
-    queryFn: ({ signal }) => apiGet<Page<AuditEvent>>('/rest/secure/audit_trail', query, signal),
-    placeholderData: keepPreviousData,
-  });
+  const rows = useAuditTrail(view);
   const sortStatus: DataTableSortStatus<AuditEvent> = {
     columnAccessor: view.sort.field,
     direction: view.sort.direction,

@@ -49,8 +49,3 @@ export function apiQuery(v: AuditView): Record<string, string | number | undefin
     to: v.to ? dayjs(v.to).endOf('day').toISOString() : undefined,
   };
 }
-
-/** The audit trail of one record, for links from the configuration editors. */
-export function auditTrailUrl(entityType: AuditEntityType, entityId: number | string): string {
-  return `/app/audit-trail?${new URLSearchParams({ entityType, entityId: String(entityId) }).toString()}`;
-}

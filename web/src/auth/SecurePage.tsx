@@ -1,9 +1,10 @@
-import { Alert, Center, Loader, Stack, Text } from '@mantine/core';
+import { Alert } from '@mantine/core';
 import { hasAllPermissions, MESSAGES, type Permission } from '@portal/contract';
 import type { ReactNode } from 'react';
-import { ApiError } from '../app/api';
-import { usePermissions } from '../app/queries';
+import { ApiError } from '../lib/apiClient';
+import { usePermissions } from '../lib/sessionQueries';
 import { LoadError } from '../shared/ErrorAlert';
+import { PageLoader } from '../shared/PageLoader';
 import { usePageTitle } from '../shared/usePageTitle';
 
 export type SecurePageState = 'loading' | 'auth' | 'denied';
@@ -19,19 +20,6 @@ export function useSecurePageState(required: readonly Permission[] = []) {
   if (permissions.data) state = hasAllPermissions(permissions.data, required) ? 'auth' : 'denied';
   else if (permissions.error instanceof ApiError && permissions.error.status === 403) state = 'denied';
   return { state, permissions };
-}
-
-export function PageLoader({ label = 'Loading' }: { label?: string }) {
-  return (
-    <Center py="xl">
-      <Stack align="center" gap="xs" role="status" aria-live="polite">
-        <Loader />
-        <Text size="sm" c="dimmed">
-          {label}
-        </Text>
-      </Stack>
-    </Center>
-  );
 }
 
 function Denied() {

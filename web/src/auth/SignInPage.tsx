@@ -1,20 +1,16 @@
 import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  CONSTANTS,
-  expiryStateOf,
-  translateFieldErrors,
-  type TokenCreateBody,
-  type TokenCreateResponse,
-} from '@portal/contract';
+import { translateFieldErrors, type TokenCreateBody, type TokenCreateResponse } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, apiPost, setXsrfToken } from '../app/api';
-import { PRIVACY_URL } from '../app/config';
+import { ApiError } from '../lib/apiClient';
+import { PRIVACY_URL } from '../lib/config';
+import { paths } from '../lib/paths';
+import { afterSignInPath, changePasswordPath } from '../lib/session';
+import { createSession } from '../lib/token';
 import { usePageTitle } from '../shared/usePageTitle';
-import { updateAuthState } from './authState';
-import { afterSignInPath, changePasswordPath, signInFailureText } from './session';
+import { signInFailureText } from './signInFailure';
 
 const LABELS = { username: 'Username or Email Address', password: 'Password' } as const;
 
@@ -40,19 +36,9 @@ export function SignInPage() {
   });
 
   const signIn = useMutation({
-    mutationFn: async (body: TokenCreateBody) => ({
-      username: body.username,
-      data: (await apiPost<TokenCreateResponse>('/rest/token/create', body)).data,
-    }),
+    mutationFn: async (body: TokenCreateBody) => ({ username: body.username, data: await createSession(body) }),
     onMutate: () => setFailure(null),
     onSuccess: ({ username, data }) => {
-      setXsrfToken(data?.xsrfToken);
-      updateAuthState({
-        tokenTimeoutInSeconds: data?.tokenTimeoutInSeconds ?? CONSTANTS.defaultTokenTimeoutSeconds,
-        lastSeen: Date.now(),
-        passwordExpiryState: expiryStateOf(data?.expiryState, data?.passwordExpiresSoon),
-        username,
-      });
       queryClient.clear();
       const next = data?.passwordExpiresSoon ? changePasswordPath(username, search) : afterSignInPath(search);
       void navigate(next, { replace: true });
@@ -114,10 +100,10 @@ export function SignInPage() {
             Sign In
           </Button>
           <Group justify="space-between">
-            <Anchor component={Link} to="/register" size="sm">
+            <Anchor component={Link} to={paths.register.href} size="sm">
               Need an account?
             </Anchor>
-            <Anchor component={Link} to="/forgot-password" size="sm">
+            <Anchor component={Link} to={paths.forgotPassword.href} size="sm">
               Forgot Password?
             </Anchor>
           </Group>

@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { usePageTitle } from '../shared/usePageTitle';
-import { useSignOut } from './useSignOut';
+import { useSignOut } from '../lib/useSignOut';
 
 /** /app/signout: signs the user out as soon as it loads (000 §2 Routes, §4 Sign-out). */
 export function SignOutPage() {

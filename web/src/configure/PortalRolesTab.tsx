@@ -1,11 +1,13 @@
 import { Anchor, Stack } from '@mantine/core';
-import { CONFIG_MESSAGES, hasAllPermissions, type PortalRole } from '@portal/contract';
+import { CONFIG_MESSAGES, type PortalRole } from '@portal/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { usePermissions } from '../app/queries';
+import { paths } from '../lib/paths';
+import { useHasPermissions } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
-import { CONFIG_ROUTES, usePortalRoles } from './api';
+import { useConfigList } from './api/getConfigList';
+import { portalRoleResource } from './api/resources';
 import { ListToolbar, StatusBadge } from './ListToolbar';
 
 /** 001 §3: permissions are displayed comma-joined (permissionsForDisplay). */
@@ -14,15 +16,15 @@ const permissionsForDisplay = (r: PortalRole) => r.permissions.join(', ');
 /** Portal roles tab (001 §2.12): 'Create Portal Role', filter 'Filter portal roles', Role Name and Permissions. */
 export function PortalRolesTab() {
   const navigate = useNavigate();
-  const roles = usePortalRoles();
-  const canAdmin = hasAllPermissions(usePermissions().data ?? [], ['ADMIN']);
+  const roles = useConfigList(portalRoleResource);
+  const canAdmin = useHasPermissions('ADMIN');
   const [showInactive, setShowInactive] = useState(false);
   const records = (roles.data ?? []).filter((r) => showInactive || !r.inactive);
   return (
     <Stack gap="sm">
       <ListToolbar
         createLabel="Create Portal Role"
-        createTo={CONFIG_ROUTES.portalRole('new')}
+        createTo={paths.app.configure.portalRole.href('new')}
         canCreate={canAdmin}
         showInactive={showInactive}
         onShowInactive={setShowInactive}
@@ -36,7 +38,7 @@ export function PortalRolesTab() {
         filterText={(r) => `${r.description} ${permissionsForDisplay(r)}`}
         initialSort={{ columnAccessor: 'description', direction: 'asc' }}
         sortValue={(r, key) => (key === 'permissions' ? permissionsForDisplay(r) : r[key as keyof PortalRole])}
-        onRowClick={(r) => navigate(CONFIG_ROUTES.portalRole(r.id))}
+        onRowClick={(r) => navigate(paths.app.configure.portalRole.href(r.id))}
         columns={[
           {
             accessor: 'description',
@@ -45,7 +47,7 @@ export function PortalRolesTab() {
             render: (r) => (
               <Anchor
                 component={Link}
-                to={CONFIG_ROUTES.portalRole(r.id)}
+                to={paths.app.configure.portalRole.href(r.id)}
                 onClick={(e) => e.stopPropagation()}
                 size="sm"
               >

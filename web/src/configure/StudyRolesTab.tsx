@@ -1,11 +1,13 @@
 import { Anchor, Stack } from '@mantine/core';
-import { CONFIG_MESSAGES, hasAllPermissions, type StudyRoleListItem } from '@portal/contract';
+import { CONFIG_MESSAGES, type StudyRoleListItem } from '@portal/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { usePermissions } from '../app/queries';
+import { paths } from '../lib/paths';
+import { useHasPermissions } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
-import { CONFIG_ROUTES, useStudyRolesAdmin } from './api';
+import { useConfigList } from './api/getConfigList';
+import { studyRoleResource } from './api/resources';
 import { ListToolbar, StatusBadge } from './ListToolbar';
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
@@ -14,15 +16,15 @@ const applications = (r: StudyRoleListItem) => r.defaultApplicationNames.join(',
 /** Study roles tab (001 §2.12): filter, 'Create New Study Role', the role and its defaultApplicationNames. */
 export function StudyRolesTab() {
   const navigate = useNavigate();
-  const roles = useStudyRolesAdmin();
-  const canAdmin = hasAllPermissions(usePermissions().data ?? [], ['ADMIN']);
+  const roles = useConfigList(studyRoleResource);
+  const canAdmin = useHasPermissions('ADMIN');
   const [showInactive, setShowInactive] = useState(false);
   const records = (roles.data ?? []).filter((r) => showInactive || !r.inactive);
   return (
     <Stack gap="sm">
       <ListToolbar
         createLabel="Create New Study Role"
-        createTo={CONFIG_ROUTES.studyRole('new')}
+        createTo={paths.app.configure.studyRole.href('new')}
         canCreate={canAdmin}
         showInactive={showInactive}
         onShowInactive={setShowInactive}
@@ -42,7 +44,7 @@ export function StudyRolesTab() {
               ? `${String(r.sort).padStart(6, '0')} ${r.roleName}`
               : r[key as keyof StudyRoleListItem]
         }
-        onRowClick={(r) => navigate(CONFIG_ROUTES.studyRole(r.id))}
+        onRowClick={(r) => navigate(paths.app.configure.studyRole.href(r.id))}
         columns={[
           {
             accessor: 'roleName',
@@ -51,7 +53,7 @@ export function StudyRolesTab() {
             render: (r) => (
               <Anchor
                 component={Link}
-                to={CONFIG_ROUTES.studyRole(r.id)}
+                to={paths.app.configure.studyRole.href(r.id)}
                 onClick={(e) => e.stopPropagation()}
                 size="sm"
               >

@@ -1,26 +1,28 @@
 import { Anchor, Badge, Group, Stack } from '@mantine/core';
-import { CONFIG_MESSAGES, hasAllPermissions, type SystemDetail } from '@portal/contract';
+import { CONFIG_MESSAGES, type SystemDetail } from '@portal/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { usePermissions } from '../app/queries';
+import { paths } from '../lib/paths';
+import { useHasPermissions } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { orMissing } from '../shared/format';
-import { CONFIG_ROUTES, useSystemsAdmin } from './api';
+import { useConfigList } from './api/getConfigList';
+import { systemResource } from './api/resources';
 import { ListToolbar, StatusBadge } from './ListToolbar';
 
 /** Systems tab /app/configure/?tab=systems (001 §2.12): 'Create New System', a filter, System Name and Description. */
 export function SystemsTab() {
   const navigate = useNavigate();
-  const systems = useSystemsAdmin();
-  const canAdmin = hasAllPermissions(usePermissions().data ?? [], ['ADMIN']);
+  const systems = useConfigList(systemResource);
+  const canAdmin = useHasPermissions('ADMIN');
   const [showInactive, setShowInactive] = useState(false);
   const records = (systems.data ?? []).filter((s) => showInactive || !s.inactive);
   return (
     <Stack gap="sm">
       <ListToolbar
         createLabel="Create New System"
-        createTo={CONFIG_ROUTES.system('new')}
+        createTo={paths.app.configure.system.href('new')}
         canCreate={canAdmin}
         showInactive={showInactive}
         onShowInactive={setShowInactive}
@@ -36,7 +38,7 @@ export function SystemsTab() {
         sortValue={(s, key) =>
           key === 'sort' ? `${String(s.sort).padStart(6, '0')} ${s.systemName}` : s[key as keyof SystemDetail]
         }
-        onRowClick={(s) => navigate(CONFIG_ROUTES.system(s.id))}
+        onRowClick={(s) => navigate(paths.app.configure.system.href(s.id))}
         columns={[
           {
             accessor: 'systemName',
@@ -44,7 +46,12 @@ export function SystemsTab() {
             sortable: true,
             render: (s) => (
               <Group gap="xs">
-                <Anchor component={Link} to={CONFIG_ROUTES.system(s.id)} onClick={(e) => e.stopPropagation()} size="sm">
+                <Anchor
+                  component={Link}
+                  to={paths.app.configure.system.href(s.id)}
+                  onClick={(e) => e.stopPropagation()}
+                  size="sm"
+                >
                   {s.systemName}
                 </Anchor>
                 {s.fixed && (

@@ -1,12 +1,15 @@
 import { translateFieldErrors } from '@portal/contract';
-import { ApiError } from '../app/api';
+import { ApiError } from '../lib/apiClient';
 import type { PageMessage } from '../shared/ErrorAlert';
 
-/** A form field's label as the spec's messages name it; plural labels read 'are' (000 §5). */
-export type FieldLabels = Record<string, { label: string; plural?: boolean }>;
+/**
+ * A server field's label as the spec's messages name it; plural labels read 'are' (000 §5). `field` names the
+ * form field that shows it when the form calls it differently (the portal role's one `permission`).
+ */
+export type FieldLabels = Record<string, { label: string; plural?: boolean; field?: string }>;
 
 export interface Failure {
-  /** Texts to show next to the form's fields, keyed by field. */
+  /** Texts to show next to the form's fields, keyed by form field. */
   fieldErrors: Record<string, string>;
   /** The page-level message: the spec's failure text, with whatever could not be shown by a field. */
   message: PageMessage;
@@ -22,7 +25,7 @@ export function describeFailure(error: unknown, text: string, labels: FieldLabel
   if (error instanceof ApiError) {
     for (const [key, reasons] of Object.entries(error.fieldErrors)) {
       const field = labels[key];
-      if (field) fieldErrors[key] = translateFieldErrors(field.label, reasons, field.plural);
+      if (field) fieldErrors[field.field ?? key] = translateFieldErrors(field.label, reasons, field.plural);
       else details.push(translateFieldErrors(key, reasons));
     }
     details.push(...error.globalErrors);

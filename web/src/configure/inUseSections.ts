@@ -1,12 +1,11 @@
-import {
-  REQUEST_STATUS_LABELS,
-  type OutstandingRequestRef,
-  type PendingUserRef,
-  type StudyRoleRef,
-  type UserRef,
-} from '@portal/contract';
-import { countSentence } from './api';
+import { REQUEST_STATUS_LABELS, type OutstandingRequestRef, type PendingUserRef, type UserRef } from '@portal/contract';
+import type { StudyRoleRefs, SystemRefs } from './api/resources';
 import type { InUseSection } from './InUseDialog';
+
+/** '1 active user references this portal role.' / '3 active users reference this portal role.' */
+export function countSentence(n: number, singular: string, plural: string, what: string): string {
+  return `${n} ${n === 1 ? `${singular} references` : `${plural} reference`} ${what}.`;
+}
 
 /**
  * What the delete dialogs of study roles and systems list (001 §4: in-use checks before deactivation).
@@ -18,9 +17,7 @@ const pendingItem = (p: PendingUserRef) => `${p.firstName} ${p.lastName} (${p.em
 const requestItem = (r: OutstandingRequestRef) =>
   `Request #${r.id}: ${r.firstName} ${r.lastName}, ${REQUEST_STATUS_LABELS[r.requestStatus]}`;
 
-export function studyRoleInUseSections(
-  data: { users: UserRef[]; pending: PendingUserRef[]; requests: OutstandingRequestRef[] } | undefined,
-): InUseSection[] {
+export function studyRoleInUseSections(data: StudyRoleRefs | undefined): InUseSection[] {
   if (!data) return [];
   const what = 'this study role';
   return [
@@ -38,11 +35,7 @@ export function studyRoleInUseSections(
   ];
 }
 
-export function systemInUseSections(
-  data:
-    | { studyRoles: StudyRoleRef[]; users: UserRef[]; pending: PendingUserRef[]; requests: OutstandingRequestRef[] }
-    | undefined,
-): InUseSection[] {
+export function systemInUseSections(data: SystemRefs | undefined): InUseSection[] {
   if (!data) return [];
   const what = 'this system';
   const active = data.studyRoles.filter((r) => !r.inactive);

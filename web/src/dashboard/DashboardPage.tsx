@@ -1,11 +1,11 @@
 import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { hasAllPermissions, isResolved, MESSAGES, type Page, type UserRequestRow } from '@portal/contract';
-import { useQuery } from '@tanstack/react-query';
+import { isResolved, MESSAGES } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { apiGet } from '../app/api';
-import { queryKeys, useOwnRequests, usePermissions, useProfile } from '../app/queries';
+import { paths } from '../lib/paths';
+import { useHasPermissions, useOwnRequests, useProfile } from '../lib/sessionQueries';
 import { usePageTitle } from '../shared/usePageTitle';
+import { usePendingCount } from './api/getPendingCount';
 
 function CountCard(props: {
   title: string;
@@ -47,15 +47,9 @@ function CountCard(props: {
 export function DashboardPage() {
   usePageTitle('Dashboard');
   const profile = useProfile();
-  const permissions = usePermissions();
   const ownRequests = useOwnRequests();
-  const canReview = hasAllPermissions(permissions.data ?? [], ['READ_USERS']);
-  const pending = useQuery({
-    queryKey: queryKeys.pendingCount,
-    queryFn: ({ signal }) =>
-      apiGet<Page<UserRequestRow>>('/rest/secure/user_management/user_requests/pending', { page: 1, size: 1 }, signal),
-    enabled: canReview,
-  });
+  const canReview = useHasPermissions('READ_USERS');
+  const pending = usePendingCount(canReview);
 
   const openCount = ownRequests.data?.filter((r) => !isResolved(r.requestStatus)).length;
   let welcome: ReactNode = <Skeleton height={32} width={280} />;
@@ -75,24 +69,24 @@ export function DashboardPage() {
           failed={ownRequests.isError ? MESSAGES.access.loadRequestsFailed : null}
           description="Requests you filed that User Support has not resolved yet."
           linkLabel="View my requests history"
-          to="/app/profile?tab=history"
+          to={paths.app.profile.href('history')}
           testId="open-requests-count"
         />
         {canReview && (
           <CountCard
             title="Pending user requests"
-            count={pending.data?.totalElements}
+            count={pending.data}
             loading={pending.isPending}
             failed={pending.isError ? MESSAGES.access.loadUserRequestsFailed : null}
             description="Requests waiting for User Support to review."
             linkLabel="Open the User Requests queue"
-            to="/app/user-requests"
+            to={paths.app.userRequests.href}
             testId="pending-requests-count"
           />
         )}
       </SimpleGrid>
       <Group>
-        <Button component={Link} to="/app/profile?tab=access" variant="light">
+        <Button component={Link} to={paths.app.profile.href('access')} variant="light">
           Request Access Change
         </Button>
       </Group>

@@ -1,5 +1,5 @@
 import { Anchor, Group, Text } from '@mantine/core';
-import { PRIVACY_URL, SITE_TITLE, SUPPORT_EMAIL } from '../app/config';
+import { PRIVACY_URL, SITE_TITLE, SUPPORT_EMAIL } from '../lib/config';
 
 /** The footer of both layouts (000 §2 Layouts). */
 export function Footer() {

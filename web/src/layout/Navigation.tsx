@@ -1,6 +1,7 @@
 import { NavLink, Stack, Text } from '@mantine/core';
 import { hasAllPermissions, type Permission } from '@portal/contract';
 import { Link, useLocation } from 'react-router-dom';
+import { paths } from '../lib/paths';
 
 interface NavItem {
   label: string;
@@ -9,15 +10,16 @@ interface NavItem {
   permission?: Permission;
 }
 
+const { app } = paths;
+
 /** Side navigation entries (000 §2 Routes). Only pages that exist are listed. */
 const MAIN_ITEMS: NavItem[] = [
-  { label: 'Dashboard', to: '/app/dashboard', isActive: (p) => p === '/app/dashboard' },
-  { label: 'Profile', to: '/app/profile', isActive: (p, tab) => p === '/app/profile' && tab !== 'access' },
+  { label: 'Dashboard', to: app.dashboard.href, isActive: (p) => p === app.dashboard.path },
+  { label: 'Profile', to: app.profile.href(), isActive: (p, tab) => p === app.profile.path && tab !== 'access' },
   {
     label: 'Request Access Change',
-    to: '/app/profile?tab=access',
-    isActive: (p, tab) =>
-      (p === '/app/profile' && tab === 'access') || p.startsWith('/app/profile/request-new-or-modified-access'),
+    to: app.profile.href('access'),
+    isActive: (p, tab) => (p === app.profile.path && tab === 'access') || p.startsWith(app.requestAccess.path),
   },
 ];
 
@@ -25,20 +27,20 @@ const MAIN_ITEMS: NavItem[] = [
 const ADMIN_ITEMS: NavItem[] = [
   {
     label: 'User Requests',
-    to: '/app/user-requests',
-    isActive: (p) => p.startsWith('/app/user-requests'),
+    to: app.userRequests.href,
+    isActive: (p) => p.startsWith(app.userRequests.path),
     permission: 'READ_USERS',
   },
   {
     label: 'Configure',
-    to: '/app/configure/',
-    isActive: (p) => p.startsWith('/app/configure'),
+    to: `${app.configure.path}/`,
+    isActive: (p) => p.startsWith(app.configure.path),
     permission: 'READ_USERS',
   },
   {
     label: 'Audit Trail',
-    to: '/app/audit-trail',
-    isActive: (p) => p.startsWith('/app/audit-trail'),
+    to: app.auditTrail.href(),
+    isActive: (p) => p.startsWith(app.auditTrail.path),
     permission: 'READ_USERS',
   },
 ];
@@ -46,8 +48,8 @@ const ADMIN_ITEMS: NavItem[] = [
 /** 000 §2 Routes: shown only when the 'ever' password-change check is true. */
 const CHANGE_PASSWORD: NavItem = {
   label: 'Change Password',
-  to: '/app/change-password',
-  isActive: (p) => p === '/app/change-password',
+  to: app.changePassword.href,
+  isActive: (p) => p === app.changePassword.path,
 };
 
 export function Navigation({

@@ -1,7 +1,8 @@
 import { Anchor, Box, Container, Group, Text } from '@mantine/core';
 import { useDebouncedValue, useElementSize, useViewportSize } from '@mantine/hooks';
 import { Link, Outlet } from 'react-router-dom';
-import { SITE_TITLE } from '../app/config';
+import { SITE_TITLE } from '../lib/config';
+import { paths } from '../lib/paths';
 import { Footer } from './Footer';
 
 /**
@@ -19,7 +20,7 @@ export function PublicLayout() {
         <Box ref={ref}>
           <Container size="sm" py="md">
             <Group component="header" justify="center">
-              <Anchor component={Link} to="/public/" underline="never" aria-label={`${SITE_TITLE} home`}>
+              <Anchor component={Link} to={paths.publicHome.href} underline="never" aria-label={`${SITE_TITLE} home`}>
                 <Group gap="xs">
                   <img src="/favicon.svg" alt="" width={32} height={32} />
                   <Text fw={700} size="xl" c="blue.8">

@@ -3,14 +3,14 @@ import { useDisclosure } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { MESSAGES } from '@portal/contract';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { getXsrfToken } from '../app/api';
-import { getAuthState, updateAuthState, useAuthState } from '../auth/authState';
-import { signInUrl } from '../auth/session';
-import { useCanChangePassword } from '../password/queries';
-import { SITE_TITLE } from '../app/config';
-import { usePermissions } from '../app/queries';
+import { getXsrfToken } from '../lib/apiClient';
+import { getAuthState, updateAuthState, useAuthState } from '../lib/authState';
+import { SITE_TITLE } from '../lib/config';
+import { paths } from '../lib/paths';
+import { signInUrl } from '../lib/session';
+import { useCanChangePassword, usePermissions } from '../lib/sessionQueries';
+import { InactivityModal } from '../shared/InactivityModal';
 import { Footer } from './Footer';
-import { InactivityModal } from './InactivityModal';
 import { Navigation } from './Navigation';
 import classes from './SecureLayout.module.css';
 import { UserMenu } from './UserMenu';
@@ -29,7 +29,7 @@ export function SecureLayout() {
   if (!getXsrfToken()) return <Navigate to={signInUrl(MESSAGES.signIn.pleaseSignIn, location)} replace />;
   if (auth?.passwordExpiryState === 'FORCE_CHANGE') {
     const params = new URLSearchParams({ username: auth.username ?? '', skipRefresh: 'true' });
-    return <Navigate to={`/change-password?${params.toString()}`} replace />;
+    return <Navigate to={paths.changePassword.href(params)} replace />;
   }
   return <SecureShell />;
 }
@@ -48,7 +48,7 @@ function SecureShell() {
 
   useEffect(() => {
     const params = new URLSearchParams(location.search);
-    if (params.get('redirectedFrom') !== '/app') return;
+    if (params.get('redirectedFrom') !== paths.app.root.href) return;
     params.delete('redirectedFrom');
     const qs = params.toString();
     navigate({ pathname: location.pathname, search: qs ? `?${qs}` : '' }, { replace: true });
@@ -75,7 +75,7 @@ function SecureShell() {
               aria-label={opened ? 'Hide Sidebar' : 'Show Sidebar'}
               title={opened ? 'Hide Sidebar' : 'Show Sidebar'}
             />
-            <Anchor component={Link} to="/app/dashboard" underline="never" c="blue.8">
+            <Anchor component={Link} to={paths.app.dashboard.href} underline="never" c="blue.8">
               <Text fw={700} fz={{ base: 'md', sm: 'lg' }} component="span" style={{ whiteSpace: 'nowrap' }}>
                 {SITE_TITLE}
               </Text>

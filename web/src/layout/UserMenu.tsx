@@ -1,7 +1,7 @@
 import { Button, Menu, Skeleton } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import { useProfile } from '../app/queries';
-import { useCanChangePassword } from '../password/queries';
+import { paths } from '../lib/paths';
+import { useCanChangePassword, useProfile } from '../lib/sessionQueries';
 
 /** The top bar's user menu showing first and last name (000 §2 Layouts). */
 export function UserMenu() {
@@ -17,16 +17,16 @@ export function UserMenu() {
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item component={Link} to="/app/profile">
+        <Menu.Item component={Link} to={paths.app.profile.href()}>
           Profile
         </Menu.Item>
         {canChangePassword.data === true && (
-          <Menu.Item component={Link} to="/app/change-password">
+          <Menu.Item component={Link} to={paths.app.changePassword.href}>
             Change Password
           </Menu.Item>
         )}
         <Menu.Divider />
-        <Menu.Item component={Link} to="/app/signout" color="red">
+        <Menu.Item component={Link} to={paths.app.signOut.href} color="red">
           Sign Out
         </Menu.Item>
       </Menu.Dropdown>

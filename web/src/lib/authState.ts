@@ -5,7 +5,7 @@
  */
 import { CONSTANTS, type PasswordExpiryState } from '@portal/contract';
 import { useSyncExternalStore } from 'react';
-import { setSecureSuccessHandler } from '../app/api';
+import { setSecureSuccessHandler } from './apiClient';
 
 export interface AuthState {
   tokenTimeoutInSeconds: number;

@@ -1,6 +1,6 @@
-import { CONSTANTS, MESSAGES, type TokenCreateResponse } from '@portal/contract';
 import type { QueryClient } from '@tanstack/react-query';
-import { setXsrfToken } from '../app/api';
+import { setXsrfToken } from './apiClient';
+import { paths } from './paths';
 import { clearAuthState } from './authState';
 
 /** Client side of a session ending (000 §4 Sign-out): the XSRF token, the auth state and every cached query go. */
@@ -31,7 +31,7 @@ export function signInUrl(message: string | undefined, current: { pathname: stri
 /** After sign-in: redirectPath (+ redirectParams) when it is a path inside the app, else the dashboard (000 §4 Sign-in). */
 export function afterSignInPath(search: URLSearchParams): string {
   const path = search.get('redirectPath');
-  if (!path || !path.startsWith('/app/') || path.startsWith('/app/signout')) return '/app/dashboard';
+  if (!path || !path.startsWith('/app/') || path.startsWith('/app/signout')) return paths.app.dashboard.href;
   const params = search.get('redirectParams');
   return params ? `${path}?${params.replace(/^\?/, '')}` : path;
 }
@@ -46,21 +46,5 @@ export function changePasswordPath(username: string, search: URLSearchParams): s
     const value = search.get(key);
     if (value) params.set(key, value);
   }
-  return `/change-password?${params.toString()}`;
-}
-
-/** The sign-in error box text chosen from the failure flags (000 §8 Sign-in). */
-export function signInFailureText(body: Partial<TokenCreateResponse> | undefined): string {
-  const m = MESSAGES.signIn;
-  if (!body) return m.unspecifiedFailure;
-  if (body.credentialsInvalid) {
-    const left = body.attemptsLeftUntilLocked;
-    return typeof left === 'number' && Number.isInteger(left) && left < CONSTANTS.lockoutWarningThreshold
-      ? `${m.credentialsInvalid} ${m.lockoutWarning(left)}`
-      : m.credentialsInvalid;
-  }
-  if (body.accountLocked) return m.accountLocked;
-  if (body.accountDisabled) return m.accountDisabled;
-  if (body.passwordExpired) return m.passwordExpired;
-  return m.unspecifiedFailure;
+  return paths.changePassword.href(params);
 }

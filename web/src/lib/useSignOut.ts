@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { request } from '../app/api';
 import { clearSession, signInUrl } from './session';
+import { invalidateSession } from './token';
 
 /**
  * Sign-out (000 §4 Sign-out): calls the invalidate endpoint, resets the auth state and goes to / with the
@@ -20,9 +20,7 @@ export function useSignOut(): (message?: string) => Promise<void> {
       if (running.current) return;
       running.current = true;
       await navigate(signInUrl(message, location), { replace: true });
-      await request('POST', '/rest/secure/token/invalidate', { body: {}, ignoreUnauthorized: true }).catch(
-        () => undefined,
-      );
+      await invalidateSession();
       clearSession(queryClient);
       running.current = false;
     },

@@ -1,12 +1,13 @@
 import { Alert, Grid, Stack, Title } from '@mantine/core';
 import { AUTH_MESSAGES, MESSAGES } from '@portal/contract';
 import { useState } from 'react';
-import { PageLoader } from '../auth/SecurePage';
-import { updateAuthState } from '../auth/authState';
+import { updateAuthState } from '../lib/authState';
+import { useCanChangePassword } from '../lib/sessionQueries';
+import { PageLoader } from '../shared/PageLoader';
 import { usePageTitle } from '../shared/usePageTitle';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { PasswordRequirements } from './PasswordRequirements';
-import { useCanChangePassword, usePasswordRules } from './queries';
+import { usePasswordRules } from './api/getPasswordRules';
 
 /**
  * /app/change-password inside the secure area (000 §2 Routes, §4 After a password change, non-standalone

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AUTH_MESSAGES, type ChangePasswordBody, translateFieldErrors } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
+import { AUTH_MESSAGES, translateFieldErrors } from '@portal/contract';
 import { useState } from 'react';
-import { ApiError, apiPost } from '../app/api';
+import { ApiError } from '../lib/apiClient';
+import { useChangePassword } from './api/changePassword';
 import { passwordFailureText } from './failure';
 import { NEW_PASSWORD_LABELS, NewPasswordFields, passwordsMismatch } from './NewPasswordFields';
 
@@ -44,23 +44,24 @@ export function ChangePasswordForm({
   });
   const mismatch = passwordsMismatch(form.values.newPassword, form.values.newPasswordAgain);
 
-  const change = useMutation({
-    mutationFn: (body: ChangePasswordBody) => apiPost('/rest/secure/change_password/attempt', body),
-    onMutate: () => setFailure(null),
-    onSuccess: async (_data, body) => {
-      form.reset();
-      await onChanged(body.newPassword);
-    },
-    onError: (error) => {
-      setFailure(passwordFailureText(error, AUTH_MESSAGES.changeFailed, AUTH_MESSAGES.changeFailedForm));
-      if (error instanceof ApiError) {
-        const errors: Record<string, string> = {};
-        for (const key of ['currentPassword', 'newPassword'] as const) {
-          const reasons = error.fieldErrors[key];
-          if (reasons?.length) errors[key] = translateFieldErrors(LABELS[key], reasons, false, ', ');
+  const change = useChangePassword({
+    mutationConfig: {
+      onMutate: () => setFailure(null),
+      onSuccess: async (_data, body) => {
+        form.reset();
+        await onChanged(body.newPassword);
+      },
+      onError: (error) => {
+        setFailure(passwordFailureText(error, AUTH_MESSAGES.changeFailed, AUTH_MESSAGES.changeFailedForm));
+        if (error instanceof ApiError) {
+          const errors: Record<string, string> = {};
+          for (const key of ['currentPassword', 'newPassword'] as const) {
+            const reasons = error.fieldErrors[key];
+            if (reasons?.length) errors[key] = translateFieldErrors(LABELS[key], reasons, false, ', ');
+          }
+          form.setErrors(errors);
         }
-        form.setErrors(errors);
-      }
+      },
     },
   });
 

@@ -1,26 +1,18 @@
 import { Alert, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  AUTH_CONSTANTS,
-  AUTH_MESSAGES,
-  CONSTANTS,
-  expiryStateOf,
-  MESSAGES,
-  type TokenCreateResponse,
-  type TokenRefreshResponse,
-} from '@portal/contract';
+import { AUTH_CONSTANTS, AUTH_MESSAGES, MESSAGES } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiGet, apiPost, getXsrfToken, request, setXsrfToken } from '../app/api';
-import { updateAuthState, useAuthState } from '../auth/authState';
-import { afterSignInPath, signInUrl } from '../auth/session';
-import { InactivityModal } from '../layout/InactivityModal';
+import { getXsrfToken } from '../lib/apiClient';
+import { updateAuthState, useAuthState } from '../lib/authState';
+import { afterSignInPath, signInUrl } from '../lib/session';
+import { sleep } from '../lib/sleep';
+import { createSession, invalidateSession, refreshToken } from '../lib/token';
+import { InactivityModal } from '../shared/InactivityModal';
 import { usePageTitle } from '../shared/usePageTitle';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { PasswordRequirements } from './PasswordRequirements';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * /change-password, the standalone Change Password screen reached after sign-in when the password expires
@@ -43,8 +35,8 @@ export function ChangePasswordPage() {
 
   useEffect(() => {
     if (!signedIn || search.get('skipRefresh') === 'true') return;
-    void apiGet<TokenRefreshResponse>('/rest/secure/token/refresh')
-      .then((r) => updateAuthState({ tokenTimeoutInSeconds: r.tokenTimeoutInSeconds }))
+    void refreshToken()
+      .then((r) => r && updateAuthState({ tokenTimeoutInSeconds: r.tokenTimeoutInSeconds }))
       .catch(() => undefined);
   }, [signedIn, search]);
 
@@ -53,18 +45,9 @@ export function ChangePasswordPage() {
   const goOn = () => void navigate(afterSignInPath(search), { replace: true });
 
   const signInAgain = async (password: string): Promise<boolean> => {
-    await request('POST', '/rest/secure/token/invalidate', { body: {}, ignoreUnauthorized: true }).catch(
-      () => undefined,
-    );
+    await invalidateSession();
     try {
-      const { data } = await apiPost<TokenCreateResponse>('/rest/token/create', { username, password });
-      setXsrfToken(data?.xsrfToken);
-      updateAuthState({
-        tokenTimeoutInSeconds: data?.tokenTimeoutInSeconds ?? CONSTANTS.defaultTokenTimeoutSeconds,
-        lastSeen: Date.now(),
-        passwordExpiryState: expiryStateOf(data?.expiryState, data?.passwordExpiresSoon),
-        username,
-      });
+      await createSession({ username, password });
       queryClient.clear();
       return true;
     } catch {

@@ -1,14 +1,14 @@
 import { Alert, Anchor, Button, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AUTH_CONSTANTS, AUTH_MESSAGES, type ForgotPasswordBody, translateFieldErrors } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
+import { AUTH_MESSAGES, type ForgotPasswordBody, translateFieldErrors } from '@portal/contract';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ApiError, apiPost } from '../app/api';
+import { ApiError } from '../lib/apiClient';
+import { paths } from '../lib/paths';
 import { usePageTitle } from '../shared/usePageTitle';
+import { useForgotPassword } from './api/forgotPassword';
 
 const LABEL = 'Email Address';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * /forgot-password (000 §2 Forgot Password screen, §7 forgot_password sent after a 500 ms delay, §8 Forgot
@@ -23,23 +23,20 @@ export function ForgotPasswordPage() {
     validate: { emailAddress: (v) => (v.trim() ? null : translateFieldErrors(LABEL, ['required'])) },
   });
 
-  const send = useMutation({
-    mutationFn: async (body: ForgotPasswordBody) => {
-      await sleep(AUTH_CONSTANTS.forgotPasswordDelayMs);
-      await apiPost('/rest/public/forgot_password', body);
-      return body.emailAddress;
-    },
-    onMutate: () => {
-      setFailure(null);
-      setSentTo(null);
-    },
-    onSuccess: (email) => setSentTo(email),
-    onError: (error) => {
-      if (error instanceof ApiError && error.status === 422 && error.fieldErrors.emailAddress?.length) {
-        form.setErrors({ emailAddress: translateFieldErrors(LABEL, error.fieldErrors.emailAddress) });
-        return;
-      }
-      setFailure(error instanceof ApiError && error.status === 429 ? error.message : AUTH_MESSAGES.forgotFailed);
+  const send = useForgotPassword({
+    mutationConfig: {
+      onMutate: () => {
+        setFailure(null);
+        setSentTo(null);
+      },
+      onSuccess: (email) => setSentTo(email),
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 422 && error.fieldErrors.emailAddress?.length) {
+          form.setErrors({ emailAddress: translateFieldErrors(LABEL, error.fieldErrors.emailAddress) });
+          return;
+        }
+        setFailure(error instanceof ApiError && error.status === 429 ? error.message : AUTH_MESSAGES.forgotFailed);
+      },
     },
   });
 
@@ -75,7 +72,7 @@ export function ForgotPasswordPage() {
           <Button type="submit" loading={send.isPending} fullWidth>
             Send Reset Email
           </Button>
-          <Anchor component={Link} to="/" size="sm" ta="center">
+          <Anchor component={Link} to={paths.signIn.href} size="sm" ta="center">
             Remember your password? Sign In
           </Anchor>
         </Stack>

@@ -1,5 +1,5 @@
 import { Alert, List, Paper, Skeleton, Stack, Title } from '@mantine/core';
-import { usePasswordRules } from './queries';
+import { usePasswordRules } from './api/getPasswordRules';
 
 /** 'Password Requirements' beside a password form: the server's rules (000 §2 Change Password screen). */
 export function PasswordRequirements() {

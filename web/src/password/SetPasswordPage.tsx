@@ -1,20 +1,18 @@
 import { Alert, Anchor, Button, Center, Loader, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AUTH_CONSTANTS, AUTH_MESSAGES, PASSWORD_HASH_PATTERN, translateFieldErrors } from '@portal/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { AUTH_MESSAGES, translateFieldErrors } from '@portal/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, apiGet, apiPost } from '../app/api';
+import { ApiError } from '../lib/apiClient';
+import { paths } from '../lib/paths';
 import { usePageTitle } from '../shared/usePageTitle';
+import { passwordLinkQueryOptions, useSetPassword, type SetPasswordMode } from './api/setPassword';
 import { passwordFailureText } from './failure';
 import { PasswordRequirements } from './PasswordRequirements';
 import { NEW_PASSWORD_LABELS, NewPasswordFields, passwordsMismatch } from './NewPasswordFields';
 
 const LABELS = NEW_PASSWORD_LABELS;
-
-export type SetPasswordMode = 'set_initial_password' | 'reset_password';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The Set Password screen reached through an emailed link (000 §2 Set Password screen, §5 Reset, §7
@@ -28,20 +26,7 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
   const [done, setDone] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const valid = useQuery({
-    queryKey: ['password', 'link', mode, hash],
-    queryFn: async ({ signal }) => {
-      const [ok] = await Promise.all([
-        PASSWORD_HASH_PATTERN.test(hash)
-          ? apiGet<boolean>(`/rest/public/${mode}/${encodeURIComponent(hash)}`, undefined, signal)
-          : Promise.resolve(false),
-        sleep(AUTH_CONSTANTS.resetFormDelayMs),
-      ]);
-      return ok === true;
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+  const valid = useQuery(passwordLinkQueryOptions(mode, hash));
 
   const form = useForm({
     initialValues: { password: '', again: '' },
@@ -52,14 +37,15 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
   });
   const mismatch = passwordsMismatch(form.values.password, form.values.again);
 
-  const save = useMutation({
-    mutationFn: (password: string) => apiPost(`/rest/public/${mode}`, { hash, password }),
-    onMutate: () => setFailure(null),
-    onSuccess: () => setDone(true),
-    onError: (error) => {
-      setFailure(passwordFailureText(error, AUTH_MESSAGES.resetFailed, AUTH_MESSAGES.resetFailed));
-      const reasons = error instanceof ApiError ? error.fieldErrors.password : undefined;
-      if (reasons?.length) form.setErrors({ password: translateFieldErrors(LABELS.password, reasons, false, ', ') });
+  const save = useSetPassword({
+    mutationConfig: {
+      onMutate: () => setFailure(null),
+      onSuccess: () => setDone(true),
+      onError: (error) => {
+        setFailure(passwordFailureText(error, AUTH_MESSAGES.resetFailed, AUTH_MESSAGES.resetFailed));
+        const reasons = error instanceof ApiError ? error.fieldErrors.password : undefined;
+        if (reasons?.length) form.setErrors({ password: translateFieldErrors(LABELS.password, reasons, false, ', ') });
+      },
     },
   });
 
@@ -74,7 +60,7 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
     body = (
       <Alert color="green" role="status">
         {AUTH_MESSAGES.changedStandalone}{' '}
-        <Anchor component={Link} to="/">
+        <Anchor component={Link} to={paths.signIn.href}>
           Sign In
         </Anchor>
       </Alert>
@@ -92,7 +78,7 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
           noValidate
           aria-label="Set Password"
           onSubmit={form.onSubmit((v) => {
-            if (!mismatch) save.mutate(v.password);
+            if (!mismatch) save.mutate({ mode, hash, password: v.password });
           })}
         >
           <Stack gap="md">

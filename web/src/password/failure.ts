@@ -1,5 +1,5 @@
 import type { PasswordFailure } from '@portal/contract';
-import { ApiError } from '../app/api';
+import { ApiError } from '../lib/apiClient';
 
 /**
  * The page-level text of a failed password call (000 §8 Passwords): the server's failureDescription (or

@@ -2,27 +2,17 @@ import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { isResolved, MESSAGES, type Profile, type UserAccess } from '@portal/contract';
 import { useMemo } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useOwnAccess, useOwnRequests } from '../app/queries';
+import { paths } from '../lib/paths';
+import { useOwnAccess, useOwnRequests } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { joinOrMissing, sitesText } from '../shared/format';
 import { systemNames, useSystems } from '../shared/referenceData';
 
-export const REQUEST_PATH = '/app/profile/request-new-or-modified-access';
-
-export function updateAccessUrl(userId: number, accessId: number): string {
-  return `${REQUEST_PATH}?${new URLSearchParams({
-    accessRequestType: 'UPDATE',
-    userId: String(userId),
-    existingUserAccessId: String(accessId),
-  })}`;
-}
-
-export function newAccessUrl(userId: number, roleNamesInUse: readonly string[]): string {
-  const params = new URLSearchParams({ accessRequestType: 'NEW', userId: String(userId) });
-  if (roleNamesInUse.length) params.set('initStudyRoleNamesInUse', roleNamesInUse.join(','));
-  return `${REQUEST_PATH}?${params}`;
-}
+const updateAccessUrl = (userId: number, existingUserAccessId: number) =>
+  paths.app.requestAccess.href({ type: 'UPDATE', userId, existingUserAccessId });
+const newAccessUrl = (userId: number, roleNamesInUse: readonly string[]) =>
+  paths.app.requestAccess.href({ type: 'NEW', userId, roleNamesInUse });
 
 /** Profile Access tab (000 §2 Profile screen): the user's access by study role, each row a modify request. */
 export function AccessTab({ profile }: { profile: Profile }) {

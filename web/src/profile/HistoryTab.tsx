@@ -8,7 +8,7 @@ import {
 } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
-import { useOwnRequests } from '../app/queries';
+import { useOwnRequests } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { formatDateTime, joinOrMissing, orMissing, sitesText } from '../shared/format';

@@ -1,9 +1,9 @@
 import { Stack, Tabs, Title } from '@mantine/core';
 import { MESSAGES } from '@portal/contract';
 import { useSearchParams } from 'react-router-dom';
-import { ApiError } from '../app/api';
-import { useProfile } from '../app/queries';
-import { PageLoader } from '../auth/SecurePage';
+import { ApiError } from '../lib/apiClient';
+import { useProfile } from '../lib/sessionQueries';
+import { PageLoader } from '../shared/PageLoader';
 import { LoadError } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AccessTab } from './AccessTab';

@@ -6,18 +6,16 @@ import {
   FIELD_LIMITS,
   GLOBAL_ERRORS,
   MESSAGES,
-  type AccessModRequest,
   type Profile,
   type RequestType,
   type StudyRole,
   type System,
   type UserAccess,
 } from '@portal/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ApiError, apiPost } from '../app/api';
-import { queryKeys } from '../app/queries';
+import { ApiError } from '../lib/apiClient';
+import { paths } from '../lib/paths';
 import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
@@ -33,6 +31,7 @@ import {
   validateAccessForm,
   type AccessFormValues,
 } from './accessForm';
+import { useCreateAccessChangeRequest } from './api/createAccessChangeRequest';
 
 export interface RequestAccessFormProps {
   profile: Profile;
@@ -53,7 +52,6 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
   const { profile, existing, studyRoles, systems } = props;
   const isUpdate = !!existing;
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [message, setMessage] = useState<PageMessage | null>(null);
 
   const form = useForm<AccessFormValues>({
@@ -72,44 +70,39 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
   const blockedByPending = isUpdate && props.pendingRoles.has(existing.roleName);
   const pendingList = [...props.pendingRoles].sort();
 
-  const submit = useMutation({
-    mutationFn: async ({ type, values }: { type: RequestType; values: AccessFormValues }) => {
-      const body = toRequestBody(
-        profile.portalUserId,
-        profile.email,
-        type,
-        values.accessControls,
-        values.requesterComments,
-      );
-      return apiPost<AccessModRequest>('/rest/secure/user_access_mod_request', body);
-    },
-    onMutate: () => setMessage(null),
-    onSuccess: async (response) => {
-      if (response.status === 304) {
-        setMessage({ kind: 'info', text: MESSAGES.access.noChanges });
-        return;
-      }
-      guard.release();
-      notifications.show({ color: 'green', title: 'Request submitted', message: MESSAGES.access.submitted });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.ownRequests });
-      navigate('/app/profile?tab=history');
-    },
-    onError: (error) => {
-      if (!(error instanceof ApiError)) {
-        setMessage({ kind: 'error', text: MESSAGES.access.newRequestFailed });
-        return;
-      }
-      const { errors, unmatched } = serverErrorsToForm(error.fieldErrors);
-      form.setErrors(errors);
-      const inProgress = error.hasGlobalError(GLOBAL_ERRORS.requestInProgress);
-      const others = error.globalErrors.filter((g) => g !== GLOBAL_ERRORS.requestInProgress);
-      setMessage({
-        kind: 'error',
-        text: inProgress ? MESSAGES.access.requestInProgress : MESSAGES.access.newRequestFailed,
-        details: [...unmatched, ...others],
-      });
+  const submit = useCreateAccessChangeRequest({
+    mutationConfig: {
+      onMutate: () => setMessage(null),
+      onSuccess: (response) => {
+        if (response.status === 304) {
+          setMessage({ kind: 'info', text: MESSAGES.access.noChanges });
+          return;
+        }
+        guard.release();
+        notifications.show({ color: 'green', title: 'Request submitted', message: MESSAGES.access.submitted });
+        void navigate(paths.app.profile.href('history'));
+      },
+      onError: (error) => {
+        if (!(error instanceof ApiError)) {
+          setMessage({ kind: 'error', text: MESSAGES.access.newRequestFailed });
+          return;
+        }
+        const { errors, unmatched } = serverErrorsToForm(error.fieldErrors);
+        form.setErrors(errors);
+        const inProgress = error.hasGlobalError(GLOBAL_ERRORS.requestInProgress);
+        const others = error.globalErrors.filter((g) => g !== GLOBAL_ERRORS.requestInProgress);
+        setMessage({
+          kind: 'error',
+          text: inProgress ? MESSAGES.access.requestInProgress : MESSAGES.access.newRequestFailed,
+          details: [...unmatched, ...others],
+        });
+      },
     },
   });
+  const file = (type: RequestType, values: AccessFormValues) =>
+    submit.mutate(
+      toRequestBody(profile.portalUserId, profile.email, type, values.accessControls, values.requesterComments),
+    );
 
   const onSubmit = form.onSubmit(
     (values) => {
@@ -118,7 +111,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
         setMessage({ kind: 'info', text: MESSAGES.access.noChanges });
         return;
       }
-      submit.mutate({ type: isUpdate ? 'CHANGE' : 'NEW', values });
+      file(isUpdate ? 'CHANGE' : 'NEW', values);
     },
     () => setMessage({ kind: 'error', text: 'Some fields need your attention. Correct them and submit again.' }),
   );
@@ -129,11 +122,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
       children: <Text size="sm">Are you sure you want to request removal of this access?</Text>,
       labels: { confirm: 'OK', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
-      onConfirm: () =>
-        submit.mutate({
-          type: 'REMOVAL',
-          values: { ...form.values, accessControls: form.getInitialValues().accessControls },
-        }),
+      onConfirm: () => file('REMOVAL', { ...form.values, accessControls: form.getInitialValues().accessControls }),
     });
 
   const addBlock = () => form.insertListItem('accessControls', emptyBlock(nextQuestionNum(blocks), systems));

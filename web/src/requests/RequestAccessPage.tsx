@@ -2,14 +2,13 @@ import { Anchor, Stack, Title } from '@mantine/core';
 import { isResolved, MESSAGES } from '@portal/contract';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { useOwnAccess, useOwnRequests, useProfile } from '../app/queries';
-import { PageLoader } from '../auth/SecurePage';
+import { paths } from '../lib/paths';
+import { useOwnAccess, useOwnRequests, useProfile } from '../lib/sessionQueries';
+import { PageLoader } from '../shared/PageLoader';
 import { LoadError } from '../shared/ErrorAlert';
 import { siteOptions, useSites, useStudies, useStudyRoles, useSystems } from '../shared/referenceData';
 import { usePageTitle } from '../shared/usePageTitle';
 import { RequestAccessForm } from './RequestAccessForm';
-
-export const BACK_TO_PROFILE = '/app/profile?tab=access';
 
 /**
  * Request New Access / Request Modified Access (001 §2.5): /app/profile/request-new-or-modified-access with
@@ -94,7 +93,7 @@ export function RequestAccessPage() {
 
   return (
     <Stack gap="md">
-      <Anchor component={Link} to={BACK_TO_PROFILE} size="sm">
+      <Anchor component={Link} to={paths.app.profile.href('access')} size="sm">
         <span aria-hidden>← </span>
         Back to Profile
       </Anchor>

@@ -8,17 +8,15 @@ import {
   type TokenRefreshResponse,
 } from '@portal/contract';
 import { useEffect, useRef, useState } from 'react';
-import { request } from '../app/api';
-import { secondsRemaining, updateAuthState } from '../auth/authState';
-import { useSignOut } from '../auth/useSignOut';
+import { secondsRemaining, updateAuthState } from '../lib/authState';
+import { refreshToken as refreshOnce } from '../lib/token';
+import { useSignOut } from '../lib/useSignOut';
 
 /** GET /rest/secure/token/refresh, tried twice (000 §7, §9 Token refresh attempts). */
 async function refreshToken(): Promise<TokenRefreshResponse | null> {
   for (let attempt = 0; attempt < CONSTANTS.tokenRefreshAttempts; attempt++) {
     try {
-      const { data } = await request<TokenRefreshResponse>('GET', '/rest/secure/token/refresh', {
-        ignoreUnauthorized: true,
-      });
+      const data = await refreshOnce(true);
       if (data) return data;
     } catch {
       // the next attempt, or give up

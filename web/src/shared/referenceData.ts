@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Country, Site, SiteRelation, State, Study, StudyRole, System } from '@portal/contract';
-import { request } from '../app/api';
-import { SITES_STORAGE_KEY } from '../app/config';
+import { request } from '../lib/apiClient';
+import { SITES_STORAGE_KEY } from '../lib/config';
 
 /**
  * Reference data (000 §4 Reference data loading, §7 Reference data; 001 §7 Systems / Study roles), cached

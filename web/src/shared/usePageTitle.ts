@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { SITE_TITLE } from '../app/config';
+import { SITE_TITLE } from '../lib/config';
 
 /** Sets the document title to '{page title} | {site title}' (000 §2 Layouts). */
 export function usePageTitle(pageTitle: string | undefined): void {

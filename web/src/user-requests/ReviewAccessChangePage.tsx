@@ -1,39 +1,21 @@
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import {
-  hasAllPermissions,
-  MESSAGES,
   REQUEST_STATUS_LABELS,
   REQUEST_TYPE_LABELS,
   type AccessControl,
   type AccessModRequest,
   type System,
 } from '@portal/contract';
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, apiGet } from '../app/api';
-import { queryKeys, usePermissions } from '../app/queries';
-import { PageLoader } from '../auth/SecurePage';
-import { LoadError } from '../shared/ErrorAlert';
+import { paths } from '../lib/paths';
+import { useHasPermissions } from '../lib/sessionQueries';
 import { formatDateTime, joinOrMissing, orMissing } from '../shared/format';
 import { systemNames, useSystems } from '../shared/referenceData';
-import { usePageTitle } from '../shared/usePageTitle';
+import { useAccessChangeRequest } from './api/getAccessChangeRequest';
+import { ReviewShell, ReviewItem as Item } from './review/ReviewShell';
 import { ReviewForm } from './ReviewForm';
 
 const TITLE = 'Review Access Change Request';
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="sm" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text component="dd" m={0} fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 function RequestedBlock({ block, index, systems }: { block: AccessControl; index: number; systems?: System[] }) {
   return (
@@ -50,11 +32,6 @@ function RequestedBlock({ block, index, systems }: { block: AccessControl; index
       </SimpleGrid>
     </Paper>
   );
-}
-
-function historyUrl(userId: number): string {
-  const params = new URLSearchParams({ tab: 'history', returnPage: 'User Requests', returnUrl: '/app/user-requests' });
-  return `/app/users/${userId}?${params.toString().replace(/\+/g, '%20')}`;
 }
 
 function RequestDetails({ request, systems }: { request: AccessModRequest; systems?: System[] }) {
@@ -84,7 +61,7 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
           <Item label="Last Modified By">{orMissing(request.lastModifiedBy)}</Item>
         </SimpleGrid>
         <Group mt="md" gap="lg">
-          <Anchor component={Link} to={historyUrl(request.subjectUserId)} size="sm">
+          <Anchor component={Link} to={paths.app.userHistory.href(request.subjectUserId)} size="sm">
             View this user&apos;s request history
           </Anchor>
           {request.workflowUrl && (
@@ -122,52 +99,23 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
  * WRITE_USERS edits status, reviewer comments and external ticket number.
  */
 export function ReviewAccessChangePage() {
-  usePageTitle(TITLE);
   const id = Number(useParams().id);
-  const permissions = usePermissions();
+  const canEdit = useHasPermissions('WRITE_USERS');
   const systems = useSystems();
-  const request = useQuery({
-    queryKey: queryKeys.accessModRequest(id),
-    queryFn: ({ signal }) => apiGet<AccessModRequest>(`/rest/secure/user_access_mod_request/${id}`, undefined, signal),
-    enabled: Number.isInteger(id) && id > 0,
-  });
-  const canEdit = hasAllPermissions(permissions.data ?? [], ['WRITE_USERS']);
-
-  let body;
-  if (!Number.isInteger(id) || id <= 0) {
-    body = <LoadError text="There is no user-access modification request with this id." />;
-  } else if (request.data) {
-    body = (
-      <Stack gap="md">
-        <RequestDetails request={request.data} systems={systems.data} />
-        <ReviewForm
-          key={`${request.data.id}-${request.data.versionno}`}
-          request={request.data}
-          canEdit={canEdit}
-          onReload={() => void request.refetch()}
-        />
-      </Stack>
-    );
-  } else if (request.error) {
-    const notFound = request.error instanceof ApiError && request.error.status === 404;
-    body = (
-      <LoadError
-        text={notFound ? request.error.message : MESSAGES.access.loadRequestsFailed}
-        onRetry={notFound ? undefined : () => void request.refetch()}
-      />
-    );
-  } else {
-    body = <PageLoader label="Loading the request" />;
-  }
-
+  const request = useAccessChangeRequest(id);
   return (
-    <Stack gap="md">
-      <Anchor component={Link} to="/app/user-requests" size="sm">
-        <span aria-hidden>← </span>
-        Back to User Requests Page
-      </Anchor>
-      <Title order={1}>{TITLE}</Title>
-      {body}
-    </Stack>
+    <ReviewShell title={TITLE} id={id} request={request}>
+      {(data) => (
+        <Stack gap="md">
+          <RequestDetails request={data} systems={systems.data} />
+          <ReviewForm
+            key={`${data.id}-${data.versionno}`}
+            request={data}
+            canEdit={canEdit}
+            onReload={() => void request.refetch()}
+          />
+        </Stack>
+      )}
+    </ReviewShell>
   );
 }

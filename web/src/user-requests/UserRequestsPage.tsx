@@ -6,19 +6,17 @@ import {
   REQUEST_STATUSES,
   REQUEST_STATUS_LABELS,
   REQUEST_TYPE_LABELS,
-  type Page,
   type UserRequestRow,
 } from '@portal/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiGet } from '../app/api';
-import { queryKeys } from '../app/queries';
+import { paths } from '../lib/paths';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { formatDateTime, orMissing } from '../shared/format';
 import { usePageTitle } from '../shared/usePageTitle';
+import { useUserRequests } from './api/getUserRequests';
 
 const STATUS_OPTIONS = [
   { value: 'pending', label: 'Pending' },
@@ -29,9 +27,7 @@ const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
 const DEFAULT_SORT: DataTableSortStatus<UserRequestRow> = { columnAccessor: 'dateSubmitted', direction: 'desc' };
 
 /** The review screen of a row (only access-change requests exist so far). */
-export function reviewPath(row: Pick<UserRequestRow, 'id'>): string {
-  return `/app/user-requests/access-change/${row.id}`;
-}
+const reviewPath = (row: Pick<UserRequestRow, 'id'>) => paths.app.accessChangeReview.href(row.id);
 
 /**
  * User Requests /app/user-requests (000 §2 Routes, §7 user_requests; 001 §2.3): the reviewers' queue,
@@ -80,16 +76,7 @@ export function UserRequestsPage() {
     sort: `${String(sortStatus.columnAccessor)},${sortStatus.direction}`,
     filter: search.get('filter') ?? '',
   };
-  const rows = useQuery({
-    queryKey: queryKeys.userRequests(params),
-    queryFn: ({ signal }) =>
-      apiGet<Page<UserRequestRow>>(
-        `/rest/secure/user_management/user_requests/${encodeURIComponent(status)}`,
-        { page, size, sort: params.sort, filter: params.filter || undefined },
-        signal,
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const rows = useUserRequests(params);
 
   return (
     <Stack gap="md">

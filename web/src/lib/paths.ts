@@ -1,0 +1,83 @@
+import type { AuditEntityType } from '@portal/contract';
+
+/**
+ * Every route of the browser app and every link to one (000 §2 Routes, 001 §2), in one place: `path` is the
+ * router's pattern, the functions build hrefs. Features and the router import this module; no component
+ * spells an address itself, so a route moves by changing one line here.
+ */
+
+type Id = number | 'new';
+
+/** The Configure tabs (001 §2.12), kept in the URL. */
+export type ConfigureTab = 'portalRoles' | 'studyRoles' | 'systems';
+
+/** Search params of Request New / Modified Access (001 §2.5). */
+export type RequestAccessParams =
+  | { type: 'NEW'; userId: number; roleNamesInUse: readonly string[] }
+  | { type: 'UPDATE'; userId: number; existingUserAccessId: number };
+
+/** Query strings with spaces written as %20 (the spec's examples), not '+'. */
+const query = (params: URLSearchParams) => params.toString().replace(/\+/g, '%20');
+
+export const paths = {
+  signIn: { path: '/', href: '/' },
+  forgotPassword: { path: '/forgot-password', href: '/forgot-password' },
+  register: { href: '/register' },
+  publicHome: { path: '/public', href: '/public/' },
+  /** Standalone Change Password (000 §4 Password expiry): `params` carries username, skipRefresh and redirects. */
+  changePassword: {
+    path: '/change-password',
+    href: (params?: URLSearchParams) => {
+      const qs = params?.toString();
+      return qs ? `/change-password?${qs}` : '/change-password';
+    },
+  },
+  setInitialPassword: { path: '/set-initial-password/:hash?' },
+  resetPassword: { path: '/reset-password/:hash?' },
+  app: {
+    root: { path: '/app', href: '/app' },
+    signOut: { path: '/app/signout', href: '/app/signout' },
+    dashboard: { path: '/app/dashboard', href: '/app/dashboard' },
+    profile: {
+      path: '/app/profile',
+      href: (tab?: 'account' | 'details' | 'access' | 'history') => (tab ? `/app/profile?tab=${tab}` : '/app/profile'),
+    },
+    requestAccess: {
+      path: '/app/profile/request-new-or-modified-access',
+      href: (p: RequestAccessParams) => {
+        const params = new URLSearchParams({ accessRequestType: p.type, userId: String(p.userId) });
+        if (p.type === 'UPDATE') params.set('existingUserAccessId', String(p.existingUserAccessId));
+        else if (p.roleNamesInUse.length) params.set('initStudyRoleNamesInUse', p.roleNamesInUse.join(','));
+        return `/app/profile/request-new-or-modified-access?${params.toString()}`;
+      },
+    },
+    /** The old address of the request form, kept as a redirect to the Access tab. */
+    requestAccessChange: { path: '/app/request-access-change' },
+    changePassword: { path: '/app/change-password', href: '/app/change-password' },
+    userRequests: { path: '/app/user-requests', href: '/app/user-requests' },
+    accessChangeReview: {
+      path: '/app/user-requests/access-change/:id',
+      href: (id: number) => `/app/user-requests/access-change/${id}`,
+    },
+    /** A user's request history (users administration, not built yet), returning to the User Requests queue. */
+    userHistory: {
+      href: (userId: number) =>
+        `/app/users/${userId}?${query(new URLSearchParams({ tab: 'history', returnPage: 'User Requests', returnUrl: '/app/user-requests' }))}`,
+    },
+    configure: {
+      path: '/app/configure',
+      href: (tab: ConfigureTab) => `/app/configure/?tab=${tab}`,
+      portalRole: { path: '/app/configure/roles/:id', href: (id: Id) => `/app/configure/roles/${id}` },
+      studyRole: { path: '/app/configure/study-roles/:id', href: (id: Id) => `/app/configure/study-roles/${id}` },
+      system: { path: '/app/configure/systems/:id', href: (id: Id) => `/app/configure/systems/${id}` },
+    },
+    auditTrail: {
+      path: '/app/audit-trail',
+      /** The audit trail, or one record's history in it. */
+      href: (record?: { entityType: AuditEntityType; entityId: number | string }) =>
+        record
+          ? `/app/audit-trail?${new URLSearchParams({ entityType: record.entityType, entityId: String(record.entityId) }).toString()}`
+          : '/app/audit-trail',
+    },
+  },
+} as const;

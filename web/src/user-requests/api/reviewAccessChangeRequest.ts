@@ -1,0 +1,46 @@
+import type { AccessModRequest, ReviewAccessChangeBody, ReviewProcessing } from '@portal/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPut } from '../../lib/apiClient';
+import type { MutationConfig } from '../../lib/reactQuery';
+import { requestKeys } from '../../lib/requestKeys';
+import { reviewOutcome } from './reviewOutcome';
+
+/**
+ * PUT /rest/secure/user_management/review_access_change_request (000 §7; 001 §2.8; REQUEST-LIFECYCLE rule 6):
+ * one reviewer save carrying the version read and the browser's attempt key. Resolves with the outcome (saved,
+ * processing, unchanged); rejects with the ApiError on 409 REVIEW_IN_PROGRESS, 422 (fieldErrors, STALE_VERSION)
+ * or 403.
+ */
+export const reviewAccessChangeRequest = async (body: ReviewAccessChangeBody) =>
+  reviewOutcome<AccessModRequest>(
+    await apiPut<AccessModRequest | ReviewProcessing>(
+      '/rest/secure/user_management/review_access_change_request',
+      body,
+    ),
+  );
+
+/**
+ * The save mutation. A saved change makes the queue (and the dashboard's count) stale, and marks the request
+ * stale without refetching it: the screen keeps showing what was saved until it leaves.
+ */
+export function useReviewAccessChangeRequest({
+  mutationConfig,
+}: { mutationConfig?: MutationConfig<typeof reviewAccessChangeRequest> } = {}) {
+  const queryClient = useQueryClient();
+  const { onSuccess, ...rest } = mutationConfig ?? {};
+  return useMutation({
+    ...rest,
+    mutationFn: reviewAccessChangeRequest,
+    onSuccess: (...args) => {
+      const [outcome, body] = args;
+      if (outcome.kind === 'saved') {
+        void queryClient.invalidateQueries({ queryKey: requestKeys.userRequests.all });
+        void queryClient.invalidateQueries({
+          queryKey: requestKeys.accessModRequest(body.userAccessModificationRequest.id),
+          refetchType: 'none',
+        });
+      }
+      return onSuccess?.(...args);
+    },
+  });
+}

@@ -1,0 +1,146 @@
+import type { UseFormReturnType } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { CONSTANTS, GLOBAL_ERRORS, MESSAGES, translateFieldErrors } from '@portal/contract';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../lib/apiClient';
+import { paths } from '../../lib/paths';
+import type { MutationConfig } from '../../lib/reactQuery';
+import type { PageMessage } from '../../shared/ErrorAlert';
+import { useUnsavedChanges } from '../../shared/UnsavedChanges';
+import type { ReviewOutcome } from '../api/reviewOutcome';
+import { useAttemptKeys } from './attemptKey';
+
+const STALE_TEXT =
+  'Someone else changed this request after you opened it, so your changes were not saved. Reload the request to see the latest version, then make your changes again.';
+
+/** A kind's review save endpoint hook (e.g. `useReviewAccessChangeRequest`). */
+export type UseReviewEndpoint<B> = (options: {
+  mutationConfig?: MutationConfig<(body: B) => Promise<ReviewOutcome<unknown>>>;
+}) => UseMutationResult<ReviewOutcome<unknown>, Error, B>;
+
+export interface ReviewSaveOptions<V, B> {
+  form: UseFormReturnType<V>;
+  /** Whether the form may change at all (permission, not locked). */
+  editable: boolean;
+  useEndpoint: UseReviewEndpoint<B>;
+  /** The request body from the values and this attempt's key. */
+  toBody: (values: V, attemptKey: string) => B;
+  /** True when saving these values resolves the request (the form locks afterwards). */
+  resolves: (values: V) => boolean;
+  /** The kind's texts: success, and the page-level failure text (001 §8). */
+  texts: { saved: string; failed: string };
+  /** Form fields by the server's field key (prefix removed) and their labels, for 422 fieldErrors. */
+  labels: Record<string, string>;
+  /** The prefix of the server's field keys (e.g. 'userAccessModificationRequest.'). */
+  fieldPrefix: string;
+}
+
+/**
+ * The save side of every review screen (001 §2.8, §4; REQUEST-LIFECYCLE rule 6). It sends the body with an
+ * attempt key (a new one per attempt, the same one when the same values are retried after a 202 or a lost
+ * answer) and shows what came back: saved (notification, the form locks when the status resolved the
+ * request, back to the queue after the spec's delay), 'no changes' (304), still processing (202, values kept,
+ * Save stays), busy (409 REVIEW_IN_PROGRESS, values kept), stale (422 STALE_VERSION, with 'Reload request'),
+ * field errors beside their fields, anything else under the kind's failure text.
+ */
+export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
+  const { form, texts } = options;
+  const navigate = useNavigate();
+  const [message, setMessage] = useState<PageMessage | null>(null);
+  const [stale, setStale] = useState(false);
+  const [savedResolved, setSavedResolved] = useState(false);
+  const attempts = useAttemptKeys<V>();
+  const guard = useUnsavedChanges(options.editable && !savedResolved && form.isDirty());
+  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+  const sent = useRef<{ values: V; key: string } | null>(null);
+
+  const fieldErrors = (error: ApiError) => {
+    const errors: Record<string, string> = {};
+    const details: string[] = [];
+    for (const [key, reasons] of Object.entries(error.fieldErrors)) {
+      const field = key.startsWith(options.fieldPrefix) ? key.slice(options.fieldPrefix.length) : key;
+      const label = options.labels[field];
+      if (label) errors[field] = translateFieldErrors(label, reasons);
+      else details.push(translateFieldErrors(key, reasons));
+    }
+    form.setErrors(errors);
+    return details;
+  };
+
+  const mutation = options.useEndpoint({
+    mutationConfig: {
+      onMutate: () => {
+        setMessage(null);
+        setStale(false);
+      },
+      onSuccess: (outcome) => {
+        const attempt = sent.current;
+        if (outcome.kind === 'processing') {
+          if (attempt) attempts.keepOpen(attempt.values, attempt.key);
+          setMessage({ kind: 'info', text: MESSAGES.access.reviewProcessing });
+          return;
+        }
+        attempts.close();
+        if (outcome.kind === 'unchanged') {
+          setMessage({ kind: 'info', text: MESSAGES.access.noChanges });
+          return;
+        }
+        guard.release();
+        if (attempt && options.resolves(attempt.values)) setSavedResolved(true);
+        notifications.show({ color: 'green', title: 'Saved', message: texts.saved });
+        setMessage({ kind: 'success', text: texts.saved });
+        redirectTimer.current = setTimeout(
+          () => void navigate(paths.app.userRequests.href),
+          CONSTANTS.redirectAfterSaveMs,
+        );
+      },
+      onError: (error) => {
+        const attempt = sent.current;
+        if (!(error instanceof ApiError)) {
+          attempts.close();
+          setMessage({ kind: 'error', text: texts.failed });
+          return;
+        }
+        if (error.status === 0) {
+          // No answer: the save may have been taken, so the same values retry under the same key.
+          if (attempt) attempts.keepOpen(attempt.values, attempt.key);
+          setMessage({ kind: 'error', text: texts.failed, details: [error.message] });
+          return;
+        }
+        attempts.close();
+        const details = fieldErrors(error);
+        if (error.hasGlobalError(GLOBAL_ERRORS.reviewBusy)) {
+          setMessage({ kind: 'warning', text: MESSAGES.access.reviewBusy });
+          return;
+        }
+        if (error.hasGlobalError(GLOBAL_ERRORS.staleVersion)) {
+          setStale(true);
+          setMessage({ kind: 'error', text: STALE_TEXT });
+          return;
+        }
+        setMessage({ kind: 'error', text: texts.failed, details: [...details, ...error.globalErrors] });
+      },
+    },
+  });
+
+  /** Sends the values (after any confirmation the screen asks for). */
+  const save = (values: V) => {
+    const key = attempts.keyFor(values);
+    sent.current = { values, key };
+    mutation.mutate(options.toBody(values, key));
+  };
+
+  return {
+    save,
+    saving: mutation.isPending,
+    message,
+    clearMessage: () => setMessage(null),
+    stale,
+    /** The request was resolved by this screen's save: everything turns read-only. */
+    savedResolved,
+    guardDialog: guard.dialog as ReactNode,
+  };
+}
