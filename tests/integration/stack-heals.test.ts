@@ -1,0 +1,155 @@
+/**
+ * `npm run up` heals instead of stopping (issue 14): a real `scripts/src/up.ts` in a throw-away folder on
+ * free ports; the worker and then the API are killed with SIGKILL, the supervisor logs each restart and
+ * both come back while the backing services keep running; SIGINT then stops every process the run started.
+ * (This file starts its own stack; the shared one of the global setup is not used.)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForHttp } from '@portal/scripts';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+interface Proc {
+  pid: number;
+  /** Start time in clock ticks since boot: tells a process from a later one that reuses its pid. */
+  started: string;
+  command: string;
+}
+
+function readProc(pid: number): (Proc & { ppid: number }) | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    return { pid, ppid: Number(fields[1]), started: fields[19]!, command };
+  } catch {
+    return null;
+  }
+}
+
+/** Every live descendant of `root` (children, grandchildren, ...). */
+function descendants(root: number): Proc[] {
+  const all = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readProc(Number(d)))
+    .filter((p) => p !== null);
+  const found: Proc[] = [];
+  const visit = (pid: number): void => {
+    for (const child of all.filter((p) => p.ppid === pid)) {
+      found.push(child);
+      visit(child.pid);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+const stillRunning = (p: Proc): boolean => readProc(p.pid)?.started === p.started;
+
+/** The supervisor's output, with a way to wait for a line after a given position. */
+class Output {
+  readonly lines: string[] = [];
+  constructor(child: ChildProcess) {
+    for (const stream of [child.stdout!, child.stderr!]) {
+      readline.createInterface({ input: stream }).on('line', (line) => this.lines.push(line));
+    }
+  }
+
+  /** Waits for a line matching `pattern` at index >= `from`; returns its match and index. */
+  async waitFor(pattern: RegExp, from = 0, timeoutMs = 90_000): Promise<{ match: RegExpMatchArray; index: number }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (let i = from; i < this.lines.length; i++) {
+        const match = this.lines[i]!.match(pattern);
+        if (match) return { match, index: i };
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${this.lines.slice(-40).join('\n')}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('npm run up', () => {
+  let dataDir: string;
+  let up: ChildProcess;
+  let output: Output;
+  let exited: Promise<number | null>;
+  /** Every process seen under the supervisor, for the clean-up check (and for afterAll when it fails). */
+  const seen = new Map<string, Proc>();
+  const remember = (): void => descendants(up.pid!).forEach((p) => seen.set(`${p.pid}:${p.started}`, p));
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-heal-'));
+    fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user and must reach its folder
+    // Only what the supervisor needs: no service URL of the test run may leak in and be reused.
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_BIN: process.env.TEMPORAL_BIN };
+    up = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/src/up.ts', '--random-ports', '--no-seed', '--data-dir', dataDir],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    output = new Output(up);
+    exited = new Promise((resolve) => up.once('exit', (code) => resolve(code)));
+  }, 10_000);
+
+  afterAll(async () => {
+    if (up.exitCode === null && up.signalCode === null) {
+      remember();
+      up.kill('SIGKILL');
+    }
+    for (const p of seen.values()) if (stillRunning(p)) process.kill(p.pid, 'SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('restarts a SIGKILLed worker and API, keeps the services, and stops everything on SIGINT', async () => {
+    const { index: upAt } = await output.waitFor(/^\[stack\] up in /, 0, 180_000);
+    const portal = (await output.waitFor(/^\s+Portal\s+(http:\S+)/, upAt)).match[1]!;
+    const workerPid = Number((await output.waitFor(/^\[stack\] worker started \(pid (\d+)\)/)).match[1]);
+    const apiPid = Number((await output.waitFor(/^\[stack\] api started \(pid (\d+)\)/)).match[1]);
+    await output.waitFor(/^\[worker\] worker running on task queue/);
+    remember();
+    const services = [...seen.values()].filter((p) => /temporal server|slapd|maildev|bin\/postgres/.test(p.command));
+    expect(services.map((p) => p.command.match(/temporal|slapd|maildev|postgres/)![0]).sort()).toEqual([
+      'maildev',
+      'postgres',
+      'slapd',
+      'temporal',
+    ]);
+
+    process.kill(workerPid, 'SIGKILL');
+    const crash = await output.waitFor(
+      new RegExp(
+        `^\\[stack\\] worker \\(pid ${workerPid}\\) exited with signal SIGKILL after [\\d.]+ m?s: restarting in 1 s \\(attempt 1\\)$`,
+      ),
+    );
+    const restart = await output.waitFor(/^\[stack\] worker restarted \(pid (\d+)\)/, crash.index);
+    const newWorker = Number(restart.match[1]);
+    expect(newWorker).not.toBe(workerPid);
+    await output.waitFor(/^\[worker\] worker running on task queue/, restart.index);
+
+    process.kill(apiPid, 'SIGKILL');
+    const apiCrash = await output.waitFor(
+      new RegExp(`^\\[stack\\] api \\(pid ${apiPid}\\) exited with signal SIGKILL`),
+    );
+    await output.waitFor(/^\[stack\] api restarted \(pid \d+\)/, apiCrash.index);
+    await waitForHttp(`${portal}/rest/public/health`, 'API after its restart', 60_000);
+
+    expect(services.every(stillRunning)).toBe(true);
+    expect(output.lines.some((l) => /stopping all/.test(l))).toBe(false);
+    expect(readProc(newWorker)).not.toBeNull();
+
+    remember();
+    up.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const left = [...seen.values()].filter(stillRunning);
+    expect(left.map((p) => `${p.pid} ${p.command}`)).toEqual([]);
+  }, 300_000);
+});
