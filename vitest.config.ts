@@ -1,6 +1,7 @@
 /**
- * Test projects: `unit` (beside the code, no services) and `integration` (tests/integration: real
- * PostgreSQL, slapd, SMTP catcher and Temporal dev server started once by the global setup).
+ * Test projects: `unit` (beside the code, no services), `integration` (tests/integration: real
+ * PostgreSQL, slapd, SMTP catcher and Temporal dev server started once by the global setup) and `web`
+ * (component tests of the browser app's shared shells in jsdom, HTTP mocked by `web/src/testing`).
  */
 import { defineConfig } from 'vitest/config';
 
@@ -21,6 +22,16 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+        },
+      },
+      {
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['web/src/**/*.test.tsx'],
+          setupFiles: ['web/src/testing/setup.ts'],
+          testTimeout: 20_000,
         },
       },
     ],

@@ -1,0 +1,40 @@
+/**
+ * Set-up of the `web` vitest project (jsdom): jest-dom matchers, a clean DOM, notification store and stubs after every test,
+ * and the browser APIs Mantine expects that jsdom lacks (matchMedia, ResizeObserver, scrollIntoView).
+ */
+import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  // Mantine keeps notifications in a module-level store; one test's must not show in the next.
+  notifications.clean();
+  notifications.cleanQueue();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  sessionStorage.clear();
+});
+
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+
+class NoResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver = window.ResizeObserver ?? NoResizeObserver;
+window.HTMLElement.prototype.scrollIntoView = () => {};

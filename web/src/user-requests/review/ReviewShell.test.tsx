@@ -1,0 +1,203 @@
+/**
+ * The shared review shell (`ReviewShell`, `ReviewFormShell`, `useReviewSave`), tested once through the access
+ * change review (001 §2.8, §4; REQUEST-LIFECYCLE rule 6): load states, saved, 304, 202 'still processing'
+ * and 409 'busy' (values kept, Save stays), stale, and the attempt key: the same key when the same values are
+ * retried after a 202 or a lost answer, a new one for a new attempt.
+ */
+import {
+  GLOBAL_ERRORS,
+  MESSAGES,
+  ReviewAccessChangeBodySchema,
+  ReviewAttemptKeySchema,
+  type AccessModRequest,
+  type ReviewAccessChangeBody,
+} from '@portal/contract';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
+import { renderRoute } from '../../testing/render';
+import { ReviewAccessChangePage } from '../ReviewAccessChangePage';
+
+const GET = 'GET /rest/secure/user_access_mod_request/7';
+const SAVE = 'PUT /rest/secure/user_management/review_access_change_request';
+const SYSTEMS = 'GET /rest/public/user_registration/system_accesses/';
+
+const request = (patch: Partial<AccessModRequest> = {}): AccessModRequest => ({
+  id: 7,
+  workflowId: 'access-change-7',
+  requestType: 'NEW',
+  requestStatus: 'NEW',
+  requesterComments: 'Please',
+  reviewerComments: '',
+  sysaidTicket: '',
+  inactive: false,
+  sysdat: '2026-01-02T03:04:05Z',
+  dchng: '2026-01-02T03:04:05Z',
+  lastModifiedBy: 'user',
+  subjectUserId: 12,
+  proxyUserId: null,
+  portalUserId: 12,
+  firstName: 'Uma',
+  lastName: 'Ser',
+  email: 'uma@portal.test',
+  isProxyRequest: false,
+  proxyName: null,
+  accessControls: [
+    { roleName: 'Investigator', siteCodes: [], laoIds: ['LAO1'], studyNames: ['S-1'], systemAccessIds: [1] },
+  ],
+  versionno: 3,
+  allowedNextStatuses: ['IN_PROGRESS', 'APPROVED', 'REJECTED'],
+  workflowUrl: null,
+  ...patch,
+});
+
+const REVIEWER = ['USER', 'READ_USERS', 'WRITE_USERS'] as const;
+
+function renderReview(handlers: Record<string, Handler>, permissions = [...REVIEWER]) {
+  const api = mockApi({
+    [GET]: () => reply(200, request()),
+    [SYSTEMS]: () => reply(200, [{ id: 1, systemName: 'Portal Gateway', description: '', inactive: false, sort: 0 }]),
+    ...handlers,
+  });
+  const view = renderRoute({
+    path: '/app/user-requests/access-change/:id',
+    url: '/app/user-requests/access-change/7',
+    element: <ReviewAccessChangePage />,
+    permissions,
+    otherRoutes: [{ path: '/app/user-requests', element: <p>User requests queue</p> }],
+  });
+  /** The bodies the screen sent, parsed with the contract's schema. */
+  const sent = () => api.callsTo(SAVE).map((c) => ReviewAccessChangeBodySchema.parse(c.body) as ReviewAccessChangeBody);
+  return { ...view, api, sent };
+}
+
+async function typeComment(user: ReturnType<typeof renderReview>['user'], text: string) {
+  const comments = await screen.findByRole('textbox', { name: /Reviewer Comments/ });
+  await user.clear(comments);
+  await user.type(comments, text);
+  return comments;
+}
+
+const processing = () => reply(202, { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing });
+const busy = () =>
+  reply(409, { fieldErrors: {}, globalErrors: [GLOBAL_ERRORS.reviewBusy], message: MESSAGES.access.reviewBusy });
+
+describe('review shell', () => {
+  it('shows the request, saves with a fresh attempt key and reports success', async () => {
+    const { user, sent } = renderReview({
+      [SAVE]: () => reply(200, request({ reviewerComments: 'ok', versionno: 4 })),
+    });
+    expect(await screen.findByRole('heading', { name: 'Review Access Change Request' })).toBeInTheDocument();
+    expect(await screen.findByText('Investigator')).toBeInTheDocument();
+    await typeComment(user, 'ok');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect((await screen.findAllByText(MESSAGES.access.reviewSaved)).length).toBeGreaterThan(0);
+    const [body] = sent();
+    expect(body!.userAccessModificationRequest).toMatchObject({ id: 7, versionno: 3, reviewerComments: 'ok' });
+    expect(ReviewAttemptKeySchema.safeParse(body!.attemptKey).success).toBe(true);
+  });
+
+  it('202: tells the save is still processing, keeps the values and retries under the same key', async () => {
+    const { user, sent } = renderReview({ [SAVE]: sequence(processing, processing, processing) });
+    const comments = await typeComment(user, 'slow one');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    const info = await screen.findByText(MESSAGES.access.reviewProcessing);
+    expect(info.closest('[role="status"]')).not.toBeNull();
+    expect(comments).toHaveValue('slow one');
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    await waitFor(() => expect(save).toBeEnabled());
+
+    // The same values again: the retry joins the first attempt.
+    await user.click(save);
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]!.attemptKey).toBe(sent()[0]!.attemptKey);
+
+    // Different values: a new attempt, a new key.
+    await waitFor(() => expect(save).toBeEnabled());
+    await typeComment(user, 'slow two');
+    await user.click(save);
+    await waitFor(() => expect(sent()).toHaveLength(3));
+    expect(sent()[2]!.attemptKey).not.toBe(sent()[0]!.attemptKey);
+  });
+
+  it('a lost answer (network failure) also retries under the same key', async () => {
+    const { user, sent } = renderReview({
+      [SAVE]: sequence(
+        () => Promise.reject(new TypeError('Failed to fetch')),
+        () => reply(200, request({ versionno: 4 })),
+      ),
+    });
+    await typeComment(user, 'again');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.access.reviewFailed);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]!.attemptKey).toBe(sent()[0]!.attemptKey);
+  });
+
+  it('409: says another save is running, keeps the values; the next save is a new attempt', async () => {
+    const { user, sent } = renderReview({ [SAVE]: sequence(busy, () => reply(200, request({ versionno: 4 }))) });
+    const comments = await typeComment(user, 'mine');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText(MESSAGES.access.reviewBusy)).toBeInTheDocument();
+    expect(screen.queryByText(/Someone else changed this request/)).toBeNull();
+    expect(comments).toHaveValue('mine');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]!.attemptKey).not.toBe(sent()[0]!.attemptKey);
+  });
+
+  it('422 STALE_VERSION: explains and offers to reload the request', async () => {
+    const { user, api } = renderReview({
+      [SAVE]: () => reply(422, { fieldErrors: {}, globalErrors: [GLOBAL_ERRORS.staleVersion], message: 'Stale' }),
+    });
+    await typeComment(user, 'late');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Someone else changed this request/);
+    await user.click(screen.getByRole('button', { name: 'Reload request' }));
+    await waitFor(() => expect(api.callsTo(GET)).toHaveLength(2));
+  });
+
+  it('422 fieldErrors land beside their fields; 304 is "no changes"', async () => {
+    const { user } = renderReview({
+      [SAVE]: sequence(
+        () =>
+          reply(422, {
+            fieldErrors: { 'userAccessModificationRequest.sysaidTicket': ['size'] },
+            globalErrors: [],
+            message: 'Invalid',
+          }),
+        () => reply(304),
+      ),
+    });
+    await typeComment(user, 'x');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('External Ticket # is too long')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(MESSAGES.access.noChanges)).toBeInTheDocument();
+  });
+
+  it('read-only without WRITE_USERS, locked when resolved, and the load states', async () => {
+    const viewer = renderReview({}, ['USER', 'READ_USERS']);
+    expect(await screen.findByText('You do not have permission to modify access-change requests.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).toBeNull();
+    viewer.unmount();
+
+    const closed = renderReview({
+      [GET]: () => reply(200, request({ requestStatus: 'APPROVED', allowedNextStatuses: [] })),
+    });
+    expect(await screen.findByText(/This request is resolved \(Approved\)/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).toBeNull();
+    closed.unmount();
+
+    renderReview({ [GET]: () => reply(404, { message: 'Request 7 was not found.' }) });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Request 7 was not found.');
+    expect(screen.getByRole('link', { name: /Back to User Requests Page/ })).toHaveAttribute(
+      'href',
+      '/app/user-requests',
+    );
+  });
+});
