@@ -110,50 +110,55 @@ export class RequestLifecycle<S extends string> {
     this.reject(input);
     this.state.busy = true;
     try {
-      const { workflowId } = workflowInfo();
-      const base = { kind: this.def.kind, requestId: this.state.requestId, workflowId, actor: input.actor };
-      if (input.requestStatus === this.def.outsideEffectsOn && !this.state.outsideEffectsRan) {
-        await this.guard(
-          writes.applyOutsideEffects.executeWithOptions(
-            { ...WRITE_ACTIVITY_OPTIONS, summary: `outside effects of ${input.requestStatus}` },
-            [{ ...base, payload: input.payload }],
-          ),
-        );
-        this.state.outsideEffectsRan = true;
-      }
-      const save: CommitSaveInput<S> = {
-        ...base,
-        version: this.state.version + 1,
-        fromStatus: this.state.status,
-        toStatus: input.requestStatus,
-        reviewerComments: input.reviewerComments,
-        sysaidTicket: input.sysaidTicket,
-        payload: input.payload,
-      };
-      const result = await this.guard(
-        writes.commitSave.executeWithOptions(
-          { ...WRITE_ACTIVITY_OPTIONS, summary: `save v${save.version}: ${save.fromStatus} → ${save.toStatus}` },
-          [save],
-        ),
-      );
-      if (result.outcome === 'REFUSED') {
-        throw ApplicationFailure.create({
-          type: result.failure,
-          message: result.failure === REVIEW_FAILURES.noChanges ? 'There are no changes to submit.' : 'Invalid save',
-          details: [{ fieldErrors: result.fieldErrors, globalErrors: result.globalErrors }],
-          nonRetryable: true,
-        });
-      }
-      this.state.version = save.version;
-      this.state.status = input.requestStatus;
-      this.state.reviewerComments = input.reviewerComments;
-      this.state.sysaidTicket = input.sysaidTicket;
-      this.state.lastModifiedBy = input.actor.username;
-      upsertSearchAttributes([{ key: RequestStatusKey, value: this.state.status }]);
-      return this.snapshot();
+      await this.save(input);
     } finally {
       this.state.busy = false;
     }
+    return this.snapshot();
+  }
+
+  /** Outside effects when approving (rule 3), then the one commit (rule 2); a refusal changes nothing. */
+  private async save(input: ReviewInput<S>): Promise<void> {
+    const { workflowId } = workflowInfo();
+    const base = { kind: this.def.kind, requestId: this.state.requestId, workflowId, actor: input.actor };
+    if (input.requestStatus === this.def.outsideEffectsOn && !this.state.outsideEffectsRan) {
+      await this.guard(
+        writes.applyOutsideEffects.executeWithOptions(
+          { ...WRITE_ACTIVITY_OPTIONS, summary: `outside effects of ${input.requestStatus}` },
+          [{ ...base, payload: input.payload }],
+        ),
+      );
+      this.state.outsideEffectsRan = true;
+    }
+    const save: CommitSaveInput<S> = {
+      ...base,
+      version: this.state.version + 1,
+      fromStatus: this.state.status,
+      toStatus: input.requestStatus,
+      reviewerComments: input.reviewerComments,
+      sysaidTicket: input.sysaidTicket,
+      payload: input.payload,
+    };
+    const result = await this.guard(
+      writes.commitSave.executeWithOptions(
+        { ...WRITE_ACTIVITY_OPTIONS, summary: `save v${save.version}: ${save.fromStatus} → ${save.toStatus}` },
+        [save],
+      ),
+    );
+    if (result.outcome === 'REFUSED') {
+      throw ApplicationFailure.create({
+        type: result.failure,
+        message: result.failure === REVIEW_FAILURES.noChanges ? 'There are no changes to submit.' : 'Invalid save',
+        details: [{ fieldErrors: result.fieldErrors, globalErrors: result.globalErrors }],
+        nonRetryable: true,
+      });
+    }
+    this.state.version = save.version;
+    this.state.status = input.requestStatus;
+    this.state.reviewerComments = input.reviewerComments;
+    this.state.sysaidTicket = input.sysaidTicket;
+    this.state.lastModifiedBy = input.actor.username;
+    upsertSearchAttributes([{ key: RequestStatusKey, value: this.state.status }]);
   }
 
   /** An activity that finally failed fails the save (the update), never the workflow (SAVE_FAILED). */

@@ -1,0 +1,219 @@
+/**
+ * The lifecycle with one dependency failing at a time (issue 7, REQUEST-LIFECYCLE rules 2, 4, 5): a request
+ * row write that fails during an approving save, a commit whose completion is lost, a worker killed (kill -9)
+ * while the commit runs, and a mail server that stays down longer than the mail's deadline.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { type CommitSaveInput, reviewUpdate } from '@portal/workflows';
+import { createActivities } from '@portal/worker';
+import { stackEnv, testMailSettings, testPrisma } from '../fixtures';
+import {
+  type TemporalTestEnv,
+  auditActions,
+  connectTemporal,
+  fileAccessRequest,
+  maybeRecordHistory,
+  newWorker,
+  review,
+  uniqueQueue,
+  until,
+} from './support';
+
+let env: TemporalTestEnv;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  env = await connectTemporal();
+});
+
+afterAll(async () => {
+  await env?.close();
+  await prisma?.$disconnect();
+});
+
+/** A Prisma client whose AccessModRequest updates throw while `fault.on` is true. */
+function faultyPrisma(fault: { on: boolean; hits: number }): PrismaClient {
+  return prisma.$extends({
+    query: {
+      accessModRequest: {
+        async update({ args, query }) {
+          if (fault.on) {
+            fault.hits += 1;
+            throw new Error('injected: the request row write failed');
+          }
+          return query(args);
+        },
+      },
+    },
+  }) as unknown as PrismaClient;
+}
+
+describe('request lifecycle: failure paths', () => {
+  it('writes nothing while the request row write fails during an approval, then writes once', async () => {
+    const taskQueue = uniqueQueue('lifecycle-row-fault');
+    const fault = { on: true, hits: 0 };
+    const worker = await newWorker(env, faultyPrisma(fault), taskQueue);
+    await worker.runUntil(async () => {
+      const filed = await fileAccessRequest(env, prisma, taskQueue);
+      const handle = env.client.workflow.getHandle(filed.workflowId);
+      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED' })] });
+      await until(async () => fault.hits >= 2, 'two failed commit attempts');
+      // The access effect and the audit row rolled back with the failed row write.
+      expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+        requestStatus: 'NEW',
+        versionno: 0,
+      });
+      expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(0);
+      expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED']);
+
+      fault.on = false;
+      expect(await approval).toMatchObject({ status: 'APPROVED', version: 1 });
+      expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
+      expect((await auditActions(prisma, filed.workflowId)).slice(0, 3)).toEqual([
+        'CREATED',
+        'APPLY_NEW',
+        'STATUS_APPROVED',
+      ]);
+      await handle.result();
+    });
+  });
+
+  it('approves a removal of a role the user no longer holds when the commit is retried after a lost completion', async () => {
+    const taskQueue = uniqueQueue('lifecycle-lost-completion');
+    const real = createActivities(prisma, testMailSettings());
+    let attempts = 0;
+    const worker = await newWorker(env, prisma, taskQueue, {
+      overrides: {
+        // The first attempt commits, then its completion is lost (as when the worker dies right after).
+        commitSave: async (input: CommitSaveInput) => {
+          attempts += 1;
+          const result = await real.commitSave(input);
+          if (attempts === 1) throw new Error('injected: completion lost after the commit');
+          return result;
+        },
+      },
+    });
+    await worker.runUntil(async () => {
+      const filed = await fileAccessRequest(env, prisma, taskQueue, { requestType: 'REMOVAL' });
+      // The role goes away before the approval: the removal changes no access row.
+      await prisma.userAccess.updateMany({
+        where: { portalUserId: filed.subjectId, roleName: filed.roleName },
+        data: { inactive: true },
+      });
+      const handle = env.client.workflow.getHandle(filed.workflowId);
+      const state = await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED' })] });
+      expect(state).toMatchObject({ status: 'APPROVED', version: 1 });
+      expect(attempts).toBe(2);
+      expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(0);
+      const actions = await auditActions(prisma, filed.workflowId);
+      expect(actions.filter((a) => a === 'APPLY_REMOVAL')).toHaveLength(1);
+      expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
+      await handle.result();
+    });
+  });
+
+  it('finishes an approval whose worker was killed while the commit ran, once, on a restarted worker', async () => {
+    const taskQueue = uniqueQueue('lifecycle-kill');
+    const filed = await fileAccessRequest(env, prisma, taskQueue);
+    // Hold the subject's access lock: the killed worker's commit waits on it inside its transaction.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const holder = prisma.$transaction(
+      async (tx) => {
+        await lockUserAccess(tx, filed.subjectId);
+        await held;
+      },
+      { timeout: 120_000 },
+    );
+    const child = await startWorkerProcess(taskQueue);
+    try {
+      const handle = env.client.workflow.getHandle(filed.workflowId);
+      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED' })] });
+      await until(async () => (await waitingAdvisoryLocks()) > 0, 'the commit waiting on the access lock', 60_000);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      release();
+      await holder;
+      expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+        requestStatus: 'NEW',
+      });
+
+      // The activity is retried after its start-to-close timeout, on the new worker.
+      const worker = await newWorker(env, prisma, taskQueue);
+      const state = await worker.runUntil(approval);
+      expect(state).toMatchObject({ status: 'APPROVED', version: 1 });
+      expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
+      const actions = await auditActions(prisma, filed.workflowId);
+      expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
+      expect(actions.filter((a) => a === 'APPLY_NEW')).toHaveLength(1);
+    } finally {
+      release();
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 180_000);
+
+  it('keeps the request resolved and the workflow completed when the mail server stays down, auditing MAIL_FAILED', async () => {
+    const taskQueue = uniqueQueue('lifecycle-mail-down');
+    const worker = await newWorker(env, prisma, taskQueue, {
+      mail: { ...testMailSettings(), smtpUrl: 'smtp://127.0.0.1:9' },
+    });
+    await worker.runUntil(async () => {
+      const filed = await fileAccessRequest(env, prisma, taskQueue, { notificationDeadline: '3 seconds' });
+      const handle = env.client.workflow.getHandle(filed.workflowId);
+      await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
+      expect((await handle.result()).status).toBe('REJECTED');
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+        requestStatus: 'REJECTED',
+      });
+      expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED', 'STATUS_REJECTED', 'MAIL_FAILED']);
+      await maybeRecordHistory(env, filed.workflowId, 'access-change', 'mail-failed');
+    });
+  });
+});
+
+async function waitingAdvisoryLocks(): Promise<number> {
+  const [row] = await prisma.$queryRaw<[{ n: bigint }]>`
+    SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
+  return Number(row.n);
+}
+
+/** The worker process (worker/src/main.ts) on `taskQueue`, resolved once it polls. */
+async function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
+  const root = path.join(import.meta.dirname, '..', '..', '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'worker', 'src', 'main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: stackEnv().DATABASE_URL,
+      TEMPORAL_ADDRESS: stackEnv().TEMPORAL_ADDRESS,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      SMTP_URL: stackEnv().SMTP_URL,
+      REVIEWER_DIGEST_TO: '',
+      RECONCILE_GRACE: '1 day',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('worker running on task queue')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output}`));
+    });
+  });
+  return child;
+}

@@ -1,0 +1,106 @@
+/**
+ * Mail of the lifecycle against real PostgreSQL and the SMTP catcher (REQUEST-LIFECYCLE rule 5 and
+ * "Reminders"): overlapping attempts of one mail send it once; the reviewers' digest, run by a Temporal
+ * Schedule with a shortened interval, lists what waits, mails once per run and is audited, and sends
+ * nothing when nothing waits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApplicationFailure } from '@temporalio/common';
+import type { PrismaClient } from '@portal/db';
+import { readMail } from '@portal/scripts';
+import { createActivities, createTransport, ensureReviewerDigestSchedule, sendOnce } from '@portal/worker';
+import { stackEnv, testMailSettings, testPrisma, waitForMail } from '../fixtures';
+import { type TemporalTestEnv, connectTemporal, fileAccessRequest, newWorker, uniqueQueue } from './support';
+
+let env: TemporalTestEnv;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  env = await connectTemporal();
+});
+
+afterAll(async () => {
+  await env?.close();
+  await prisma?.$disconnect();
+});
+
+describe('lifecycle mail', () => {
+  it('sends one mail when two attempts of the same mail overlap', async () => {
+    const transport = createTransport(testMailSettings());
+    const key = `overlap-${Date.now()}`;
+    const mail = {
+      key,
+      messageId: `<${key}@portal.test>`,
+      from: 'portal-gateway@portal.test',
+      to: 'overlap@portal.test',
+      subject: `Overlap ${key}`,
+      text: 'once',
+      audit: { actorUsername: 'system', entityType: 'Test', entityId: key, action: 'MAIL_SENT' },
+    };
+    const outcomes = await Promise.allSettled([sendOnce(prisma, transport, mail), sendOnce(prisma, transport, mail)]);
+    const sent = outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'SENT');
+    expect(sent).toHaveLength(1);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect((o.reason as ApplicationFailure).type).toBe('MAIL_IN_FLIGHT');
+    }
+    // A later attempt (the retry of the one that backed off) finds it sent.
+    expect(await sendOnce(prisma, transport, mail)).toBe('ALREADY_SENT');
+    await waitForMail('overlap@portal.test', key);
+    const caught = (await readMail(stackEnv().MAIL_API_URL!)).filter((m) => m.subject.includes(key));
+    expect(caught).toHaveLength(1);
+    expect(await prisma.auditEvent.count({ where: { idempotencyKey: key } })).toBe(1);
+  });
+
+  it('sends no digest when nothing waits', async () => {
+    const { sendReviewerDigest } = createActivities(prisma, testMailSettings());
+    const result = await sendReviewerDigest({
+      waitingLongerThanMs: 100 * 365 * 86_400_000,
+      to: 'nobody-waits@portal.test',
+      runKey: `digest-empty-${Date.now()}`,
+    });
+    expect(result).toEqual({ listed: 0 });
+  });
+
+  it('mails the reviewers a digest of what waits, from a Temporal Schedule, once per run', async () => {
+    const taskQueue = uniqueQueue('lifecycle-digest');
+    const to = `reviewers-${Date.now()}@portal.test`;
+    const scheduleId = `digest-test-${Date.now()}`;
+    const worker = await newWorker(env, prisma, taskQueue);
+    await worker.runUntil(async () => {
+      const filed = await fileAccessRequest(env, prisma, taskQueue);
+      await new Promise((r) => setTimeout(r, 1_100));
+      await ensureReviewerDigestSchedule(env.client, {
+        scheduleId,
+        every: '3 seconds',
+        waitingLongerThan: '1 second',
+        to,
+        taskQueue,
+      });
+      try {
+        const mail = await waitForMail(to, 'waiting for review', 30_000);
+        expect(mail.text).toContain(`Access change request #${filed.id} (New)`);
+        expect(mail.text).toContain('/app/user-requests');
+        const audit = await prisma.auditEvent.findFirstOrThrow({
+          where: { action: 'DIGEST_SENT', entityId: { startsWith: scheduleId } },
+        });
+        expect(audit.after).toMatchObject({
+          to,
+          listed: expect.arrayContaining([`Access change request #${filed.id}`]),
+        });
+        // Converges instead of failing when the schedule exists.
+        await ensureReviewerDigestSchedule(env.client, {
+          scheduleId,
+          every: '1 hour',
+          waitingLongerThan: '1 second',
+          to,
+          taskQueue,
+        });
+        const desc = await env.client.schedule.getHandle(scheduleId).describe();
+        expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
+      } finally {
+        await env.client.schedule.getHandle(scheduleId).delete();
+      }
+    });
+  });
+});

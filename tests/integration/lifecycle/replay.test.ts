@@ -1,0 +1,43 @@
+/**
+ * Replays every recorded history of every request kind against today's workflow code (REQUEST-LIFECYCLE
+ * rule 8): a change that alters the command sequence of a recorded path fails here until it goes behind
+ * `patched()`. The expected set is listed: a missing history fails, it is never re-recorded silently.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import { HISTORIES_DIR, workflowBundle } from './support';
+
+/** The main paths each kind keeps a recorded history of. */
+const EXPECTED: Record<string, string[]> = {
+  'access-change': ['approved', 'rejected', 'comment-only', 'refused-update', 'mail-failed'],
+};
+
+describe('recorded histories', () => {
+  it.each(Object.entries(EXPECTED))('%s: every main path is recorded', (kind, names) => {
+    for (const name of names) {
+      const file = path.join(HISTORIES_DIR, kind, `${name}.json`);
+      expect(fs.existsSync(file), `${file} is missing: record it with RECORD_HISTORIES=1 (see README)`).toBe(true);
+    }
+  });
+
+  it('replays every recorded history deterministically', async () => {
+    const files = fs
+      .readdirSync(HISTORIES_DIR, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => path.join(HISTORIES_DIR, f));
+    expect(files.length).toBeGreaterThanOrEqual(Object.values(EXPECTED).flat().length);
+    const histories = files.map((file) => ({
+      workflowId: path.relative(HISTORIES_DIR, file),
+      history: historyFromJSON(JSON.parse(fs.readFileSync(file, 'utf8'))),
+    }));
+    const results = [];
+    for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+      results.push(result);
+    }
+    expect(results.filter((r) => r.error).map((r) => `${r.workflowId}: ${String(r.error)}`)).toEqual([]);
+    expect(results).toHaveLength(histories.length);
+  });
+});

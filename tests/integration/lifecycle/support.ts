@@ -1,0 +1,201 @@
+/**
+ * Shared setup of the lifecycle tests: a client of the test stack's Temporal dev server, the workflow code
+ * bundled once per file, in-process workers on a task queue of their own (with activity overrides or a
+ * wrapped Prisma client to make a dependency fail on purpose), requests filed as the API files them, and
+ * recording of histories (RECORD_HISTORIES=1 only; a missing history fails the replay test).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { NativeConnection, type WorkflowBundleWithSourceMap, bundleWorkflowCode } from '@temporalio/worker';
+import type { RequestStatus, RequestType } from '@portal/contract';
+import type { PrismaClient } from '@portal/db';
+import {
+  type LifecycleInput,
+  type ReviewInput,
+  accessChangeDefinition,
+  accessChangeWorkflowId,
+  startRequestWorkflow,
+} from '@portal/workflows';
+import { type MailSettings, type PortalActivities, createWorker, workflowsPath } from '@portal/worker';
+import { demoRequestParts, stackEnv, testMailSettings } from '../fixtures';
+
+export const HISTORIES_DIR = path.join(import.meta.dirname, '..', '..', 'histories');
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** The workflow code, bundled once per test file. */
+export const workflowBundle = (): Promise<WorkflowBundleWithSourceMap> =>
+  (bundle ??= bundleWorkflowCode({
+    workflowsPath,
+    logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} },
+  }));
+
+export interface TemporalTestEnv {
+  client: Client;
+  native: NativeConnection;
+  close(): Promise<void>;
+}
+
+/** Connects to the stack's Temporal dev server (search attributes registered by the global setup). */
+export async function connectTemporal(): Promise<TemporalTestEnv> {
+  const address = stackEnv().TEMPORAL_ADDRESS!;
+  const connection = await Connection.connect({ address });
+  const native = await NativeConnection.connect({ address });
+  return {
+    client: new Client({ connection, namespace: 'default' }),
+    native,
+    close: async () => {
+      await connection.close();
+      await native.close();
+    },
+  };
+}
+
+export const uniqueQueue = (name: string): string => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+
+/** A worker on `taskQueue`; `overrides` replace single activities, `prisma` may be a faulty wrapper. */
+export async function newWorker(
+  env: TemporalTestEnv,
+  prisma: PrismaClient,
+  taskQueue: string,
+  opts: { overrides?: Partial<PortalActivities>; mail?: MailSettings } = {},
+) {
+  return createWorker({
+    connection: env.native,
+    namespace: 'default',
+    taskQueue,
+    prisma,
+    mail: opts.mail ?? testMailSettings(),
+    overrides: opts.overrides,
+    workflowBundle: await workflowBundle(),
+  });
+}
+
+export interface FiledRequest {
+  id: number;
+  workflowId: string;
+  subjectId: number;
+  roleName: string;
+}
+
+/**
+ * Files an access-change request as the API does (row + CREATED audit committed, then the workflow
+ * started and the row marked). NEW requests first deactivate the role, REMOVAL requests first grant it.
+ */
+export async function fileAccessRequest(
+  env: TemporalTestEnv,
+  prisma: PrismaClient,
+  taskQueue: string,
+  opts: { requestType?: RequestType; username?: string; notificationDeadline?: string } = {},
+): Promise<FiledRequest> {
+  const requestType = opts.requestType ?? 'NEW';
+  const { user, block } = await demoRequestParts(prisma, opts.username);
+  await prisma.userAccess.updateMany({
+    where: { portalUserId: user.id, roleName: block.roleName },
+    data: { inactive: true },
+  });
+  if (requestType !== 'NEW') {
+    await prisma.userAccess.create({
+      data: {
+        portalUserId: user.id,
+        roleName: block.roleName,
+        siteCodes: block.siteCodes,
+        laoIds: block.laoIds,
+        studyNames: block.studyNames,
+        systemAccessIds: block.systemAccessIds,
+        createdBy: 'test',
+        lastModifiedBy: 'test',
+      },
+    });
+  }
+  const row = await prisma.accessModRequest.create({
+    data: {
+      workflowId: `pending-${Date.now()}-${Math.random()}`,
+      requestType,
+      subjectUserId: user.id,
+      requesterUserId: user.id,
+      accessControls: [block],
+      lastModifiedBy: user.username,
+    },
+  });
+  const workflowId = accessChangeWorkflowId(row.id);
+  await prisma.accessModRequest.update({ where: { id: row.id }, data: { workflowId } });
+  await prisma.auditEvent.create({
+    data: {
+      actorUserId: user.id,
+      actorUsername: user.username,
+      entityType: 'AccessModRequest',
+      entityId: String(row.id),
+      action: 'CREATED',
+      workflowId,
+      idempotencyKey: `${workflowId}:0`,
+    },
+  });
+  const input: LifecycleInput = {
+    requestId: row.id,
+    subjectUserId: user.id,
+    requesterUserId: user.id,
+    notificationDeadline: opts.notificationDeadline,
+  };
+  const label = `${user.firstName} ${user.lastName} (${user.username})`;
+  await startRequestWorkflow(env.client, accessChangeDefinition, input, {
+    taskQueue,
+    subjectLabel: label,
+    requesterLabel: label,
+  });
+  await prisma.accessModRequest.update({ where: { id: row.id }, data: { workflowStartedAt: new Date() } });
+  return { id: row.id, workflowId, subjectId: user.id, roleName: block.roleName };
+}
+
+export const REVIEWER = { userId: 2, username: 'reviewer', permissions: ['WRITE_USERS', 'READ_USERS', 'USER'] };
+
+export const review = (over: Partial<ReviewInput<RequestStatus>>): ReviewInput<RequestStatus> => ({
+  expectedVersion: 0,
+  requestStatus: 'IN_PROGRESS',
+  reviewerComments: '',
+  sysaidTicket: '',
+  actor: REVIEWER,
+  ...over,
+});
+
+/** The ApplicationFailure type an update failed with, or undefined when it succeeded. */
+export async function failureType(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string } | undefined)?.type;
+    throw err;
+  }
+  return undefined;
+}
+
+/** Audit actions of a workflow, oldest first. */
+export async function auditActions(prisma: PrismaClient, workflowId: string): Promise<string[]> {
+  const rows = await prisma.auditEvent.findMany({ where: { workflowId }, orderBy: { id: 'asc' } });
+  return rows.map((r) => r.action);
+}
+
+/** Polls `check` every 100 ms until it returns true (or fails after `timeoutMs`). */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
+ * With RECORD_HISTORIES=1, writes the closed workflow's history to tests/histories/<kind>/<name>.json, for
+ * the replay test. Never otherwise: a reshaped workflow retires its histories deliberately (docs/decisions.md).
+ */
+export async function maybeRecordHistory(env: TemporalTestEnv, workflowId: string, kind: string, name: string) {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const file = path.join(HISTORIES_DIR, kind, `${name}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, historyToJSON(history));
+  expect(fs.existsSync(file)).toBe(true);
+}
