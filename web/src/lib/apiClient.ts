@@ -1,5 +1,6 @@
 import { CONSTANTS, MESSAGES, type FieldErrors } from '@portal/contract';
 import { PROJECT_NAME, XSRF_STORAGE_KEY } from './config';
+import { paths } from './paths';
 
 /**
  * The browser's only way to the API (000 §7 The calls it makes): JSON with the Accept header, credentials
@@ -43,7 +44,7 @@ export function setXsrfToken(token: string | undefined): void {
 
 type UnauthorizedHandler = () => void;
 let onUnauthorized: UnauthorizedHandler = () => {
-  window.location.assign(`/?message=${encodeURIComponent(MESSAGES.signIn.pleaseSignIn)}`);
+  window.location.assign(`${paths.signIn.href}?message=${encodeURIComponent(MESSAGES.signIn.pleaseSignIn)}`);
 };
 
 /** The app registers how a 401 on a secure call signs the user out (000 §4 Secure page). */

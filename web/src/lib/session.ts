@@ -18,20 +18,22 @@ export function signInUrl(message: string | undefined, current: { pathname: stri
   const params = new URLSearchParams();
   if (message) params.set('message', message);
   const currentParams = new URLSearchParams(current.search);
-  if (currentParams.get('redirect') === 'true' && current.pathname.startsWith('/app/')) {
+  if (currentParams.get('redirect') === 'true' && current.pathname.startsWith(`${paths.app.root.path}/`)) {
     currentParams.delete('redirect');
     params.set('redirectPath', current.pathname);
     const rest = currentParams.toString();
     if (rest) params.set('redirectParams', rest);
   }
   const qs = params.toString();
-  return qs ? `/?${qs}` : '/';
+  return qs ? `${paths.signIn.href}?${qs}` : paths.signIn.href;
 }
 
 /** After sign-in: redirectPath (+ redirectParams) when it is a path inside the app, else the dashboard (000 §4 Sign-in). */
 export function afterSignInPath(search: URLSearchParams): string {
   const path = search.get('redirectPath');
-  if (!path || !path.startsWith('/app/') || path.startsWith('/app/signout')) return paths.app.dashboard.href;
+  if (!path || !path.startsWith(`${paths.app.root.path}/`) || path.startsWith(paths.app.signOut.path)) {
+    return paths.app.dashboard.href;
+  }
   const params = search.get('redirectParams');
   return params ? `${path}?${params.replace(/^\?/, '')}` : path;
 }

@@ -39,6 +39,7 @@ export const permissionsQueryOptions = () =>
     staleTime: 60_000,
   });
 
+/** The granted permissions, cached for a minute. */
 export function usePermissions() {
   return useQuery(permissionsQueryOptions());
 }

@@ -15,6 +15,7 @@ export const auditTrailQueryOptions = (view: AuditView) =>
     placeholderData: keepPreviousData,
   });
 
+/** The audit trail page of a view; the previous page stays while the next loads. */
 export function useAuditTrail(view: AuditView) {
   return useQuery(auditTrailQueryOptions(view));
 }

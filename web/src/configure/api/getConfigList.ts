@@ -10,6 +10,7 @@ export const getConfigList = <R extends ConfigRecord>(resource: ConfigResource<R
 export const configListQueryOptions = <R extends ConfigRecord>(resource: ConfigResource<R, unknown>) =>
   queryOptions({ queryKey: configKeys.list(resource), queryFn: ({ signal }) => getConfigList(resource, signal) });
 
+/** The list of a Configure tab. */
 export function useConfigList<R extends ConfigRecord>(resource: ConfigResource<R, unknown>) {
   return useQuery(configListQueryOptions(resource));
 }

@@ -15,6 +15,7 @@ export async function forgotPassword(body: ForgotPasswordBody): Promise<string> 
   return body.emailAddress;
 }
 
+/** The forgot-password mutation; nothing to invalidate (no session). */
 export function useForgotPassword({ mutationConfig }: { mutationConfig?: MutationConfig<typeof forgotPassword> } = {}) {
   return useMutation({ ...mutationConfig, mutationFn: forgotPassword });
 }

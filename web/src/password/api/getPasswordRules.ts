@@ -13,6 +13,7 @@ export const passwordRulesQueryOptions = () =>
     staleTime: 5 * 60_000,
   });
 
+/** The rules, cached for five minutes. */
 export function usePasswordRules() {
   return useQuery(passwordRulesQueryOptions());
 }

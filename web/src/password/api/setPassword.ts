@@ -32,6 +32,7 @@ export const passwordLinkQueryOptions = (mode: SetPasswordMode, hash: string) =>
 export const setPassword = ({ mode, hash, password }: { mode: SetPasswordMode; hash: string; password: string }) =>
   apiPost(`/rest/public/${mode}`, { hash, password });
 
+/** The set / reset mutation; nothing to invalidate (no session). */
 export function useSetPassword({ mutationConfig }: { mutationConfig?: MutationConfig<typeof setPassword> } = {}) {
   return useMutation({ ...mutationConfig, mutationFn: setPassword });
 }

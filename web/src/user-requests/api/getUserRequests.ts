@@ -28,6 +28,7 @@ export const userRequestsQueryOptions = (params: UserRequestsParams) =>
     placeholderData: keepPreviousData,
   });
 
+/** One page of the queue for the view in the URL. */
 export function useUserRequests(params: UserRequestsParams) {
   return useQuery(userRequestsQueryOptions(params));
 }
