@@ -10,7 +10,8 @@ import type { PrismaClient } from '@portal/db';
 import { readMail } from '@portal/scripts';
 import { createActivities, createTransport, ensureReviewerDigestSchedule, sendOnce } from '@portal/worker';
 import { stackEnv, testMailSettings, testPrisma, waitForMail } from '../fixtures';
-import { type TemporalTestEnv, connectTemporal, fileAccessRequest, newWorker, uniqueQueue } from './support';
+import { reviewUpdate } from '@portal/workflows';
+import { type TemporalTestEnv, connectTemporal, fileAccessRequest, newWorker, review, uniqueQueue } from './support';
 
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
@@ -98,6 +99,10 @@ describe('lifecycle mail', () => {
         });
         const desc = await env.client.schedule.getHandle(scheduleId).describe();
         expect(desc.spec.intervals?.[0]?.every).toBe(3_600_000);
+        // Resolved, so the subject may file again in other tests.
+        await env.client.workflow
+          .getHandle(filed.workflowId)
+          .executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
       } finally {
         await env.client.schedule.getHandle(scheduleId).delete();
       }

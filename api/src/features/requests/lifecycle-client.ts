@@ -22,7 +22,12 @@ import {
   workflowIdOf,
 } from '@portal/workflows';
 import type { Deps } from '../../deps';
-import { type HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../../http/errors';
+import { HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../../http/errors';
+
+/** How long (ms) filing waits for the workflow start before leaving it to the reconciler. */
+const START_DEADLINE_MS = 5_000;
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export interface FilingParty {
   id: number;
@@ -45,35 +50,46 @@ export async function fileRequest<T>(
   deps: Deps,
   opts: FileRequestOptions<T>,
 ): Promise<{ requestId: number; result: T; started: boolean }> {
-  const { requestId, result } = await deps.prisma.$transaction(
-    async (tx) => {
-      await lockFiling(tx, opts.def.kind, opts.subject.id);
-      return opts.insert(tx);
-    },
-    { timeout: 20_000 },
-  );
+  let filed: { requestId: number; result: T };
   try {
-    await startRequestWorkflow(
-      deps.temporal,
-      opts.def,
-      {
-        requestId,
-        subjectUserId: opts.subject.id,
-        requesterUserId: opts.requester.id,
-        notificationDeadline: deps.cfg.MAIL_DEADLINE,
+    filed = await deps.prisma.$transaction(
+      async (tx) => {
+        await lockFiling(tx, opts.def.kind, opts.subject.id);
+        return opts.insert(tx);
       },
-      {
-        taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-        subjectLabel: opts.subject.label,
-        requesterLabel: opts.requester.label,
-      },
+      { timeout: 20_000 },
+    );
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    // Nothing was committed and no workflow was started: the person may simply submit again.
+    console.error(`filing: the ${opts.def.kind} filing transaction failed: ${describe(err)}`);
+    throw unavailable(MESSAGES.access.newRequestFailed);
+  }
+  const { requestId, result } = filed;
+  try {
+    await deps.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      startRequestWorkflow(
+        deps.temporal,
+        opts.def,
+        {
+          requestId,
+          subjectUserId: opts.subject.id,
+          requesterUserId: opts.requester.id,
+          notificationDeadline: deps.cfg.MAIL_DEADLINE,
+        },
+        {
+          taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+          subjectLabel: opts.subject.label,
+          requesterLabel: opts.requester.label,
+        },
+      ),
     );
     await opts.markStarted(requestId);
     return { requestId, result, started: true };
   } catch (err) {
     // The request exists and is committed; the reconciler starts its workflow (rule 1).
     console.warn(
-      `filing: ${workflowIdOf(opts.def, requestId)} committed, start deferred to the reconciler: ${err instanceof Error ? err.message : String(err)}`,
+      `filing: ${workflowIdOf(opts.def, requestId)} committed, start deferred to the reconciler: ${describe(err)}`,
     );
     return { requestId, result, started: false };
   }

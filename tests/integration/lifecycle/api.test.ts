@@ -1,0 +1,223 @@
+/**
+ * The API side of the lifecycle (REQUEST-LIFECYCLE rules 1 and 6) against the real stack: filing commits
+ * before it starts (a failed commit starts nothing; a failed start still files, and the reconciler starts
+ * it), a save with no worker answers 202 within the deadline and its retry with the same attempt key
+ * completes once, a save while another runs is told "busy" (409), and two reviewers saving the same
+ * version get one success and one "stale".
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { MESSAGES } from '@portal/contract';
+import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { reconcileUnstartedRequests } from '@portal/worker';
+import { demoRequestParts } from '../fixtures';
+import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
+import { auditActions, uniqueQueue } from './support';
+
+const REVIEW_URL = '/rest/secure/user_management/review_access_change_request';
+const taskQueue = uniqueQueue('lifecycle-api');
+let api: TestApi;
+let prisma: PrismaClient;
+let stopWorker: () => Promise<void>;
+
+beforeAll(async () => {
+  api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, REVIEW_DEADLINE_MS: '2000' });
+  prisma = api.prisma;
+  stopWorker = await startWorker(api, taskQueue);
+});
+
+afterAll(async () => {
+  await stopWorker?.();
+  await api?.close();
+});
+
+/** Files a NEW request as `username` (for themself) through `target`'s API. */
+async function file(target: TestApi, username: string): Promise<LightMyRequestResponse> {
+  const session = await signIn(target.app, username);
+  const { user, block } = await demoRequestParts(prisma, username);
+  await prisma.userAccess.updateMany({
+    where: { portalUserId: user.id, roleName: block.roleName },
+    data: { inactive: true },
+  });
+  return caller(target.app)(session, 'POST', '/rest/secure/user_access_mod_request', {
+    portalUserId: user.id,
+    requestType: 'NEW',
+    accessControls: [block],
+  });
+}
+
+const save = (
+  target: TestApi,
+  s: Session,
+  request: { id: number },
+  versionno: number,
+  requestStatus: string,
+  attemptKey: string,
+) =>
+  caller(target.app)(s, 'PUT', REVIEW_URL, {
+    userAccessModificationRequest: { id: request.id, versionno, requestStatus },
+    attemptKey,
+  });
+
+describe('filing: commit, then start (rule 1)', () => {
+  it('starts no workflow when the filing transaction fails, and answers 503 with nothing stored', async () => {
+    const faulty = await startApi(
+      { TEMPORAL_TASK_QUEUE: taskQueue },
+      (p) =>
+        p.$extends({
+          query: {
+            auditEvent: {
+              async create({ args, query }) {
+                if (args.data.action === 'CREATED') throw new Error('injected: the filing commit failed');
+                return query(args);
+              },
+            },
+          },
+        }) as unknown as PrismaClient,
+    );
+    try {
+      const before = await prisma.accessModRequest.count();
+      const res = await file(faulty, 'laostaff');
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe(MESSAGES.access.newRequestFailed);
+      expect(await prisma.accessModRequest.count()).toBe(before);
+      const [{ last }] = await prisma.$queryRaw<[{ last: bigint }]>`
+        SELECT last_value AS last FROM "AccessModRequest_id_seq"`;
+      await expect(api.deps.temporal.workflow.getHandle(`access-change-${last}`).describe()).rejects.toBeInstanceOf(
+        WorkflowNotFoundError,
+      );
+    } finally {
+      await faulty.close();
+    }
+  });
+
+  it('files the request when only the start fails, and the reconciler starts it once', async () => {
+    const cut = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_ADDRESS: '127.0.0.1:9' });
+    let filed: { id: number; workflowId: string };
+    try {
+      const res = await file(cut, 'laostaff');
+      expect(res.statusCode).toBe(200);
+      filed = res.json();
+      expect(filed).toMatchObject({ requestStatus: 'NEW', workflowId: `access-change-${filed.id}` });
+    } finally {
+      await cut.close();
+    }
+    expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+      workflowStartedAt: null,
+    });
+    const handle = api.deps.temporal.workflow.getHandle(filed.workflowId);
+    await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+
+    const pass = () => reconcileUnstartedRequests({ prisma, client: api.deps.temporal, taskQueue, graceMs: 0 });
+    expect(await pass()).toContain(filed.workflowId);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(
+      (await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).workflowStartedAt,
+    ).not.toBeNull();
+    expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED', 'WORKFLOW_RECONCILED']);
+    expect(await pass()).not.toContain(filed.workflowId);
+
+    const reviewer = await signIn(api.app, 'reviewer');
+    expect((await save(api, reviewer, filed, 0, 'REJECTED', 'reconciled-0001')).statusCode).toBe(200);
+  });
+});
+
+describe('saves: deadline, busy and stale (rule 6)', () => {
+  it('answers 202 within the deadline when no worker runs, and a retry with the same attempt key completes once', async () => {
+    const idleQueue = uniqueQueue('lifecycle-api-idle');
+    const idle = await startApi({ TEMPORAL_TASK_QUEUE: idleQueue, REVIEW_DEADLINE_MS: '1500' });
+    let stopIdleWorker: (() => Promise<void>) | undefined;
+    try {
+      const filed = await file(idle, 'laostaff');
+      expect(filed.statusCode).toBe(200);
+      const request = filed.json();
+      const reviewer = await signIn(idle.app, 'reviewer');
+      const started = Date.now();
+      const first = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(first.statusCode).toBe(202);
+      expect(first.json()).toEqual({ status: 'PROCESSING', message: MESSAGES.access.reviewProcessing });
+
+      stopIdleWorker = await startWorker(idle, idleQueue);
+      const retry = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
+      expect(retry.statusCode).toBe(200);
+      expect(retry.json()).toMatchObject({ requestStatus: 'IN_PROGRESS', versionno: 1 });
+      const again = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
+      expect(again.statusCode).toBe(200);
+      expect((await auditActions(prisma, request.workflowId)).filter((a) => a === 'STATUS_IN_PROGRESS')).toHaveLength(
+        1,
+      );
+      const history = await idle.deps.temporal.workflow.getHandle(request.workflowId).fetchHistory();
+      expect(history.events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1);
+
+      expect((await save(idle, reviewer, request, 1, 'REJECTED', 'attempt-bbbb-0002')).statusCode).toBe(200);
+    } finally {
+      await stopIdleWorker?.();
+      await idle.close();
+    }
+  });
+
+  it('tells a second reviewer "busy" while a save runs, then "stale" once it committed', async () => {
+    const filed = await file(api, 'readonly');
+    expect(filed.statusCode).toBe(200);
+    const request = filed.json();
+    const reviewer = await signIn(api.app, 'reviewer');
+    const admin = await signIn(api.app, 'admin');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const holder = prisma.$transaction(
+      async (tx) => {
+        await lockUserAccess(tx, request.subjectUserId);
+        await held;
+      },
+      { timeout: 60_000 },
+    );
+    try {
+      const first = await save(api, reviewer, request, 0, 'IN_PROGRESS', 'busy-aaaa-0001');
+      expect(first.statusCode).toBe(202);
+      const second = await save(api, admin, request, 0, 'PENDING_REVIEW', 'busy-bbbb-0001');
+      expect(second.statusCode).toBe(409);
+      expect(second.json()).toEqual({
+        fieldErrors: {},
+        globalErrors: ['REVIEW_IN_PROGRESS'],
+        message: MESSAGES.access.reviewBusy,
+      });
+    } finally {
+      release();
+      await holder;
+    }
+    const retried = await save(api, reviewer, request, 0, 'IN_PROGRESS', 'busy-aaaa-0001');
+    expect(retried.statusCode).toBe(200);
+    const stale = await save(api, admin, request, 0, 'PENDING_REVIEW', 'busy-bbbb-0002');
+    expect(stale.statusCode).toBe(422);
+    expect(stale.json()).toEqual({ fieldErrors: {}, globalErrors: ['STALE_VERSION'] });
+    expect((await save(api, admin, request, 1, 'REJECTED', 'busy-bbbb-0003')).statusCode).toBe(200);
+  });
+
+  it('gives two reviewers saving the same version one success and one stale', async () => {
+    const filed = await file(api, 'forgetful');
+    expect(filed.statusCode).toBe(200);
+    const request = filed.json();
+    const reviewer = await signIn(api.app, 'reviewer');
+    const admin = await signIn(api.app, 'admin');
+    const [a, b] = await Promise.all([
+      save(api, reviewer, request, 0, 'IN_PROGRESS', 'race-aaaa-0001'),
+      save(api, admin, request, 0, 'REJECTED', 'race-bbbb-0001'),
+    ]);
+    const codes = [a.statusCode, b.statusCode];
+    expect(codes.filter((c) => c === 200)).toHaveLength(1);
+    const [loser, loserSession, status] = a.statusCode === 200 ? [b, admin, 'REJECTED'] : [a, reviewer, 'IN_PROGRESS'];
+    expect([409, 422]).toContain(loser.statusCode);
+    // "Busy" means try again: the retry of a save that lost the race is told it is stale.
+    const retry =
+      loser.statusCode === 409 ? await save(api, loserSession, request, 0, status, 'race-cccc-0002') : loser;
+    expect(retry.statusCode).toBe(422);
+    expect(retry.json().globalErrors).toEqual(['STALE_VERSION']);
+    const row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } });
+    expect(row.versionno).toBe(1);
+    if (row.requestStatus !== 'REJECTED') {
+      expect((await save(api, admin, request, 1, 'REJECTED', 'race-dddd-0003')).statusCode).toBe(200);
+    }
+  });
+});
