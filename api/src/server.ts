@@ -20,7 +20,7 @@ import { configurationRoutes } from './features/configuration/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
-import { registerRequestRoutes } from './features/requests';
+import { requestRoutes } from './features/requests/routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { permissionGuard } from './plugins/permissions';
 import { routeCatalog } from './plugins/route-catalog';
@@ -57,11 +57,10 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     referenceRoutes,
     configurationRoutes,
     auditRoutes,
+    requestRoutes,
   ]) {
     await app.register(feature, { deps });
   }
-  // The request kinds still register relative to /rest/secure (the session guard applies by path).
-  await app.register(async (secure) => registerRequestRoutes(secure, deps), { prefix: '/rest/secure' });
 
   const dist = deps.cfg.WEB_DIST;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

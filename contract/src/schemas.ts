@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { PERMISSIONS } from './permissions';
 import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { FIELD_LIMITS } from './limits';
+import { BodyIdSchema } from './ids';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
 const trimmed = (max: number) => z.string().trim().max(max);
-const id = z.coerce.number().int().positive();
+/** Ids inside bodies are strict numbers within PostgreSQL's int4 (contract/src/ids.ts). */
+const id = BodyIdSchema;
 
 // --- Authentication (000 §3 Sign-in response, §7) ---------------------------------------------------
 

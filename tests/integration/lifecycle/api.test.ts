@@ -60,6 +60,13 @@ const save = (
     attemptKey,
   });
 
+/** `save`, sent again with the same attempt key while it answers 202 (as the browser does). */
+async function settled(...args: Parameters<typeof save>): Promise<LightMyRequestResponse> {
+  let res = await save(...args);
+  for (let i = 0; i < 10 && res.statusCode === 202; i++) res = await save(...args);
+  return res;
+}
+
 describe('filing: commit, then start (rule 1)', () => {
   it('starts no workflow when the filing transaction fails, and answers 503 with nothing stored', async () => {
     const faulty = await startApi(
@@ -119,7 +126,7 @@ describe('filing: commit, then start (rule 1)', () => {
     expect(await pass()).not.toContain(filed.workflowId);
 
     const reviewer = await signIn(api.app, 'reviewer');
-    expect((await save(api, reviewer, filed, 0, 'REJECTED', 'reconciled-0001')).statusCode).toBe(200);
+    expect((await settled(api, reviewer, filed, 0, 'REJECTED', 'reconciled-0001')).statusCode).toBe(200);
   });
 });
 
@@ -140,7 +147,11 @@ describe('saves: deadline, busy and stale (rule 6)', () => {
       expect(first.json()).toEqual({ status: 'PROCESSING', message: MESSAGES.access.reviewProcessing });
 
       stopIdleWorker = await startWorker(idle, idleQueue);
-      const retry = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
+      // The browser retries the same attempt while it is told 202 (a cold worker may need more than one deadline).
+      let retry = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
+      for (let i = 0; i < 10 && retry.statusCode === 202; i++) {
+        retry = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
+      }
       expect(retry.statusCode).toBe(200);
       expect(retry.json()).toMatchObject({ requestStatus: 'IN_PROGRESS', versionno: 1 });
       const again = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
@@ -151,7 +162,7 @@ describe('saves: deadline, busy and stale (rule 6)', () => {
       const history = await idle.deps.temporal.workflow.getHandle(request.workflowId).fetchHistory();
       expect(history.events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(1);
 
-      expect((await save(idle, reviewer, request, 1, 'REJECTED', 'attempt-bbbb-0002')).statusCode).toBe(200);
+      expect((await settled(idle, reviewer, request, 1, 'REJECTED', 'attempt-bbbb-0002')).statusCode).toBe(200);
     } finally {
       await stopIdleWorker?.();
       await idle.close();
@@ -187,12 +198,12 @@ describe('saves: deadline, busy and stale (rule 6)', () => {
       release();
       await holder;
     }
-    const retried = await save(api, reviewer, request, 0, 'IN_PROGRESS', 'busy-aaaa-0001');
+    const retried = await settled(api, reviewer, request, 0, 'IN_PROGRESS', 'busy-aaaa-0001');
     expect(retried.statusCode).toBe(200);
     const stale = await save(api, admin, request, 0, 'PENDING_REVIEW', 'busy-bbbb-0002');
     expect(stale.statusCode).toBe(422);
     expect(stale.json()).toEqual({ fieldErrors: {}, globalErrors: ['STALE_VERSION'] });
-    expect((await save(api, admin, request, 1, 'REJECTED', 'busy-bbbb-0003')).statusCode).toBe(200);
+    expect((await settled(api, admin, request, 1, 'REJECTED', 'busy-bbbb-0003')).statusCode).toBe(200);
   });
 
   it('gives two reviewers saving the same version one success and one stale', async () => {
@@ -202,8 +213,8 @@ describe('saves: deadline, busy and stale (rule 6)', () => {
     const reviewer = await signIn(api.app, 'reviewer');
     const admin = await signIn(api.app, 'admin');
     const [a, b] = await Promise.all([
-      save(api, reviewer, request, 0, 'IN_PROGRESS', 'race-aaaa-0001'),
-      save(api, admin, request, 0, 'REJECTED', 'race-bbbb-0001'),
+      settled(api, reviewer, request, 0, 'IN_PROGRESS', 'race-aaaa-0001'),
+      settled(api, admin, request, 0, 'REJECTED', 'race-bbbb-0001'),
     ]);
     const codes = [a.statusCode, b.statusCode];
     expect(codes.filter((c) => c === 200)).toHaveLength(1);
@@ -217,7 +228,7 @@ describe('saves: deadline, busy and stale (rule 6)', () => {
     const row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } });
     expect(row.versionno).toBe(1);
     if (row.requestStatus !== 'REJECTED') {
-      expect((await save(api, admin, request, 1, 'REJECTED', 'race-dddd-0003')).statusCode).toBe(200);
+      expect((await settled(api, admin, request, 1, 'REJECTED', 'race-dddd-0003')).statusCode).toBe(200);
     }
   });
 });

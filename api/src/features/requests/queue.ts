@@ -2,15 +2,20 @@
  * The User Requests queue (000 §7 user_requests/{status}, 000 §3 User request): access-modification
  * requests from the projection, server-paged, sorted and OR-filtered over the row's text columns.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Page, PageQuery, RequestStatus, UserRequestRow } from '@portal/contract';
-import { PageQuerySchema, REQUEST_STATUSES, RESOLVED_STATUSES, UserRequestsStatusSchema } from '@portal/contract';
+import {
+  PageQuerySchema,
+  REQUEST_STATUSES,
+  RESOLVED_STATUSES,
+  UserRequestRowSchema,
+  UserRequestsStatusSchema,
+} from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
-import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { pageWindow, toPage } from '../../http/page';
-import { parseInput } from '../../http/validate';
+import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 
 const SORTS: Record<string, (dir: Prisma.SortOrder) => Prisma.AccessModRequestOrderByWithRelationInput> = {
   dateSubmitted: (d) => ({ sysdat: d }),
@@ -99,11 +104,17 @@ const QueueQuery = PageQuerySchema.extend({
 });
 
 /** GET /rest/secure/user_management/user_requests/{status} (000 §7), READ_USERS. */
-export function registerUserRequestQueueRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/user_management/user_requests/:status', async (req) => {
-    requireAuth(req, 'READ_USERS');
-    const { status } = parseInput(z.object({ status: UserRequestsStatusSchema }), req.params);
-    const query = parseInput(QueueQuery, req.query);
-    return listUserRequests(deps.prisma, status, query);
-  });
-}
+export const userRequestQueueRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/rest/secure/user_management/user_requests/:status',
+    {
+      config: { permission: 'READ_USERS' },
+      schema: {
+        params: z.object({ status: UserRequestsStatusSchema }),
+        querystring: QueueQuery,
+        response: { 200: pageSchema(UserRequestRowSchema), ...SECURE_ERRORS },
+      },
+    },
+    async (req) => listUserRequests(deps.prisma, req.params.status, req.query),
+  );
+};

@@ -2,7 +2,7 @@
 import type { AccessControl, AccessModRequest } from '@portal/contract';
 import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { workflowUrl } from '../../../services/views';
+import { workflowUrl } from '../../../shared/views';
 
 export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
 
