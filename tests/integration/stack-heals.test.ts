@@ -2,14 +2,15 @@
  * `npm run up` heals instead of stopping (issue 14): a real `scripts/src/up.ts` in a throw-away folder on
  * free ports; the worker and then the API are killed with SIGKILL, the supervisor logs each restart and
  * both come back while the backing services keep running; SIGINT then stops every process the run started.
- * (This file starts its own stack; the shared one of the global setup is not used.)
+ * A backing service that dies (slapd here) stops the whole stack. (Each test starts its own stack; the
+ * shared one of the global setup is not used.)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { waitForHttp } from '@portal/scripts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -77,52 +78,78 @@ class Output {
   }
 }
 
-describe('npm run up', () => {
-  let dataDir: string;
-  let up: ChildProcess;
-  let output: Output;
-  let exited: Promise<number | null>;
-  /** Every process seen under the supervisor, for the clean-up check (and for afterAll when it fails). */
-  const seen = new Map<string, Proc>();
-  const remember = (): void => descendants(up.pid!).forEach((p) => seen.set(`${p.pid}:${p.started}`, p));
+/** One `up.ts` run in its own folder, with every process seen under it (for the clean-up checks). */
+class UpRun {
+  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-heal-'));
+  readonly child: ChildProcess;
+  readonly output: Output;
+  readonly exited: Promise<number | null>;
+  readonly seen = new Map<string, Proc>();
 
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-heal-'));
-    fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user and must reach its folder
+  constructor() {
+    fs.chmodSync(this.dataDir, 0o755); // PostgreSQL runs as its own user and must reach its folder
     // Only what the supervisor needs: no service URL of the test run may leak in and be reused.
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_BIN: process.env.TEMPORAL_BIN };
-    up = spawn(
+    this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'scripts/src/up.ts', '--random-ports', '--no-seed', '--data-dir', dataDir],
+      ['--import', 'tsx', 'scripts/src/up.ts', '--random-ports', '--no-seed', '--data-dir', this.dataDir],
       { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    output = new Output(up);
-    exited = new Promise((resolve) => up.once('exit', (code) => resolve(code)));
-  }, 10_000);
+    this.output = new Output(this.child);
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
 
-  afterAll(async () => {
-    if (up.exitCode === null && up.signalCode === null) {
-      remember();
-      up.kill('SIGKILL');
-    }
-    for (const p of seen.values()) if (stillRunning(p)) process.kill(p.pid, 'SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  /** Adds the supervisor's current descendants to `seen`. */
+  remember(): void {
+    for (const p of descendants(this.child.pid!)) this.seen.set(`${p.pid}:${p.started}`, p);
+  }
 
-  it('restarts a SIGKILLed worker and API, keeps the services, and stops everything on SIGINT', async () => {
-    const { index: upAt } = await output.waitFor(/^\[stack\] up in /, 0, 180_000);
-    const portal = (await output.waitFor(/^\s+Portal\s+(http:\S+)/, upAt)).match[1]!;
-    const workerPid = Number((await output.waitFor(/^\[stack\] worker started \(pid (\d+)\)/)).match[1]);
-    const apiPid = Number((await output.waitFor(/^\[stack\] api started \(pid (\d+)\)/)).match[1]);
-    await output.waitFor(/^\[worker\] worker running on task queue/);
-    remember();
-    const services = [...seen.values()].filter((p) => /temporal server|slapd|maildev|bin\/postgres/.test(p.command));
-    expect(services.map((p) => p.command.match(/temporal|slapd|maildev|postgres/)![0]).sort()).toEqual([
+  /** The processes seen so far that still run. */
+  left(): string[] {
+    return [...this.seen.values()].filter(stillRunning).map((p) => `${p.pid} ${p.command}`);
+  }
+
+  /** Waits for the stack and the first worker; returns the portal URL and the backing services' processes. */
+  async untilUp(): Promise<{ portal: string; services: Proc[] }> {
+    const { index } = await this.output.waitFor(/^\[stack\] up in /, 0, 180_000);
+    const portal = (await this.output.waitFor(/^\s+Portal\s+(http:\S+)/, index)).match[1]!;
+    await this.output.waitFor(/^\[worker\] worker running on task queue/);
+    this.remember();
+    const services = [...this.seen.values()].filter((p) => SERVICE.test(p.command));
+    expect(services.map((p) => p.command.match(SERVICE)![0]).sort()).toEqual([
       'maildev',
       'postgres',
       'slapd',
       'temporal',
     ]);
+    return { portal, services };
+  }
+
+  /** Kills whatever is left (after a failed test) and removes the folder. */
+  async cleanUp(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.remember();
+      this.child.kill('SIGKILL');
+    }
+    for (const p of this.seen.values()) if (stillRunning(p)) process.kill(p.pid, 'SIGKILL');
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+const SERVICE = /temporal(?= server)|slapd|maildev|postgres(?= -D)/;
+const runs: UpRun[] = [];
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((r) => r.cleanUp()));
+});
+
+describe('npm run up', () => {
+  it('restarts a SIGKILLed worker and API, keeps the services, and stops everything on SIGINT', async () => {
+    const run = new UpRun();
+    runs.push(run);
+    const { output } = run;
+    const { portal, services } = await run.untilUp();
+    const workerPid = Number((await output.waitFor(/^\[stack\] worker started \(pid (\d+)\)/)).match[1]);
+    const apiPid = Number((await output.waitFor(/^\[stack\] api started \(pid (\d+)\)/)).match[1]);
 
     process.kill(workerPid, 'SIGKILL');
     const crash = await output.waitFor(
@@ -146,10 +173,22 @@ describe('npm run up', () => {
     expect(output.lines.some((l) => /stopping all/.test(l))).toBe(false);
     expect(readProc(newWorker)).not.toBeNull();
 
-    remember();
-    up.kill('SIGINT');
-    expect(await exited).toBe(130);
-    const left = [...seen.values()].filter(stillRunning);
-    expect(left.map((p) => `${p.pid} ${p.command}`)).toEqual([]);
+    run.remember();
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.left()).toEqual([]);
+  }, 300_000);
+
+  it('stops the whole stack when a backing service dies', async () => {
+    const run = new UpRun();
+    runs.push(run);
+    const { services } = await run.untilUp();
+    const slapd = services.find((p) => p.command.includes('slapd'))!;
+
+    process.kill(slapd.pid, 'SIGKILL');
+    await run.output.waitFor(/^\[stack\] slapd stopped unexpectedly \(signal SIGKILL\): stopping all$/);
+    expect(await run.exited).toBe(1);
+    expect(run.left()).toEqual([]);
+    expect(run.output.lines.some((l) => /restart/.test(l))).toBe(false);
   }, 300_000);
 });
