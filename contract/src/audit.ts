@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REQUEST_STATUS_LABELS, type RequestStatus } from './statuses';
 import { PageQuerySchema } from './schemas';
+import { textSchema } from './text';
 
 /**
  * The audit trail (/app/audit-trail, 000 §2 Routes): who changed what, when, before and after. Rows are
@@ -85,9 +86,9 @@ export const AuditQuerySchema = PageQuerySchema.extend({
     .string()
     .regex(new RegExp(`^(${AUDIT_SORT_FIELDS.join('|')})(,(asc|desc))?$`))
     .optional(),
-  actor: z.string().trim().max(64).optional(),
+  actor: textSchema(64).optional(),
   entityType: z.enum(AUDIT_ENTITY_TYPES).optional(),
-  entityId: z.string().trim().max(64).optional(),
+  entityId: textSchema(64).optional(),
   from: instant.optional(),
   to: instant.optional(),
 }).superRefine((q, ctx) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_LIMITS } from './limits';
 import { IdParamsSchema } from './ids';
+import { textSchema } from './text';
 
 /**
  * The password lifecycle and the session (000 §2 Forgot / Set / Change Password screens and the inactivity
@@ -79,7 +80,7 @@ export function formatRemaining(seconds: number): string {
 }
 
 /** Passwords are never trimmed; the length cap only keeps absurd bodies out (the rules say the rest). */
-const password = z.string().min(1).max(256);
+const password = textSchema(256, { min: 1, trim: false });
 
 /** A set-initial / reset link's hash: 32 random bytes, base64url (43 characters). */
 export const PASSWORD_HASH_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -97,7 +98,7 @@ export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
 
 /** 000 §3 Forgot-password payload (POST /rest/public/forgot_password). */
 export const ForgotPasswordBodySchema = z.object({
-  emailAddress: z.string().trim().min(1).max(FIELD_LIMITS.email).pipe(z.email()),
+  emailAddress: textSchema(FIELD_LIMITS.email, { min: 1 }).pipe(z.email()),
 });
 export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBodySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_LIMITS } from './limits';
 import { BodyIdSchema } from './ids';
+import { textSchema } from './text';
 import { PERMISSIONS, type Permission } from './permissions';
 import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { StudyRoleSchema, SystemSchema } from './schemas';
@@ -89,7 +90,7 @@ const permissionsField = z
 
 /** POST /rest/secure/system_mgmt/portal_roles/create (001 §7). `sort` is always 0 on create (001 §9). */
 export const PortalRoleCreateBodySchema = z.object({
-  description: z.string().trim().min(1).max(FIELD_LIMITS.portalRoleName),
+  description: textSchema(FIELD_LIMITS.portalRoleName, { min: 1 }),
   permissions: permissionsField,
 });
 export type PortalRoleCreateBody = z.infer<typeof PortalRoleCreateBodySchema>;
@@ -117,8 +118,8 @@ function unnestAllowSites(input: unknown): unknown {
 export const StudyRoleBodySchema = z.preprocess(
   unnestAllowSites,
   z.object({
-    roleName: z.string().trim().min(1).max(FIELD_LIMITS.studyRoleName),
-    description: z.string().trim().min(1).max(FIELD_LIMITS.studyRoleDescription),
+    roleName: textSchema(FIELD_LIMITS.studyRoleName, { min: 1 }),
+    description: textSchema(FIELD_LIMITS.studyRoleDescription, { min: 1 }),
     siteRequired: z.boolean().default(false),
     studyRequired: z.boolean().default(false),
     allowAOs: z.boolean().default(true),
@@ -150,8 +151,8 @@ export function studyRoleRuleErrors(body: Pick<StudyRoleBody, 'siteRequired' | '
 
 /** POST / PUT /rest/secure/system_mgmt/system_access/[{id}] body (001 §3 System, §5 limits, §7). */
 export const SystemBodySchema = z.object({
-  systemName: z.string().trim().min(1).max(FIELD_LIMITS.systemName),
-  description: z.string().trim().max(FIELD_LIMITS.systemDescription).default(''),
+  systemName: textSchema(FIELD_LIMITS.systemName, { min: 1 }),
+  description: textSchema(FIELD_LIMITS.systemDescription).default(''),
   /** Used on create only; activate/deactivate change it afterwards. */
   inactive: z.boolean().default(false),
   /** 0 on create when absent; an update without it keeps the current value. */

@@ -24,7 +24,8 @@ export const GLOBAL_ERRORS = {
 /**
  * Maps zod issues to the spec's fieldErrors: the path joined with dots and indices in brackets
  * (`accessControls[0].roleName`), the message a reason key (`required`, `size`, `validEmail`,
- * `invalid`) unless a refinement gave a sentence of its own.
+ * `invalid`, `encoding:U+0000:3`) unless a refinement gave a sentence of its own. Strict types (issue 13): a
+ * missing or null field is `required`, a value of the wrong type `invalid`, a number out of range `invalid`.
  */
 export function zodToFieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
@@ -50,10 +51,12 @@ function reasonFor(issue: z.core.$ZodIssue): string {
         : /received (undefined|null)$/.test(issue.message)
           ? 'required'
           : 'invalid';
+    // A number out of its range is `invalid` (0 or a negative id is not a missing one); a string or list
+    // too short is empty, which the screens show as `required`, and one too long is `size`.
     case 'too_big':
-      return 'size';
+      return issue.origin === 'number' || issue.origin === 'bigint' ? 'invalid' : 'size';
     case 'too_small':
-      return 'required';
+      return issue.origin === 'number' || issue.origin === 'bigint' ? 'invalid' : 'required';
     case 'invalid_format':
       return issue.format === 'email' ? 'validEmail' : 'invalid';
     case 'custom':

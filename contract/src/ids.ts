@@ -23,6 +23,28 @@ export const PathIdSchema = z
   .transform(Number)
   .pipe(BodyIdSchema);
 
+/**
+ * A whole number in a JSON body that reaches an `integer` column (version numbers, positions): strict, within
+ * `min`..ID_MAX; anything else is `invalid` (never `required`, which the screens show as 'is required').
+ */
+export const bodyIntSchema = (min = 0) =>
+  z
+    .number()
+    .int()
+    .refine((n) => n >= min && n <= ID_MAX, { message: 'invalid' });
+
+/**
+ * A whole number in a query string (page, size): digits only, within `min`..`max`, `fallback` when absent.
+ * Query values are always text, so this parses; `true`, `1e3`, `0x10` or a repeated key are `invalid`.
+ */
+export const queryIntSchema = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, { message: 'invalid' })
+    .transform(Number)
+    .pipe(z.number().refine((n) => n >= min && n <= max, { message: 'invalid' }))
+    .default(fallback);
+
 /** Path params of every `/{id}` call. */
 export const IdParamsSchema = z.object({ id: PathIdSchema });
 export type IdParams = z.infer<typeof IdParamsSchema>;

@@ -3,6 +3,7 @@ export * from './permissions';
 export * from './statuses';
 export * from './limits';
 export * from './ids';
+export * from './text';
 export * from './messages';
 export * from './errors';
 export * from './schemas';

@@ -1,3 +1,5 @@
+import { encodingReasonText } from './text';
+
 /**
  * The spec's message catalogue, word for word (000 §8, 001 §8). Both the API and the browser take texts
  * from here so the two never drift.
@@ -81,6 +83,8 @@ export const REASONS: Record<string, string> = {
   nonInteger: 'must be an integer',
   protocolRequired: 'must have a valid protocol',
   invalidDomain: 'has an invalid or missing top-level domain (e.g. ".org")',
+  /** Bare key; with details (`encoding:U+0000:3`) the text also names the character and position (text.ts). */
+  encoding: 'contains unrecognized character',
 };
 
 /**
@@ -89,7 +93,7 @@ export const REASONS: Record<string, string> = {
  */
 export function translateFieldErrors(label: string, keys: readonly string[], plural = false, separator = '; '): string {
   const texts = keys.map((key) => {
-    const reason = REASONS[key];
+    const reason = REASONS[key] ?? encodingReasonText(key);
     if (!reason) return key;
     return `${label} ${plural ? reason.replace(/^is /, 'are ') : reason}`;
   });

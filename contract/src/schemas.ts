@@ -2,19 +2,21 @@ import { z } from 'zod';
 import { PERMISSIONS } from './permissions';
 import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { FIELD_LIMITS } from './limits';
-import { BodyIdSchema } from './ids';
+import { BodyIdSchema, bodyIntSchema, queryIntSchema } from './ids';
+import { textSchema } from './text';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
-const trimmed = (max: number) => z.string().trim().max(max);
+/** Stored strings refuse NUL and lone surrogates (`encoding`, contract/src/text.ts) and are trimmed. */
+const trimmed = (max: number) => textSchema(max);
 /** Ids inside bodies are strict numbers within PostgreSQL's int4 (contract/src/ids.ts). */
 const id = BodyIdSchema;
 
 // --- Authentication (000 §3 Sign-in response, §7) ---------------------------------------------------
 
 export const TokenCreateBodySchema = z.object({
-  username: z.string().trim().min(1).max(FIELD_LIMITS.email),
-  password: z.string().min(1).max(256),
+  username: textSchema(FIELD_LIMITS.email, { min: 1 }),
+  password: textSchema(256, { min: 1, trim: false }),
 });
 export type TokenCreateBody = z.infer<typeof TokenCreateBodySchema>;
 
@@ -92,12 +94,21 @@ export type PortalRole = z.infer<typeof PortalRoleSchema>;
 
 /** One role block as it travels on the wire (001 §3 Extended question answer / accessControls). */
 export const AccessControlSchema = z.object({
-  questionNum: z.number().int().nonnegative().optional(),
-  roleName: z.string().trim().min(1).max(FIELD_LIMITS.studyRoleName),
-  siteCodes: z.array(z.string().min(1).max(32)).max(500).default([]),
-  laoIds: z.array(z.string().min(1).max(32)).max(500).default([]),
-  studyNames: z.array(z.string().min(1).max(128)).max(500).default([]),
-  systemAccessIds: z.array(z.number().int().positive()).max(100).default([]),
+  questionNum: bodyIntSchema(0).optional(),
+  roleName: textSchema(FIELD_LIMITS.studyRoleName, { min: 1 }),
+  siteCodes: z
+    .array(textSchema(32, { min: 1, trim: false }))
+    .max(500)
+    .default([]),
+  laoIds: z
+    .array(textSchema(32, { min: 1, trim: false }))
+    .max(500)
+    .default([]),
+  studyNames: z
+    .array(textSchema(128, { min: 1, trim: false }))
+    .max(500)
+    .default([]),
+  systemAccessIds: z.array(BodyIdSchema).max(100).default([]),
 });
 export type AccessControl = z.infer<typeof AccessControlSchema>;
 
@@ -125,7 +136,7 @@ export type UserAccess = z.infer<typeof UserAccessSchema>;
 /** POST /rest/secure/user_access_mod_request body (001 §7). */
 export const CreateAccessModRequestBodySchema = z.object({
   portalUserId: id,
-  email: z.string().max(FIELD_LIMITS.email).optional(),
+  email: textSchema(FIELD_LIMITS.email, { trim: false }).optional(),
   requestType: z.enum(REQUEST_TYPES),
   requestStatus: z.literal('NEW').default('NEW'),
   accessControls: z.array(AccessControlSchema).min(1).max(50),
@@ -178,7 +189,7 @@ export type ReviewProcessing = z.infer<typeof ReviewProcessingSchema>;
 export const ReviewAccessChangeBodySchema = z.object({
   userAccessModificationRequest: z.object({
     id,
-    versionno: z.number().int().nonnegative(),
+    versionno: bodyIntSchema(0),
     requestStatus: z.enum(REQUEST_STATUSES),
     reviewerComments: trimmed(FIELD_LIMITS.reviewerComments).default(''),
     sysaidTicket: trimmed(FIELD_LIMITS.sysaidTicket).default(''),
@@ -191,13 +202,14 @@ export type ReviewAccessChangeBody = z.infer<typeof ReviewAccessChangeBodySchema
 
 /** Query of a server-paged list: page is 1-based, sort is 'field,asc|desc'. */
 export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(1000).default(25),
+  /** Bounded so that the row offset stays far inside PostgreSQL's range (issue 13). */
+  page: queryIntSchema(1, 1_000_000, 1),
+  size: queryIntSchema(1, 1000, 25),
   sort: z
     .string()
     .regex(/^[A-Za-z.]+(,(asc|desc))?$/)
     .optional(),
-  filter: z.string().trim().max(256).optional(),
+  filter: textSchema(256).optional(),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * Text the portal accepts (000 §5 / 001 §5 reason `encoding`; issue 13). PostgreSQL cannot store a NUL
+ * character in `text`/`varchar` nor in `jsonb`, and a lone UTF-16 surrogate has no UTF-8 form, so both are
+ * refused at the boundary with the spec's `encoding` reason: 'contains unrecognized character' with the
+ * character and its 1-based position. Every stored string and every list filter is a `textSchema`; the
+ * API's validator also walks every request part for them (api/src/plugins/zod-schemas.ts), so a route
+ * written with a plain `z.string()` cannot let one through either.
+ *
+ * On the wire the reason is one key with its details, `encoding:U+0000:3` (the character as its code point,
+ * since neither kind can be shown, and the position counted in characters, not UTF-16 units);
+ * `translateFieldErrors` turns it into '{label} contains unrecognized character U+0000 at position 3'.
+ */
+
+/** A NUL, or a high surrogate without its low half, or a low surrogate without its high half. */
+const UNRECOGNIZED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface UnrecognizedCharacter {
+  /** The character as its code point, `U+0000`. */
+  codePoint: string;
+  /** 1-based position in characters (a surrogate pair counts once). */
+  position: number;
+}
+
+/** The first character of `s` PostgreSQL cannot store, or null. */
+export function findUnrecognizedCharacter(s: string): UnrecognizedCharacter | null {
+  const match = UNRECOGNIZED.exec(s);
+  if (!match) return null;
+  const unit = match[0].charCodeAt(0);
+  return {
+    codePoint: `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`,
+    position: [...s.slice(0, match.index)].length + 1,
+  };
+}
+
+/** The wire reason key of an unrecognized character: `encoding:U+0000:3`. */
+export const encodingReason = (c: UnrecognizedCharacter): string => `encoding:${c.codePoint}:${c.position}`;
+
+/** The 000 §5 reason text of an `encoding:...` key, or null for any other key. */
+export function encodingReasonText(key: string): string | null {
+  const m = /^encoding(?::(U\+[0-9A-F]{4,6}):(\d+))?$/.exec(key);
+  if (!m) return null;
+  return m[1] ? `contains unrecognized character ${m[1]} at position ${m[2]}` : 'contains unrecognized character';
+}
+
+/** A zod check refusing unrecognized characters with the `encoding` reason (before any trim). */
+export const storableText = z.string().superRefine((s, ctx) => {
+  const found = findUnrecognizedCharacter(s);
+  if (found) ctx.addIssue({ code: 'custom', message: encodingReason(found), input: s });
+});
+
+/**
+ * A string field of a request: storable (no NUL, no lone surrogate), trimmed unless `trim: false`
+ * (passwords), at most `max` characters, and when `min` is 1 not empty (`required`).
+ */
+export function textSchema(max: number, opts: { min?: number; trim?: boolean } = {}) {
+  const base = opts.trim === false ? storableText : storableText.trim();
+  const bounded = base.max(max);
+  return opts.min ? bounded.min(opts.min) : bounded;
+}
