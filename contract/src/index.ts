@@ -11,3 +11,4 @@ export * from './reference';
 export * from './configuration';
 export * from './audit';
 export * from './auth';
+export * from './registration';
