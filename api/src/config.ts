@@ -1,5 +1,38 @@
+import net from 'node:net';
 import { z } from 'zod';
 import { DirectoryConfigSchema } from '@portal/directory';
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4/IPv6 address, optionally with a /prefix, or one of proxy-addr's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY (issue 13): which hops may set X-Forwarded-For / -Proto / -Host, so the client address the rate
+ * limits count is the real one. Unset or empty: none (the address of the connection counts; the local stack
+ * has no proxy). A number: that many hops in front of the API (docker-compose.yml: 1, the web container's
+ * nginx). Otherwise a comma-separated list of addresses, CIDR ranges or proxy-addr's range names
+ * (`loopback`, `linklocal`, `uniquelocal`). Becomes Fastify's `trustProxy` option.
+ */
+export const TrustProxySchema = z
+  .string()
+  .trim()
+  .default('')
+  .refine(
+    (v) => v === '' || /^\d{1,2}$/.test(v) || v.split(',').every((e) => isProxyAddress(e.trim())),
+    'must be a hop count or a comma-separated list of proxy addresses',
+  )
+  .transform((v): false | number | string[] =>
+    v === '' ? false : /^\d+$/.test(v) ? Number(v) || false : v.split(',').map((e) => e.trim()),
+  );
 
 const boolish = z
   .enum(['true', 'false', '1', '0'])
@@ -34,6 +67,13 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   RATE_LIMIT_SIGN_IN_MAX: z.coerce.number().int().min(1).max(100_000).default(10),
   RATE_LIMIT_FORGOT_PASSWORD_MAX: z.coerce.number().int().min(1).max(100_000).default(5),
+  TRUST_PROXY: TrustProxySchema,
+  /**
+   * Sign-in failures of unknown usernames (issue 13, docs/decisions.md): how long a name's count is kept
+   * after its last failure, and how many names are kept at most (the least recently failed go first).
+   */
+  SIGN_IN_UNKNOWN_TTL_HOURS: z.coerce.number().int().min(1).max(8_760).default(720),
+  SIGN_IN_UNKNOWN_MAX_NAMES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
   REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */

@@ -27,11 +27,19 @@ import { routeCatalog } from './plugins/route-catalog';
 import { sessionGuard } from './plugins/session';
 import { zodSchemas } from './plugins/zod-schemas';
 
+/** Fastify's `trustProxy` for TRUST_PROXY: a hop count trusts that many hops (as proxy-addr counts them). */
+function trustProxyOption(
+  setting: false | number | string[],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.cfg.LOG_LEVEL === 'silent' ? false : { level: deps.cfg.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Forwarded headers count only from the configured proxy hops (TRUST_PROXY; none by default).
+    trustProxy: trustProxyOption(deps.cfg.TRUST_PROXY),
     // The spec writes some paths with a trailing slash and some without; both spellings of each answer.
     routerOptions: { ignoreTrailingSlash: true },
   });

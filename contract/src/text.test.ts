@@ -3,7 +3,7 @@ import { zodToFieldErrors } from './errors';
 import { translateFieldErrors } from './messages';
 import { CreateAccessModRequestBodySchema, PageQuerySchema, ReviewAccessChangeBodySchema } from './schemas';
 import { SystemBodySchema } from './configuration';
-import { findUnrecognizedCharacter, textSchema } from './text';
+import { findUnrecognizedCharacter, findUnrecognizedIn, textSchema } from './text';
 
 const errorsOf = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, value: unknown) => {
   const r = schema.safeParse(value);
@@ -69,5 +69,16 @@ describe('strict types (issue 13)', () => {
       expect(errorsOf(PageQuerySchema, { page }), String(page)).toEqual({ page: ['invalid'] });
     }
     expect(errorsOf(PageQuerySchema, { size: '1001' })).toEqual({ size: ['invalid'] });
+  });
+});
+
+describe('findUnrecognizedIn', () => {
+  it('reports strings and keys anywhere in a value with their paths', () => {
+    expect(findUnrecognizedIn({ a: ['ok', 'x\0'], 'k\uD800': 1, n: { deep: '\uDC00' }, fine: 3 })).toEqual([
+      { path: ['a', 1], reason: 'encoding:U+0000:2' },
+      { path: ['k\uD800'], reason: 'encoding:U+D800:2' },
+      { path: ['n', 'deep'], reason: 'encoding:U+DC00:1' },
+    ]);
+    expect(findUnrecognizedIn({ a: 'ok', b: [1, true, null] })).toEqual([]);
   });
 });

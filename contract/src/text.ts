@@ -59,3 +59,34 @@ export function textSchema(max: number, opts: { min?: number; trim?: boolean } =
   const bounded = base.max(max);
   return opts.min ? bounded.min(opts.min) : bounded;
 }
+
+/** Where a value holds an unrecognized character: its path and the `encoding:...` reason key. */
+export interface TextIssue {
+  path: Array<string | number>;
+  reason: string;
+}
+
+/**
+ * Walks a parsed JSON value, query or params object (strings, object keys, arrays) for unrecognized
+ * characters, up to `limit` findings. A key holding one is reported at the key's own path.
+ */
+export function findUnrecognizedIn(value: unknown, limit = 20): TextIssue[] {
+  const found: TextIssue[] = [];
+  const walk = (v: unknown, path: Array<string | number>): void => {
+    if (found.length >= limit) return;
+    if (typeof v === 'string') {
+      const c = findUnrecognizedCharacter(v);
+      if (c) found.push({ path, reason: encodingReason(c) });
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, i]));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        const c = findUnrecognizedCharacter(key);
+        if (c) found.push({ path: [...path, key], reason: encodingReason(c) });
+        else walk(item, [...path, key]);
+      }
+    }
+  };
+  walk(value, []);
+  return found;
+}

@@ -3,13 +3,14 @@
  * `ZodTypeProvider`) types each handler from its route's schemas; the compilers here decide what the schemas
  * do at run time:
  * - params, querystring and body are parsed with their schema (defaults and transforms applied, as
- *   `parseInput` did); a failure is a `SchemaValidationError` carrying the zod error, which the one error
+ *   `parseInput` did) and walked for unrecognized characters (contract `findUnrecognizedIn`); a failure is a `SchemaValidationError` carrying the zod error, which the one error
  *   handler answers with the spec's 422 `fieldErrors` (http/error-handler.ts);
  * - response schemas only describe (for the OpenAPI document and the tests): the serializer writes the
  *   payload with `JSON.stringify`, so an answer never fails on a schema mismatch.
  */
 import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
-import type { z } from 'zod';
+import { ZodError, type z } from 'zod';
+import { findUnrecognizedIn } from '@portal/contract';
 import { appPlugin } from './app-plugin';
 
 /** A request part (`validationContext`: params, querystring or body) that its declared schema refused. */
@@ -20,12 +21,23 @@ export class SchemaValidationError extends Error {
   }
 }
 
-/** Parses a request part with its zod schema; an absent part is parsed as `{}` (missing fields: 'required'). */
+/**
+ * Parses a request part with its zod schema; an absent part is parsed as `{}` (missing fields: 'required').
+ * Every string and key of the part is also checked for characters PostgreSQL cannot store (NUL, lone
+ * surrogates: the `encoding` reason, issue 13), whatever the schema says, so no route can pass one on.
+ */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema }) =>
   (data) => {
-    const result = schema.safeParse(data ?? {});
-    return result.success ? { value: result.data } : { error: new SchemaValidationError(result.error) };
+    const input = data ?? {};
+    const result = schema.safeParse(input);
+    const text = findUnrecognizedIn(input);
+    if (result.success && text.length === 0) return { value: result.data };
+    const issues: z.core.$ZodIssue[] = [
+      ...text.map((t) => ({ code: 'custom' as const, path: t.path, message: t.reason, input: undefined })),
+      ...(result.success ? [] : result.error.issues),
+    ];
+    return { error: new SchemaValidationError(new ZodError(issues)) };
   };
 
 /** Response schemas describe only: the payload is written as it is. */

@@ -1,6 +1,7 @@
 /**
  * Access-modification requests (001 §7; 000 §7 review_access_change_request): filing (USER), the signed-in
- * user's own requests, one request (its subject, its requester, or READ_USERS), and a reviewer's save
+ * user's own requests, one request (its subject, its requester, or READ_USERS; anyone else gets the unknown
+ * request's 404), and a reviewer's save
  * (WRITE_USERS: 200, or 202 while it is still being processed, REQUEST-LIFECYCLE rule 6).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,7 +17,7 @@ import {
 } from '@portal/contract';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { forbidden, notFound } from '../../../http/errors';
+import { notFound } from '../../../http/errors';
 import { MessageSchema, SECURE_ERRORS } from '../../../http/route-schemas';
 import { createAccessModRequest } from './filing';
 import { reviewAccessChange } from './review';
@@ -65,9 +66,11 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
         where: { id: req.params.id },
         include: { subject: true, requester: true },
       });
-      if (!row) throw notFound(MESSAGES.access.loadRequestsFailed);
-      const own = row.subjectUserId === actor.userId || row.requesterUserId === actor.userId;
-      if (!own && !actor.permissions.includes('READ_USERS')) throw forbidden();
+      // A request the caller may not read answers exactly like an unknown one (issue 13): no existence leak.
+      const own = row && (row.subjectUserId === actor.userId || row.requesterUserId === actor.userId);
+      if (!row || (!own && !actor.permissions.includes('READ_USERS'))) {
+        throw notFound(MESSAGES.access.loadRequestsFailed);
+      }
       return accessModRequestView(row, temporal);
     },
   );
