@@ -9,6 +9,7 @@ import { poolConfigFromUrl } from './url';
 export * from '../generated/client/client';
 export { poolConfigFromUrl } from './url';
 export * from './locks';
+export * from './password-links';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -1,30 +1,15 @@
 /**
  * Set-initial and reset links (000 §2 Set Password, §5 Reset, §7 set_initial_password / reset_password):
  * the hash is 32 random bytes (base64url) that only the mail carries; the database keeps its SHA-256 digest.
- * A link is single-use (usedAt), expires, and a newer link of the same kind revokes the older ones.
+ * A link is single-use (usedAt), expires, and a newer link of the same kind revokes the older ones. Minting is
+ * shared with the worker (@portal/db password-links).
  */
-import crypto from 'node:crypto';
-import type { PrismaClient } from '@portal/db';
+import { type LinkPurpose, type PrismaClient, issuePasswordLink } from '@portal/db';
 import { digest } from '../../auth/session';
 
-export type LinkPurpose = 'SET_INITIAL' | 'RESET';
-
-/** Issues a link for a user. @returns the hash to put in the mail (never stored). */
-export async function issuePasswordLink(
-  prisma: PrismaClient,
-  portalUserId: number,
-  purpose: LinkPurpose,
-  ttlSeconds: number,
-): Promise<{ hash: string; expiresAt: Date }> {
-  const hash = crypto.randomBytes(32).toString('base64url');
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  await prisma.$transaction([
-    prisma.passwordLink.updateMany({ where: { portalUserId, purpose, usedAt: null }, data: { usedAt: now } }),
-    prisma.passwordLink.create({ data: { digest: digest(hash), portalUserId, purpose, expiresAt } }),
-  ]);
-  return { hash, expiresAt };
-}
+export type { LinkPurpose };
+/** Minting lives in @portal/db: the worker mints set-initial links too (a registration's approval mail). */
+export { issuePasswordLink };
 
 /** The live link for `hash` (unused, unexpired, of `purpose`, for an active user), or null. */
 export async function findLiveLink(prisma: PrismaClient, hash: string, purpose: LinkPurpose) {
