@@ -7,3 +7,4 @@ export * from './time';
 export * from './expiry';
 export * from './directory';
 export * from './account';
+export * from './registration-entries';
