@@ -211,3 +211,43 @@ export const REGISTRATION_MESSAGES = {
   listUserRejected: 'User Rejected',
   listDeleted: 'User Registration Deleted',
 } as const;
+
+/**
+ * The registration kind's review `payload` (the workflow's update, validated again by the worker's commit):
+ * the chosen portal roles on every save, plus the approval's directory choices when approving.
+ */
+export const RegistrationReviewPayloadSchema = z.object({
+  portalRoleIds: z.array(z.number().int().positive()).max(50),
+  approval: z
+    .object({
+      username: z.string().min(1).max(FIELD_LIMITS.username),
+      gecos: z.string().max(FIELD_LIMITS.gecos),
+      accountType: z.enum(ACCOUNT_TYPES),
+      /** The entry to link; null creates a new entry. */
+      existingAuthAccountUuid: z.string().min(1).max(64).nullable(),
+      ignoreValidationWarnings: z.boolean(),
+    })
+    .optional(),
+});
+export type RegistrationReviewPayload = z.infer<typeof RegistrationReviewPayloadSchema>;
+
+/** GET /rest/secure/user_management/ldap/usersForEmail/{email}/ */
+export const LdapEmailParamsSchema = z.object({ email: textSchema(FIELD_LIMITS.email, { min: 1 }) });
+/** GET /rest/secure/user_management/ldap/usersForPersonName/{lastName}/{firstName}/ */
+export const LdapNameParamsSchema = z.object({
+  lastName: textSchema(FIELD_LIMITS.lastName, { min: 1 }),
+  firstName: textSchema(FIELD_LIMITS.firstName, { min: 1 }),
+});
+
+/** GET /rest/secure/user_registration/status/{status}: a status, or 'pending' / 'all' as the queue spells them. */
+export const RegistrationListStatusSchema = z.enum(['pending', 'all', ...REGISTRATION_STATUSES]);
+
+/** GET /rest/public/captcha/challenge: an ALTCHA proof-of-work challenge (the widget's challengeurl). */
+export const CaptchaChallengeSchema = z.object({
+  algorithm: z.string(),
+  challenge: z.string(),
+  maxnumber: z.number().int().optional(),
+  salt: z.string(),
+  signature: z.string(),
+});
+export type CaptchaChallenge = z.infer<typeof CaptchaChallengeSchema>;
