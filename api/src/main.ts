@@ -1,6 +1,7 @@
 /** The API process: validates configuration, connects to PostgreSQL and Temporal, serves until signalled. */
 import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '@portal/db';
+import { ensureTimingEntry } from '@portal/directory';
 import { loadApiConfig } from './config';
 import { buildServer } from './server';
 
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
   const temporal = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  // Sign-in binds against this entry for names no account has (issue 13); the seed also creates it.
+  await ensureTimingEntry(cfg).catch((err: unknown) => console.warn('sign-in timing entry not ensured:', err));
   const app = await buildServer({ cfg, prisma, temporal, directory: cfg });
   const close = async () => {
     await app.close();

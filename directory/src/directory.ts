@@ -8,6 +8,7 @@ import { type DirectoryConfig, defaultPolicyDn, escapeFilterValue, peopleDn, pol
 import { sshaHash } from './password';
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, policyAttributes, readPolicy } from './policy';
 import { parseGeneralizedTime } from './time';
+import { ensureTimingEntry } from './timing';
 
 export interface DirectoryPerson {
   dn: string;
@@ -122,7 +123,8 @@ export async function bindAsUser(cfg: DirectoryConfig, dn: string, password: str
 }
 
 /**
- * Creates the base entries (suffix, people, policies, default password policy) when missing and writes the
+ * Creates the base entries (suffix, people, policies, default password policy, the sign-in timing entry of
+ * timing.ts) when missing and writes the
  * policy's values into the default policy entry (so an existing directory gets the current policy).
  * Idempotent.
  */
@@ -147,6 +149,7 @@ export async function ensureTree(
         .catch(() => ({ searchEntries: [] as Entry[] }));
       if (searchEntries.length === 0) await client.add(dn, attrs);
     }
+    await ensureTimingEntry(cfg, client);
     await client.modify(
       defaultPolicyDn(cfg),
       Object.entries(policyAttributes(policy)).map(

@@ -7,4 +7,5 @@ export * from './time';
 export * from './expiry';
 export * from './directory';
 export * from './account';
+export * from './timing';
 export * from './registration-entries';

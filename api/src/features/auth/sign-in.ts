@@ -4,11 +4,14 @@
  * pwdAccountLockedTime (accountLocked), pwdFailureTime (attemptsLeftUntilLocked), pwdChangedTime + pwdMaxAge
  * with the grace sign-ins (ForceUserToChangePassword, or passwordExpired once they are used up),
  * pwdExpireWarning (WarnUserToChangePassword) and pwdReset (ForceUserToChangePassword). An inactive portal
- * user is accountDisabled. The password is checked before the account's state is revealed.
+ * user is accountDisabled. The password is checked before the account's state is revealed. A name no account
+ * has answers like a real account with a wrong password, countdown and lock included (issue 13,
+ * unknown-failures.ts), after the same directory work (a bind against the timing entry).
  */
 import type { TokenCreateResponse } from '@portal/contract';
 import { CONSTANTS, MESSAGES } from '@portal/contract';
 import {
+  bindAsNobody,
   bindAsUser,
   type DirectoryPerson,
   findPerson,
@@ -17,6 +20,7 @@ import {
   readPolicy,
 } from '@portal/directory';
 import type { Deps } from '../../deps';
+import { forgetUnknownFailures, loginDigest, recordUnknownFailure, unknownFailures } from './unknown-failures';
 
 export type SignInResult =
   | {
@@ -63,14 +67,44 @@ function bindFailure(before: DirectoryPerson, after: DirectoryPerson | null, pol
   );
 }
 
+/**
+ * A name no account has (issue 13): the same work as a wrong password for a real account (a bind against the
+ * directory's timing entry, a second search) and the same answers, counted in the portal's own table: the
+ * countdown, then `accountLocked` after `pwdMaxFailure` failures, then `accountLocked` to any password.
+ */
+async function unknownNameFailure(
+  deps: Deps,
+  login: string,
+  password: string,
+  policy: PasswordPolicy,
+): Promise<SignInResult> {
+  const digest = loginDigest(deps.cfg, login);
+  const max = policy.maxFailure;
+  if (max > 0 && (await unknownFailures(deps.prisma, deps.cfg, digest)) >= max) return fail({ accountLocked: true });
+  await bindAsNobody(deps.directory, password);
+  const [, failures] = await Promise.all([
+    findPerson(deps.directory, login),
+    max > 0 ? recordUnknownFailure(deps.prisma, deps.cfg, digest) : Promise.resolve(0),
+  ]);
+  if (max === 0) return fail({ credentialsInvalid: true });
+  if (failures >= max) return fail({ accountLocked: true });
+  return fail({ credentialsInvalid: true, attemptsLeftUntilLocked: max - failures });
+}
+
 /** Signs a person in by username or email address (000 §2 Sign-in screen). */
 export async function signIn(deps: Deps, login: string, password: string): Promise<SignInResult> {
   try {
     const [person, policy] = await Promise.all([findPerson(deps.directory, login), readPolicy(deps.directory)]);
-    if (!person) return fail({ credentialsInvalid: true });
+    if (!person) return await unknownNameFailure(deps, login, password, policy);
     if (person.lockedTime) return fail({ accountLocked: true });
     const bound = await bindAsUser(deps.directory, person.dn, password);
-    if (!bound.ok) return bindFailure(person, await findPerson(deps.directory, login), policy);
+    if (!bound.ok) {
+      const [after] = await Promise.all([
+        findPerson(deps.directory, login),
+        forgetUnknownFailures(deps.prisma, loginDigest(deps.cfg, login)),
+      ]);
+      return bindFailure(person, after, policy);
+    }
 
     const user = await deps.prisma.portalUser.findFirst({
       where: { OR: [{ uuid: person.uuid }, { username: person.username }] },
