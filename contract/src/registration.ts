@@ -251,3 +251,51 @@ export const CaptchaChallengeSchema = z.object({
   signature: z.string(),
 });
 export type CaptchaChallenge = z.infer<typeof CaptchaChallengeSchema>;
+
+/**
+ * The two organisation domains of internal users (001 §9: values not shown; docs/decisions.md): an `internal`
+ * account with an email outside them draws the approval warning.
+ */
+export const ORGANISATION_EMAIL_DOMAINS = ['portal.test', 'research.test'] as const;
+
+/** True when `email`'s domain is one of the organisation domains (or a subdomain of one). */
+export function isOrganisationEmail(email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return ORGANISATION_EMAIL_DOMAINS.some((d) => domain === d || domain.endsWith(`.${d}`));
+}
+
+/** The fieldErrors key of the internal-domain warning (001 §4: reacted to only on this key). */
+export const APPROVAL_WARNING_KEY = 'registrationForm.email';
+
+export interface ApprovalChoices {
+  portalRoleIds: number[];
+  accountType: AccountType;
+  existingAuthAccountUuid: string | null;
+  ignoreValidationWarnings: boolean;
+}
+
+/**
+ * The approval's refusals that need no database (001 §4 Approval warning, §5 Approval, §8), checked by the
+ * API before it sends the approval and again by the worker's commit:
+ * - an `internal` account needs an existing directory entry: globalErrors [PREEXISTING_AD_ACCOUNT_REQUIRED];
+ * - at least one portal role: fieldErrors.portalRoleIds;
+ * - only when nothing else is wrong and warnings are not ignored: the internal-domain warning on
+ *   APPROVAL_WARNING_KEY.
+ * @returns null when the approval may go ahead.
+ */
+export function approvalProblems(
+  choices: ApprovalChoices,
+  email: string,
+): { fieldErrors: Record<string, string[]>; globalErrors: string[] } | null {
+  const fieldErrors: Record<string, string[]> = {};
+  const globalErrors: string[] = [];
+  if (choices.accountType === 'internal' && !choices.existingAuthAccountUuid) {
+    globalErrors.push(REGISTRATION_ERRORS.preexistingAccountRequired);
+  }
+  if (choices.portalRoleIds.length === 0) fieldErrors.portalRoleIds = [REGISTRATION_MESSAGES.portalRoleRequired];
+  if (globalErrors.length || Object.keys(fieldErrors).length) return { fieldErrors, globalErrors };
+  if (choices.accountType === 'internal' && !choices.ignoreValidationWarnings && !isOrganisationEmail(email)) {
+    return { fieldErrors: { [APPROVAL_WARNING_KEY]: [REGISTRATION_MESSAGES.internalDomainWarning] }, globalErrors };
+  }
+  return null;
+}
