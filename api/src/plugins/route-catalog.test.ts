@@ -72,6 +72,11 @@ describe('the route catalogue', () => {
     expect(undeclared.map(label)).toEqual([]);
   });
 
+  it('has every route that is not a GET say whether it is destructive (the route walker reads it)', () => {
+    expect(routes.filter((r) => r.method !== 'GET' && r.destructive === undefined).map(label)).toEqual([]);
+    expect(routes.find((r) => r.url === '/rest/token/create')?.destructive).toBe(true);
+  });
+
   it('names permissions only on /rest/secure routes', () => {
     expect(routes.filter((r) => r.permission && !r.url.startsWith('/rest/secure/')).map(label)).toEqual([]);
     expect(routes.find((r) => r.url === '/rest/secure/audit_trail')?.permission).toBe('READ_USERS');

@@ -25,26 +25,33 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     response: { 200: TokenCreateResponseSchema, '4xx': TokenCreateResponseSchema, 429: MessageSchema },
   };
   const rateLimit = signInRateLimit(deps.cfg);
-  app.post('/rest/token/create', { config: { rateLimit }, schema: signInSchema }, async (req, reply) => {
-    const body = req.body;
-    const result = await signIn(deps, body.username, body.password);
-    if (!result.ok) return reply.code(result.status).send(result.body);
-    const force = result.expiryState === 'ForceUserToChangePassword';
-    const timeout = deps.cfg.SESSION_TIMEOUT_SECONDS;
-    const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force);
-    setSessionCookie(deps, req, reply, token);
-    const answer: TokenCreateResponse = {
-      tokenTimeoutInSeconds: timeout,
-      passwordExpiresSoon: !!result.expiryState,
-      ...(result.expiryState ? { expiryState: result.expiryState } : {}),
-      xsrfToken,
-    };
-    return answer;
-  });
+  app.post(
+    '/rest/token/create',
+    { config: { rateLimit, destructive: true }, schema: signInSchema },
+    async (req, reply) => {
+      const body = req.body;
+      const result = await signIn(deps, body.username, body.password);
+      if (!result.ok) return reply.code(result.status).send(result.body);
+      const force = result.expiryState === 'ForceUserToChangePassword';
+      const timeout = deps.cfg.SESSION_TIMEOUT_SECONDS;
+      const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force);
+      setSessionCookie(deps, req, reply, token);
+      const answer: TokenCreateResponse = {
+        tokenTimeoutInSeconds: timeout,
+        passwordExpiresSoon: !!result.expiryState,
+        ...(result.expiryState ? { expiryState: result.expiryState } : {}),
+        xsrfToken,
+      };
+      return answer;
+    },
+  );
 
   app.post(
     '/rest/secure/token/invalidate',
-    { schema: { body: NoBodySchema, response: { 200: EmptyObjectSchema, ...SECURE_ERRORS } } },
+    {
+      config: { destructive: true },
+      schema: { body: NoBodySchema, response: { 200: EmptyObjectSchema, ...SECURE_ERRORS } },
+    },
     async (req, reply) => {
       const auth = requireAuth(req);
       await invalidateSession(deps.prisma, auth.sessionToken);

@@ -4,8 +4,8 @@ import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 
 /** Reading the configuration: READ_USERS. */
 export const READ = { permission: 'READ_USERS' } as const;
-/** Changing it: ADMIN. */
-export const CHANGE = { permission: 'ADMIN' } as const;
+/** Changing it: ADMIN; destructive (the route walker runs it on throwaway records only). */
+export const CHANGE = { permission: 'ADMIN', destructive: true } as const;
 
 /** The answers of a configuration call: `ok` (200), 304 (nothing changed), 404 (unknown id) and the errors. */
 export const answers = (ok: z.ZodType) => ({ 200: ok, 304: z.null(), 404: MessageSchema, ...SECURE_ERRORS });

@@ -51,7 +51,10 @@ export function registerPasswordAdminRoutes(app: ZodApp, deps: Deps): void {
 
   app.post(
     '/rest/secure/admin/user_management/clearUsersPasswordAllowChangeTime/:uuid',
-    { config: { permission: 'ADMIN' }, schema: { ...byUuid(EmptyObjectSchema), body: NoBodySchema } },
+    {
+      config: { permission: 'ADMIN', destructive: true },
+      schema: { ...byUuid(EmptyObjectSchema), body: NoBodySchema },
+    },
     async (req) => {
       const auth = requireAuth(req);
       const user = await userByUuid(req.params.uuid);
@@ -90,7 +93,7 @@ export function registerPasswordAdminRoutes(app: ZodApp, deps: Deps): void {
   app.post(
     '/rest/secure/set_initial_password/resend/:id',
     {
-      config: { permission: 'WRITE_USERS' },
+      config: { permission: 'WRITE_USERS', destructive: true },
       schema: {
         ...byId(MessageSchema),
         body: NoBodySchema,

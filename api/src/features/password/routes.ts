@@ -47,7 +47,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app,
   app.post(
     '/rest/public/forgot_password',
     {
-      config: { rateLimit: forgotPasswordRateLimit(deps.cfg) },
+      config: { rateLimit: forgotPasswordRateLimit(deps.cfg), destructive: true },
       schema: { body: ForgotPasswordBodySchema, response: { 200: EmptyObjectSchema, 422: ErrorBodySchema } },
     },
     async (req) => {
@@ -68,7 +68,10 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app,
     );
     app.post(
       `/rest/public/${mode}`,
-      { schema: { body: PasswordSetBodySchema, response: { 200: EmptyObjectSchema, 422: LinkFailureSchema } } },
+      {
+        config: { destructive: true },
+        schema: { body: PasswordSetBodySchema, response: { 200: EmptyObjectSchema, 422: LinkFailureSchema } },
+      },
       async (req) => {
         await setViaLink(deps, purpose, req.body);
         return {};
@@ -80,6 +83,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app,
   app.post(
     '/rest/secure/change_password/attempt',
     {
+      config: { destructive: true },
       schema: {
         body: ChangePasswordBodySchema,
         response: { 200: EmptyObjectSchema, ...SECURE_ERRORS, 422: LinkFailureSchema, 503: MessageSchema },

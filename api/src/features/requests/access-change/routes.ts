@@ -29,7 +29,7 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
   app.post(
     '/rest/secure/user_access_mod_request',
     {
-      config: { permission: 'USER' },
+      config: { permission: 'USER', destructive: true },
       schema: {
         body: CreateAccessModRequestBodySchema,
         response: { 200: AccessModRequestSchema, 404: MessageSchema, 503: MessageSchema, ...SECURE_ERRORS },
@@ -78,7 +78,7 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
   app.put(
     '/rest/secure/user_management/review_access_change_request',
     {
-      config: { permission: 'WRITE_USERS' },
+      config: { permission: 'WRITE_USERS', destructive: true },
       schema: {
         body: ReviewAccessChangeBodySchema,
         response: {
