@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
+import { type DirectoryConfig, DirectoryConfigSchema } from '@portal/directory';
 
 /** A Temporal duration ('3 days', '90s', '15 minutes'), checked by parsing it. */
 const duration = z.string().refine((v) => {
@@ -41,4 +42,13 @@ export function parseEnv<T extends z.ZodTypeAny>(schema: T, env: NodeJS.ProcessE
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
   throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/**
+ * The directory of the kinds' outside effects (a registration's entry), from the LDAP_* variables; undefined
+ * when LDAP_URL is unset (saves that need it then fail).
+ * @throws Error naming the bad variables when LDAP_URL is set but the rest is wrong.
+ */
+export function directoryConfig(env: NodeJS.ProcessEnv = process.env): DirectoryConfig | undefined {
+  return env.LDAP_URL ? parseEnv(DirectoryConfigSchema, env) : undefined;
 }

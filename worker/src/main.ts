@@ -6,7 +6,7 @@ import { Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
-import { WorkerConfigSchema, parseEnv } from './config';
+import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
 import { startReconciler } from './reconciler';
 import { createWorker } from './worker';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     prisma,
     mail: { smtpUrl: cfg.SMTP_URL, from: cfg.MAIL_FROM, portalUrl: cfg.PORTAL_URL },
+    directory: directoryConfig(),
   });
   if (cfg.REVIEWER_DIGEST_TO) {
     await ensureReviewerDigestSchedule(client, {

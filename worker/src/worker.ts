@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
+import type { DirectoryConfig } from '@portal/directory';
 import { type MailSettings, type PortalActivities, createActivities } from './activities';
 
 const require = createRequire(import.meta.url);
@@ -19,6 +20,8 @@ export async function createWorker(opts: {
   taskQueue: string;
   prisma: PrismaClient;
   mail: MailSettings;
+  /** The directory of the kinds' outside effects (a registration's entry); without it those saves fail. */
+  directory?: DirectoryConfig;
   overrides?: Partial<PortalActivities>;
   /** A bundle built once (tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
@@ -28,6 +31,6 @@ export async function createWorker(opts: {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
-    activities: { ...createActivities(opts.prisma, opts.mail), ...opts.overrides },
+    activities: { ...createActivities(opts.prisma, opts.mail, opts.directory), ...opts.overrides },
   });
 }

@@ -5,5 +5,6 @@ export * from './lifecycle/messages';
 export * from './lifecycle/rules';
 export * from './lifecycle/start';
 export * from './access-change/definition';
+export * from './registration/definition';
 export * from './digest/types';
 export * from './search-attributes';

@@ -3,4 +3,5 @@
  * functions here; clients import messages and types from './client'.
  */
 export { accessChangeWorkflow } from './access-change/workflow';
+export { registrationWorkflow } from './registration/workflow';
 export { reviewerDigestWorkflow } from './digest/workflow';

@@ -7,8 +7,14 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { type PrismaClient, lockUserAccess } from '@portal/db';
-import { type CommitResult, type CommitSaveInput, NON_RETRYABLE_ERRORS } from '@portal/workflows';
+import {
+  type CommitResult,
+  type CommitSaveInput,
+  NON_RETRYABLE_ERRORS,
+  type OutsideEffectsInput,
+} from '@portal/workflows';
 import { storeOf } from '../kinds';
+import type { OutsideEffectsContext } from '../kinds/types';
 
 export function createCommitSave(prisma: PrismaClient) {
   return async function commitSave(input: CommitSaveInput): Promise<CommitResult> {
@@ -31,7 +37,7 @@ export function createCommitSave(prisma: PrismaClient) {
             NON_RETRYABLE_ERRORS.versionConflict,
           );
         }
-        await lockUserAccess(tx, row.subjectUserId);
+        if (row.subjectUserId !== null) await lockUserAccess(tx, row.subjectUserId);
         const refusal = await store.check(tx, input, row);
         if (refusal) return refusal;
         await store.effects(tx, input, row);
@@ -67,11 +73,11 @@ export function createCommitSave(prisma: PrismaClient) {
 }
 
 /**
- * The kinds' effects outside the database (rule 3). No kind served today has any: registrations add the
- * LDAP entry here (compare, then set; created under a stable key so a retry finds it).
+ * The kinds' effects outside the database (rule 3), run before the approving commit: the kind's own
+ * idempotent activity (registrations: the directory entry created under a stable key, or linked).
  */
-export function createApplyOutsideEffects() {
-  return async function applyOutsideEffects(input: { kind: CommitSaveInput['kind'] }): Promise<void> {
-    storeOf(input.kind);
+export function createApplyOutsideEffects(ctx: OutsideEffectsContext) {
+  return async function applyOutsideEffects(input: OutsideEffectsInput): Promise<void> {
+    await storeOf(input.kind).applyOutsideEffects?.(ctx, input);
   };
 }

@@ -1,5 +1,6 @@
 /** Builds the worker's activity implementations around one Prisma client and one SMTP transport. */
 import type { PrismaClient } from '@portal/db';
+import type { DirectoryConfig } from '@portal/directory';
 import type { DigestActivities, LifecycleActivities } from '@portal/workflows';
 import { type MailSettings, createTransport } from '../mail/transport';
 import { createApplyOutsideEffects, createCommitSave } from './commit';
@@ -10,11 +11,16 @@ export type { MailSettings } from '../mail/transport';
 
 export type PortalActivities = LifecycleActivities & DigestActivities;
 
-export function createActivities(prisma: PrismaClient, mail: MailSettings): PortalActivities {
+/** `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. */
+export function createActivities(
+  prisma: PrismaClient,
+  mail: MailSettings,
+  directory?: DirectoryConfig,
+): PortalActivities {
   const transport = createTransport(mail);
   return {
     commitSave: createCommitSave(prisma),
-    applyOutsideEffects: createApplyOutsideEffects(),
+    applyOutsideEffects: createApplyOutsideEffects({ prisma, directory }),
     sendResolutionMail: createSendResolutionMail(prisma, transport, mail),
     recordMailFailure: createRecordMailFailure(prisma),
     sendReviewerDigest: createSendReviewerDigest(prisma, transport, mail),

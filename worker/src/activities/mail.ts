@@ -1,6 +1,7 @@
 /**
  * The resolution mail of every request kind (REQUEST-LIFECYCLE rule 5): the kind writes its text, the
- * outbox sends it at most once per workflow (`<workflowId>:mail`, fixed Message-ID). When the workflow
+ * outbox sends it at most once per workflow (`<workflowId>:mail`, fixed Message-ID); a resolution without a
+ * mail (a deleted registration) sends nothing. When the workflow
  * finally gives up, `recordMailFailure` audits MAIL_FAILED; the request stays resolved.
  */
 import type { Transporter } from 'nodemailer';
@@ -14,6 +15,7 @@ export function createSendResolutionMail(prisma: PrismaClient, transport: Transp
   return async function sendResolutionMail(input: NotificationInput): Promise<void> {
     const store = storeOf(input.kind);
     const content = await store.resolutionMail(prisma, input.requestId, settings.portalUrl);
+    if (!content) return;
     await sendOnce(prisma, transport, {
       key: `${input.workflowId}:mail`,
       messageId: `<${input.workflowId}.resolution@${senderDomain(settings.from)}>`,

@@ -4,7 +4,8 @@
  * the reconciler and the reviewers' digest. The lifecycle's activities are written once over this interface.
  */
 import type { Prisma, PrismaClient } from '@portal/db';
-import type { CommitResult, CommitSaveInput, RequestKindDefinition } from '@portal/workflows';
+import type { DirectoryConfig } from '@portal/directory';
+import type { CommitResult, CommitSaveInput, OutsideEffectsInput, RequestKindDefinition } from '@portal/workflows';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -15,7 +16,8 @@ export interface StoredRequest {
   sysaidTicket: string;
   /** Number of saves committed (the row's versionno). */
   version: number;
-  subjectUserId: number;
+  /** The user whose access the save writes (locked by the commit); null when none exists yet (a registration). */
+  subjectUserId: number | null;
 }
 
 /** A refusal of the commit: the save leaves state and version unchanged (422 / 304). */
@@ -43,6 +45,18 @@ export interface MailContent {
   to: string;
   subject: string;
   text: string;
+  /**
+   * Renders the final text once the outbox claimed the send (rule 5): where a secret is minted (a
+   * set-password link), so only the attempt that sends mints it and the secret never leaves the activity.
+   */
+  render?: () => Promise<string>;
+}
+
+/** What a kind's outside effects may use (rule 3). */
+export interface OutsideEffectsContext {
+  prisma: PrismaClient;
+  /** Absent when the worker runs without a directory; a kind that needs it fails its save. */
+  directory?: DirectoryConfig;
 }
 
 export interface KindStore {
@@ -56,7 +70,10 @@ export interface KindStore {
   effects(tx: Tx, input: CommitSaveInput, row: StoredRequest): Promise<void>;
   /** Writes the request row of the save. */
   write(tx: Tx, input: CommitSaveInput): Promise<void>;
-  resolutionMail(prisma: PrismaClient, requestId: number, portalUrl: string): Promise<MailContent>;
+  /** The resolution mail, or null when the resolution sends none (a deleted registration). */
+  resolutionMail(prisma: PrismaClient, requestId: number, portalUrl: string): Promise<MailContent | null>;
+  /** Effects outside the database before the `outsideEffectsOn` save's commit (rule 3): idempotent. */
+  applyOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<void>;
   /** Unresolved requests filed before `before`. */
   waiting(prisma: PrismaClient, before: Date): Promise<WaitingRequest[]>;
   /** Rows filed before `before` whose workflow start was never confirmed. */

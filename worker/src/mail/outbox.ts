@@ -24,6 +24,8 @@ export interface OutboxMail {
   to: string;
   subject: string;
   text: string;
+  /** Renders the final text after the claim (a secret minted only by the attempt that sends). */
+  render?: () => Promise<string>;
   /** The audit row written with the SENT mark (its idempotency key is `key`). */
   audit: Omit<Prisma.AuditEventCreateManyInput, 'idempotencyKey'>;
 }
@@ -54,11 +56,12 @@ export async function sendOnce(
     throw ApplicationFailure.retryable(`another attempt is sending ${mail.key}`, MAIL_IN_FLIGHT);
   }
   try {
+    const text = mail.render ? await mail.render() : mail.text;
     await transport.sendMail({
       from: mail.from,
       to: mail.to,
       subject: mail.subject,
-      text: mail.text,
+      text,
       messageId: mail.messageId,
     });
   } catch (err) {
