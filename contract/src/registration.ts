@@ -242,12 +242,21 @@ export const LdapNameParamsSchema = z.object({
 /** GET /rest/secure/user_registration/status/{status}: a status, or 'pending' / 'all' as the queue spells them. */
 export const RegistrationListStatusSchema = z.enum(['pending', 'all', ...REGISTRATION_STATUSES]);
 
-/** GET /rest/public/captcha/challenge: an ALTCHA proof-of-work challenge (the widget's challengeurl). */
+/**
+ * GET /rest/public/captcha/challenge: a signed ALTCHA proof-of-work challenge (protocol v2, as the `altcha`
+ * widget's `challenge` URL expects it). The widget's answer (base64 JSON of challenge and solution) goes into
+ * `g-recaptcha-response`.
+ */
 export const CaptchaChallengeSchema = z.object({
-  algorithm: z.string(),
-  challenge: z.string(),
-  maxnumber: z.number().int().optional(),
-  salt: z.string(),
+  parameters: z.looseObject({
+    algorithm: z.string(),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number(),
+    keyLength: z.number(),
+    keyPrefix: z.string(),
+    expiresAt: z.number().optional(),
+  }),
   signature: z.string(),
 });
 export type CaptchaChallenge = z.infer<typeof CaptchaChallengeSchema>;
