@@ -10,7 +10,7 @@ import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, unprocessable } from '../../../http/errors';
 import { fileRequest } from '../lifecycle-client';
-import { checkAccessControls, loadReferenceSets } from './access-rules';
+import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
 import { accessModRequestView } from './view';
 
 export async function createAccessModRequest(
