@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # The portal's Node processes (API, worker, migrations + seed) in one image; docker-compose.yml picks the
-# command. TypeScript runs through tsx, as in development (the workspaces export their sources).
+# command. The services run as built JavaScript (`node --enable-source-maps <pkg>/dist/main.js`): the build
+# step bundles each workspace package into its dist/ (scripts/src/build.ts) and the workflow code into
+# worker/dist/workflow-bundle.js, so nothing is compiled when a container starts.
 FROM node:20-bookworm-slim
 WORKDIR /app
 
@@ -27,8 +29,10 @@ COPY prisma prisma
 COPY workflows workflows
 COPY worker worker
 COPY api api
-RUN cd prisma && DATABASE_URL=postgresql://x:y@localhost:5432/x npx prisma generate
+COPY scripts/src/build.ts scripts/src/paths.ts scripts/src/
+RUN cd prisma && DATABASE_URL=postgresql://x:y@localhost:5432/x npx prisma generate \
+  && cd .. && npx tsx scripts/src/build.ts --force
 
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 USER node
-CMD ["node", "--enable-source-maps", "--import", "tsx", "api/src/main.ts"]
+CMD ["node", "--enable-source-maps", "api/dist/main.js"]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever the local stack needs and is missing, on a fresh clone or a dev machine: npm
 # dependencies, Debian's slapd / ldap-utils / chromium, the Temporal CLI (built from its Go module), the
-# Prisma client and the web app bundle. Idempotent and non-interactive (CI runs it as root, no stdin);
+# Prisma client, the services' JavaScript (each package's dist/) and the web app bundle. Idempotent and non-interactive (CI runs it as root, no stdin);
 # a second run only checks and takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,9 +59,18 @@ else
   [ -x "$temporal_cache/temporal" ] || fail "go install did not produce $temporal_cache/temporal"
 fi
 
-# --- Prisma client (the URL only has to be syntactically valid: generate does not connect).
-log "prisma generate"
-(cd prisma && DATABASE_URL="${DATABASE_URL:-postgresql://x:y@127.0.0.1:5432/x}" npx prisma generate </dev/null)
+# --- Prisma client, generated when missing or older than the schema (the URL only has to be
+# syntactically valid: generate does not connect).
+client=prisma/generated/client/client.ts
+if [ ! -f "$client" ] || [ prisma/schema.prisma -nt "$client" ] || [ package-lock.json -nt "$client" ]; then
+  log "prisma generate"
+  (cd prisma && DATABASE_URL="${DATABASE_URL:-postgresql://x:y@127.0.0.1:5432/x}" npx prisma generate </dev/null)
+else
+  log "prisma client: up to date"
+fi
+
+# --- The services as JavaScript: each package's dist/, rebuilt when older than its sources (build.ts).
+npx tsx scripts/src/build.ts </dev/null
 
 # --- Web app bundle, rebuilt when any of its sources is newer than web/dist.
 if [ ! -f web/index.html ]; then

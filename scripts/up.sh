@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-exec npx tsx scripts/src/up.ts "$@"
+exec npx tsx --conditions=development scripts/src/up.ts "$@"

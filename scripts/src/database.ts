@@ -38,7 +38,8 @@ export async function seedDatabase(env: NodeJS.ProcessEnv, log: Log): Promise<bo
   await runToCompletion({
     name: 'seed',
     command: process.execPath,
-    args: ['--import', 'tsx', SEED_ENTRY],
+    // From sources (the `development` export condition), like every dev tool: no build needed to seed.
+    args: ['--conditions=development', '--import', 'tsx', SEED_ENTRY],
     cwd: repoPath(),
     env,
     log,

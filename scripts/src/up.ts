@@ -2,10 +2,8 @@
  * `npm run up` (scripts/up.sh after scripts/install.sh): the whole product on this machine, in the
  * project's data folder (.data/dev, reused by the next start), until Ctrl-C.
  */
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { API_ENTRY, WORKER_ENTRY } from './apps';
 import { ConfigError } from './config';
 import { repoPath } from './paths';
 import { type Stack, startStack } from './stack';
@@ -91,9 +89,7 @@ async function main(): Promise<void> {
     return;
   }
   const dataDir = values['data-dir'] ?? repoPath('.data', 'dev');
-  const missing = [WORKER_ENTRY, API_ENTRY].filter((f) => !fs.existsSync(f));
-  if (missing.length) console.warn(`warning: ${missing.join(', ')} missing: starting the services only`);
-  const apps = !values['no-apps'] && missing.length === 0;
+  const apps = !values['no-apps'];
 
   const shutDown = (code: number): void => {
     void stack.stop().finally(() => process.exit(code));

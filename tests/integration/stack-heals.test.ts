@@ -92,7 +92,16 @@ class UpRun {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, TEMPORAL_BIN: process.env.TEMPORAL_BIN };
     this.child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'scripts/src/up.ts', '--random-ports', '--no-seed', '--data-dir', this.dataDir],
+      [
+        '--conditions=development',
+        '--import',
+        'tsx',
+        'scripts/src/up.ts',
+        '--random-ports',
+        '--no-seed',
+        '--data-dir',
+        this.dataDir,
+      ],
       { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.output = new Output(this.child);

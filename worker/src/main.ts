@@ -2,6 +2,8 @@
  * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest schedule, runs
  * the reconciler (on start and on a timer) and the worker until SIGINT/SIGTERM.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
@@ -10,6 +12,15 @@ import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
 import { startReconciler } from './reconciler';
 import { createWorker } from './worker';
+
+/**
+ * The workflow bundle built ahead of time beside the built entry (`dist/workflow-bundle.js`, written by
+ * scripts/src/build.ts), so the worker does not run webpack at every start; absent when run from sources.
+ */
+function prebuiltWorkflowBundle(): { codePath: string } | undefined {
+  const codePath = path.join(import.meta.dirname, 'workflow-bundle.js');
+  return fs.existsSync(codePath) ? { codePath } : undefined;
+}
 
 async function main(): Promise<void> {
   const cfg = parseEnv(WorkerConfigSchema);
@@ -23,6 +34,7 @@ async function main(): Promise<void> {
     prisma,
     mail: { smtpUrl: cfg.SMTP_URL, from: cfg.MAIL_FROM, portalUrl: cfg.PORTAL_URL },
     directory: directoryConfig(),
+    workflowBundle: prebuiltWorkflowBundle(),
   });
   if (cfg.REVIEWER_DIGEST_TO) {
     await ensureReviewerDigestSchedule(client, {

@@ -4,6 +4,7 @@
  * (`overrides`) to make a dependency fail on purpose.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
@@ -11,8 +12,15 @@ import { type MailSettings, type PortalActivities, createActivities } from './ac
 
 const require = createRequire(import.meta.url);
 
-/** Absolute path of the workflows entry file that the worker bundles. */
-export const workflowsPath = require.resolve('@portal/workflows/workflows');
+/**
+ * Absolute path of the workflows' source entry, bundled at start when no prebuilt bundle is given (tests,
+ * development). The source, not the package's built `dist/`, so a bundle always reflects the code in the tree.
+ */
+export const workflowsPath = path.join(
+  path.dirname(require.resolve('@portal/workflows/package.json')),
+  'src',
+  'index.ts',
+);
 
 export async function createWorker(opts: {
   connection: NativeConnection;
@@ -23,7 +31,7 @@ export async function createWorker(opts: {
   /** The directory of the kinds' outside effects (a registration's entry); without it those saves fail. */
   directory?: DirectoryConfig;
   overrides?: Partial<PortalActivities>;
-  /** A bundle built once (tests), instead of bundling `workflowsPath` at start. */
+  /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }): Promise<Worker> {
   return Worker.create({

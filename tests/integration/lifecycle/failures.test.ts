@@ -185,19 +185,23 @@ async function waitingAdvisoryLocks(): Promise<number> {
 /** The worker process (worker/src/main.ts) on `taskQueue`, resolved once it polls. */
 async function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
   const root = path.join(import.meta.dirname, '..', '..', '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'worker', 'src', 'main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: stackEnv().DATABASE_URL,
-      TEMPORAL_ADDRESS: stackEnv().TEMPORAL_ADDRESS,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      SMTP_URL: stackEnv().SMTP_URL,
-      REVIEWER_DIGEST_TO: '',
-      RECONCILE_GRACE: '1 day',
+  const child = spawn(
+    process.execPath,
+    ['--conditions=development', '--import', 'tsx', path.join(root, 'worker', 'src', 'main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: stackEnv().DATABASE_URL,
+        TEMPORAL_ADDRESS: stackEnv().TEMPORAL_ADDRESS,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        SMTP_URL: stackEnv().SMTP_URL,
+        REVIEWER_DIGEST_TO: '',
+        RECONCILE_GRACE: '1 day',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 90_000);
