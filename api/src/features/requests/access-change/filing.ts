@@ -9,7 +9,7 @@ import { accessChangeDefinition, accessChangeWorkflowId } from '@portal/workflow
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, unprocessable } from '../../../http/errors';
-import { fileRequest } from '../lifecycle-client';
+import { fileRequest } from '../../../shared/lifecycle-client';
 import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
 import { accessModRequestView } from './view';
 

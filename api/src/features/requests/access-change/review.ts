@@ -10,7 +10,7 @@ import { accessChangeDefinition } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound, unprocessable } from '../../../http/errors';
-import { reviewRequest } from '../lifecycle-client';
+import { reviewRequest } from '../../../shared/lifecycle-client';
 import { accessModRequestView } from './view';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';

@@ -21,8 +21,8 @@ import {
   startRequestWorkflow,
   workflowIdOf,
 } from '@portal/workflows';
-import type { Deps } from '../../deps';
-import { HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../../http/errors';
+import type { Deps } from '../deps';
+import { HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../http/errors';
 
 /** How long (ms) filing waits for the workflow start before leaving it to the reconciler. */
 const START_DEADLINE_MS = 5_000;
