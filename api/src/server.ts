@@ -1,6 +1,7 @@
 /**
  * Builds the Fastify app, in the order of fastify/demo's `app.ts`:
- * 1. external plugins: cookies, security headers and rate limits, the zod schema compilers;
+ * 1. external plugins: cookies, security headers and rate limits, the zod schema compilers, the OpenAPI
+ *    document and its viewer (plugins/openapi.ts, before any route it describes);
  * 2. app plugins (plugins/): the route catalogue, the session guard of every /rest/secure route and the
  *    permission guard that reads each route's `config.permission`;
  * 3. the error handler and the no-store default for /rest answers;
@@ -22,6 +23,7 @@ import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
 import { requestRoutes } from './features/requests/routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
+import { openApi } from './plugins/openapi';
 import { permissionGuard } from './plugins/permissions';
 import { routeCatalog } from './plugins/route-catalog';
 import { sessionGuard } from './plugins/session';
@@ -46,6 +48,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   await app.register(cookie);
   await registerSecurity(app, deps.cfg);
   await app.register(zodSchemas);
+  await app.register(openApi);
 
   await app.register(routeCatalog);
   await app.register(sessionGuard, { deps });
