@@ -74,6 +74,15 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    */
   SIGN_IN_UNKNOWN_TTL_HOURS: z.coerce.number().int().min(1).max(8_760).default(720),
   SIGN_IN_UNKNOWN_MAX_NAMES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /**
+   * The public registration's captcha (issue 10): the ALTCHA challenges' HMAC key (unset: a random key per
+   * process, so several API processes behind one address need a shared one), their lifetime and the largest
+   * secret counter (the expected work); RECAPTCHA_SECRET switches to Google reCAPTCHA.
+   */
+  CAPTCHA_HMAC_KEY: z.string().min(16).optional(),
+  CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  CAPTCHA_MAX_COUNTER: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
+  RECAPTCHA_SECRET: z.string().min(1).optional(),
   /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
   REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */

@@ -21,6 +21,7 @@ import { configurationRoutes } from './features/configuration/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
+import { registrationRoutes } from './features/registrations/routes';
 import { requestRoutes } from './features/requests/routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { openApi } from './plugins/openapi';
@@ -69,6 +70,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     configurationRoutes,
     auditRoutes,
     requestRoutes,
+    registrationRoutes,
   ]) {
     await app.register(feature, { deps });
   }

@@ -2,7 +2,8 @@
  * What references a portal role, study role or system (001 §3 "Role in-use result", "Items that can
  * reference a system": studyRoles, users, registrations, accessChangeRequests; 001 §7 inUseBy* calls).
  * Users count when they are active and, for study roles and systems, hold an active access record with it.
- * Outstanding requests are the unresolved access-modification requests whose blocks name it.
+ * Outstanding requests are the unresolved access-modification requests whose blocks name it; pending users
+ * the PENDING registrations whose blocks name it.
  */
 import type { OutstandingRequestRef, PendingUserRef, StudyRoleRef, UserRef } from '@portal/contract';
 import { RESOLVED_STATUSES } from '@portal/contract';
@@ -50,13 +51,19 @@ export async function studyRolesOfSystem(db: Db, systemId: number): Promise<Stud
 }
 
 /**
- * Pending users (public and proxy registrations, 001 §2.1-§2.4) referencing a study role or system.
- * Registrations are not built yet (they come with the registration issue), so nothing can reference
- * anything: the answer is an empty list, not an estimate.
+ * Pending users (001 §2.1-§2.4: PENDING public and proxy registrations) whose requested blocks name the
+ * study role or system (jsonb containment), oldest first.
  */
-export async function pendingUsersReferencing(): Promise<PendingUserRef[]> {
-  return [];
+async function pendingUsers(db: Db, block: Record<string, unknown>): Promise<PendingUserRef[]> {
+  const pattern = JSON.stringify([block]);
+  return db.$queryRaw<PendingUserRef[]>`
+    SELECT id, "firstName", "lastName", email FROM "Registration"
+    WHERE "registrationStatus" = 'PENDING' AND "accessControls" @> ${pattern}::jsonb
+    ORDER BY sysdat ASC, id ASC`;
 }
+
+export const pendingUsersOfStudyRole = (db: Db, roleName: string) => pendingUsers(db, { roleName });
+export const pendingUsersOfSystem = (db: Db, systemId: number) => pendingUsers(db, { systemAccessIds: [systemId] });
 
 /** Unresolved access-modification requests with a block matching `block` (jsonb containment). */
 async function outstandingRequests(db: Db, block: Record<string, unknown>): Promise<OutstandingRequestRef[]> {

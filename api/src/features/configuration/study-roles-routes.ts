@@ -11,7 +11,7 @@ import {
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { NoBodySchema, type ZodApp } from '../../http/route-schemas';
-import { outstandingRequestsOfStudyRole, pendingUsersReferencing, usersOfStudyRole } from './in-use';
+import { outstandingRequestsOfStudyRole, pendingUsersOfStudyRole, usersOfStudyRole } from './in-use';
 import { CHANGE, READ, actorOf, answers } from './route-options';
 import { createStudyRole, getStudyRole, listStudyRoles, toggleStudyRole, updateStudyRole } from './study-roles';
 
@@ -57,8 +57,8 @@ export function registerStudyRoleRoutes(app: ZodApp, deps: Deps): void {
     `${BASE}/:id/inUseByPendingUser`,
     { config: READ, schema: byId(z.array(PendingUserRefSchema)) },
     async (req) => {
-      await getStudyRole(prisma, req.params.id);
-      return pendingUsersReferencing();
+      const role = await getStudyRole(prisma, req.params.id);
+      return pendingUsersOfStudyRole(prisma, role.roleName);
     },
   );
 

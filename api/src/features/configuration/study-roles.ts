@@ -11,7 +11,7 @@ import type { PrismaClient } from '@portal/db';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
 import { TX_OPTIONS, type Tx, isUniqueViolation, lockConfig, sameSnapshot } from './common';
-import { outstandingRequestsOfStudyRole, pendingUsersReferencing, usersOfStudyRole } from './in-use';
+import { outstandingRequestsOfStudyRole, pendingUsersOfStudyRole, usersOfStudyRole } from './in-use';
 import { CONFIGURED_LISTS, referenceCacheFor } from '../../shared/reference-cache';
 import { studyRoleListItemView } from './views';
 
@@ -142,7 +142,7 @@ export function toggleStudyRole(prisma: PrismaClient, actor: AuditActor, id: num
     if (before.inactive === inactive) throw notModified();
     if (inactive) {
       const outstanding = await outstandingRequestsOfStudyRole(tx, before.roleName);
-      const pending = await pendingUsersReferencing();
+      const pending = await pendingUsersOfStudyRole(tx, before.roleName);
       const blockers = [
         ...(outstanding.length ? [outstandingText(outstanding.length)] : []),
         ...(pending.length ? [pendingText(pending.length)] : []),

@@ -12,7 +12,7 @@ import {
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { NoBodySchema, type ZodApp } from '../../http/route-schemas';
-import { outstandingRequestsOfSystem, pendingUsersReferencing, studyRolesOfSystem, usersOfSystem } from './in-use';
+import { outstandingRequestsOfSystem, pendingUsersOfSystem, studyRolesOfSystem, usersOfSystem } from './in-use';
 import { CHANGE, READ, actorOf, answers } from './route-options';
 import { createSystem, getSystem, listSystems, toggleSystem, updateSystem } from './systems';
 
@@ -53,7 +53,7 @@ export function registerSystemRoutes(app: ZodApp, deps: Deps): void {
   const inUse = [
     ['inUseByStudyRole', StudyRoleRefSchema, (id: number) => studyRolesOfSystem(prisma, id)],
     ['inUseByUser', UserRefSchema, (id: number) => usersOfSystem(prisma, id)],
-    ['inUseByPendingUser', PendingUserRefSchema, () => pendingUsersReferencing()],
+    ['inUseByPendingUser', PendingUserRefSchema, (id: number) => pendingUsersOfSystem(prisma, id)],
     [
       'inUseByOutstandingUserAccessMod',
       OutstandingRequestRefSchema,

@@ -11,7 +11,7 @@ import type { PrismaClient } from '@portal/db';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
 import { TX_OPTIONS, type Tx, lockConfig, sameSnapshot } from './common';
-import { outstandingRequestsOfSystem, pendingUsersReferencing, studyRolesOfSystem } from './in-use';
+import { outstandingRequestsOfSystem, pendingUsersOfSystem, studyRolesOfSystem } from './in-use';
 import { CONFIGURED_LISTS, referenceCacheFor } from '../../shared/reference-cache';
 import { systemDetailView } from './views';
 
@@ -104,7 +104,7 @@ export function toggleSystem(prisma: PrismaClient, actor: AuditActor, id: number
       if (before.fixed) throw unprocessable({}, [FIXED_DEACTIVATE]);
       const roles = (await studyRolesOfSystem(tx, id)).filter((r) => !r.inactive);
       const outstanding = await outstandingRequestsOfSystem(tx, id);
-      const pending = await pendingUsersReferencing();
+      const pending = await pendingUsersOfSystem(tx, id);
       const blockers = [
         ...(roles.length ? [studyRolesText(roles.map((r) => r.roleName))] : []),
         ...(outstanding.length ? [outstandingText(outstanding.length)] : []),

@@ -1,0 +1,166 @@
+/**
+ * A reviewer's actions on a registration (001 §2.4, §7 PUT user_registration/{id}, PUT
+ * user_registration_action/{approve|deny}, DELETE user_registration/{id}), sent through the lifecycle's
+ * `reviewRequest`: 200 with the fresh registration once committed, 202 while still processing (retrying
+ * with the same attempt key is safe), 304 (nothing changed), 409 (another save runs), 422. The approval's
+ * refusals are checked here first (001 §4 Approval warning, §8) and again by the worker's commit.
+ */
+import type {
+  FieldErrors,
+  Registration,
+  RegistrationActionBody,
+  RegistrationReviewPayload,
+  RegistrationStatus,
+  RegistrationUpdateBody,
+  ReviewProcessing,
+} from '@portal/contract';
+import { APPROVAL_WARNING_KEY, MESSAGES, REGISTRATION_MESSAGES, approvalProblems } from '@portal/contract';
+import type { Registration as RegistrationRow } from '@portal/db';
+import { findMatchByUuid, usernameExists } from '@portal/directory';
+import { registrationDefinition } from '@portal/workflows';
+import type { AuthContext } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { notFound, unavailable, unprocessable } from '../../http/errors';
+import { reviewRequest } from '../../shared/lifecycle-client';
+import { registrationView } from './view';
+
+const STATUS_KEY = 'registrationStatus';
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The pending registration `id`. @throws 404, or 422 when it was already approved, denied or deleted. */
+async function pending(deps: Deps, id: number): Promise<RegistrationRow> {
+  const row = await deps.prisma.registration.findUnique({ where: { id } });
+  if (!row || row.registrationStatus === 'DELETED') throw notFound(REGISTRATION_MESSAGES.loadUserFailed);
+  if (row.registrationStatus !== 'PENDING') {
+    throw unprocessable({
+      [STATUS_KEY]: [`The registration is ${row.registrationStatus} and can no longer be changed.`],
+    });
+  }
+  return row;
+}
+
+async function unknownPortalRoles(deps: Deps, ids: number[]): Promise<FieldErrors> {
+  const found = await deps.prisma.portalRole.count({ where: { id: { in: ids }, inactive: false } });
+  return found === new Set(ids).size ? {} : { portalRoleIds: ['nonexistent'] };
+}
+
+async function send(
+  deps: Deps,
+  actor: AuthContext,
+  row: RegistrationRow,
+  save: {
+    status: RegistrationStatus;
+    versionno: number;
+    reviewerComments: string;
+    sysaidTicket: string;
+    payload?: RegistrationReviewPayload;
+  },
+  attemptKey?: string,
+): Promise<Registration | ReviewProcessing> {
+  const answer = await reviewRequest(deps, {
+    def: registrationDefinition,
+    requestId: row.id,
+    attemptKey,
+    statusKey: STATUS_KEY,
+    input: {
+      expectedVersion: save.versionno,
+      requestStatus: save.status,
+      reviewerComments: save.reviewerComments,
+      sysaidTicket: save.sysaidTicket,
+      actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+      payload: save.payload,
+    },
+  });
+  if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
+  return registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id: row.id } }), deps);
+}
+
+/** PUT /rest/secure/user_registration/{id}: comments, ticket number and the chosen portal roles. */
+export async function updateRegistration(deps: Deps, actor: AuthContext, id: number, body: RegistrationUpdateBody) {
+  if (body.id !== id) throw unprocessable({ id: ['invalid'] });
+  const row = await pending(deps, id);
+  const roles = await unknownPortalRoles(deps, body.portalRoleIds);
+  if (Object.keys(roles).length) throw unprocessable(roles);
+  return send(
+    deps,
+    actor,
+    row,
+    { status: 'PENDING', ...body, payload: { portalRoleIds: body.portalRoleIds } },
+    body.attemptKey,
+  );
+}
+
+/** DELETE /rest/secure/user_registration/{id}: the registration leaves every list (DELETED), no mail. */
+export async function deleteRegistration(deps: Deps, actor: AuthContext, id: number) {
+  const row = await pending(deps, id);
+  return send(deps, actor, row, {
+    status: 'DELETED',
+    versionno: row.versionno,
+    reviewerComments: row.reviewerComments,
+    sysaidTicket: row.sysaidTicket,
+  });
+}
+
+/** PUT /rest/secure/user_registration_action/deny: DENIED, read-only afterwards; the person is told by mail. */
+export async function denyRegistration(deps: Deps, actor: AuthContext, body: RegistrationActionBody) {
+  const form = body.registrationForm;
+  const row = await pending(deps, form.id);
+  return send(deps, actor, row, { status: 'DENIED', ...form }, body.attemptKey);
+}
+
+/**
+ * PUT /rest/secure/user_registration_action/approve ('Create User'): the spec's refusals first, then the
+ * directory and the portal's own uniqueness checks, then the approval (directory entry, user, mail).
+ */
+export async function approveRegistration(
+  deps: Deps,
+  actor: AuthContext,
+  body: RegistrationActionBody,
+  ignoreValidationWarnings: boolean,
+) {
+  const form = body.registrationForm;
+  const row = await pending(deps, form.id);
+  const existing = body.useExistingAuthAccount ? (body.existingAuthAccountUuid ?? null) : null;
+  const choice = {
+    portalRoleIds: body.portalRoleIds,
+    accountType: body.accountType,
+    existingAuthAccountUuid: existing,
+    ignoreValidationWarnings,
+  };
+  const problems = approvalProblems(choice, row.email);
+  if (problems) throw unprocessable(problems.fieldErrors, problems.globalErrors);
+  const fieldErrors: FieldErrors = { ...(await unknownPortalRoles(deps, body.portalRoleIds)) };
+  const add = (key: string, reason: string) => (fieldErrors[key] ??= []).push(reason);
+  let username = body.username;
+  try {
+    if (existing) {
+      const entry = await findMatchByUuid(deps.directory, existing);
+      if (!entry) add('existingAuthAccountUuid', 'existsInLdap');
+      else if (await deps.prisma.portalUser.findUnique({ where: { uuid: existing } })) {
+        add('existingAuthAccountUuid', 'unique');
+      } else username = entry.username;
+    } else if (!username) add('username', 'required');
+    else if (!USERNAME.test(username)) add('username', 'invalid');
+    else if (await usernameExists(deps.directory, username)) add('username', 'doesntExistInLdap');
+  } catch {
+    throw unavailable(REGISTRATION_MESSAGES.approveIssue);
+  }
+  if (username && (await deps.prisma.portalUser.findUnique({ where: { username } })))
+    add('username', 'doesntExistInDb');
+  const email = { equals: row.email, mode: 'insensitive' as const };
+  if (await deps.prisma.portalUser.findFirst({ where: { email } })) {
+    add(APPROVAL_WARNING_KEY, 'Email address already exists in database');
+  }
+  if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
+  const payload: RegistrationReviewPayload = {
+    portalRoleIds: body.portalRoleIds,
+    approval: {
+      username,
+      gecos: body.gecos,
+      accountType: body.accountType,
+      existingAuthAccountUuid: existing,
+      ignoreValidationWarnings,
+    },
+  };
+  return send(deps, actor, row, { status: 'APPROVED', ...form, payload }, body.attemptKey);
+}

@@ -1,0 +1,121 @@
+/**
+ * What the review screens look up (001 §2.4, §3; §7 user_management calls): account types, the active
+ * portal roles, directory matches by email and by name, and proxy registration history (the signed-in
+ * user's, or a user's for READ_USERS, 000 §7 user_registration/proxy).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ACCOUNT_TYPE_LABELS,
+  ACCOUNT_TYPES,
+  AccountTypesSchema,
+  LdapEmailParamsSchema,
+  LdapMatchSchema,
+  LdapNameParamsSchema,
+  PageQuerySchema,
+  PortalRoleSchema,
+  RegistrationSchema,
+  IdParamsSchema,
+} from '@portal/contract';
+import { requireAuth } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { forbidden } from '../../http/errors';
+import { pageWindow, toPage } from '../../http/page';
+import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { portalRoleView } from '../../shared/views';
+import { matchesByEmail, matchesByName } from './directory-matches';
+import { registrationView } from './view';
+
+const ProxyQuery = PageQuerySchema.extend({
+  sort: z
+    .string()
+    .regex(/^sysdat(,(asc|desc))?$/)
+    .optional(),
+});
+
+export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/rest/secure/user_management/account_types',
+    { config: { permission: 'READ_USERS' }, schema: { response: { 200: AccountTypesSchema, ...SECURE_ERRORS } } },
+    async () => ({
+      defaultAccountType: { id: 'external' as const },
+      assignableAccountTypes: ACCOUNT_TYPES.map((id) => ({ id, name: ACCOUNT_TYPE_LABELS[id] })),
+    }),
+  );
+
+  app.get(
+    '/rest/secure/user_management/portal_roles',
+    {
+      config: { permission: 'READ_USERS' },
+      schema: { response: { 200: z.array(PortalRoleSchema), ...SECURE_ERRORS } },
+    },
+    async () =>
+      (
+        await deps.prisma.portalRole.findMany({
+          where: { inactive: false },
+          orderBy: [{ sort: 'asc' }, { description: 'asc' }],
+        })
+      ).map(portalRoleView),
+  );
+
+  app.get(
+    '/rest/secure/user_management/ldap/usersForEmail/:email',
+    {
+      config: { permission: 'READ_USERS' },
+      schema: {
+        params: LdapEmailParamsSchema,
+        response: { 200: z.array(LdapMatchSchema), 503: MessageSchema, ...SECURE_ERRORS },
+      },
+    },
+    async (req) => matchesByEmail(deps, req.params.email),
+  );
+
+  app.get(
+    '/rest/secure/user_management/ldap/usersForPersonName/:lastName/:firstName',
+    {
+      config: { permission: 'READ_USERS' },
+      schema: {
+        params: LdapNameParamsSchema,
+        response: { 200: z.array(LdapMatchSchema), 503: MessageSchema, ...SECURE_ERRORS },
+      },
+    },
+    async (req) => matchesByName(deps, req.params.lastName, req.params.firstName),
+  );
+
+  const proxyHistory = async (proxyUserId: number, q: z.infer<typeof ProxyQuery>) => {
+    const where = { proxyUserId, registrationStatus: { not: 'DELETED' as const } };
+    const dir = q.sort?.endsWith(',asc') ? 'asc' : 'desc';
+    const [total, rows] = await Promise.all([
+      deps.prisma.registration.count({ where }),
+      deps.prisma.registration.findMany({ where, orderBy: [{ sysdat: dir }, { id: dir }], ...pageWindow(q) }),
+    ]);
+    return toPage(
+      rows.map((r) => registrationView(r, deps)),
+      total,
+      q,
+      `sysdat,${dir}`,
+    );
+  };
+
+  app.get(
+    '/rest/secure/user_management/user_registration/proxy',
+    { schema: { querystring: ProxyQuery, response: { 200: pageSchema(RegistrationSchema), ...SECURE_ERRORS } } },
+    async (req) => proxyHistory(requireAuth(req).userId, req.query),
+  );
+
+  app.get(
+    '/rest/secure/user_management/user_registration/proxy/:id',
+    {
+      schema: {
+        params: IdParamsSchema,
+        querystring: ProxyQuery,
+        response: { 200: pageSchema(RegistrationSchema), ...SECURE_ERRORS },
+      },
+    },
+    async (req) => {
+      const actor = requireAuth(req);
+      if (req.params.id !== actor.userId && !actor.permissions.includes('READ_USERS')) throw forbidden();
+      return proxyHistory(req.params.id, req.query);
+    },
+  );
+};

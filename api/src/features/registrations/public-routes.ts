@@ -1,0 +1,72 @@
+/**
+ * The calls of visitors without an account (001 §2.1; §7 POST /rest/public/user_registration): the captcha
+ * challenge and its kind, and the public registration, refused 422 under the captcha's key with the spec's
+ * text unless it carries a verified, unused captcha answer (checked before anything else of the body).
+ */
+import crypto from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CaptchaChallengeSchema,
+  ErrorBodySchema,
+  PublicRegistrationBodySchema,
+  RegistrationSchema,
+} from '@portal/contract';
+import type { Deps } from '../../deps';
+import { notFound } from '../../http/errors';
+import { MessageSchema } from '../../http/route-schemas';
+import { type AltchaCaptcha, createAltchaCaptcha } from './captcha/altcha';
+import { createRecaptchaVerifier } from './captcha/recaptcha';
+import { type CaptchaVerifier, requireCaptcha } from './captcha/verifier';
+import { fileRegistration } from './filing';
+
+/** The configured captcha: reCAPTCHA when RECAPTCHA_SECRET is set, the self-hosted ALTCHA otherwise. */
+function captchaFor(cfg: Deps['cfg']): { verifier: CaptchaVerifier; altcha: AltchaCaptcha | null } {
+  if (cfg.RECAPTCHA_SECRET)
+    return { verifier: createRecaptchaVerifier({ secret: cfg.RECAPTCHA_SECRET }), altcha: null };
+  const altcha = createAltchaCaptcha({
+    hmacKey: cfg.CAPTCHA_HMAC_KEY ?? crypto.randomBytes(32).toString('base64url'),
+    ttlSeconds: cfg.CAPTCHA_TTL_SECONDS,
+    minCounter: Math.floor(cfg.CAPTCHA_MAX_COUNTER / 10),
+    maxCounter: cfg.CAPTCHA_MAX_COUNTER,
+  });
+  return { verifier: altcha, altcha };
+}
+
+export const publicRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  const { verifier, altcha } = captchaFor(deps.cfg);
+
+  app.get(
+    '/rest/public/captcha/config',
+    { schema: { response: { 200: z.object({ kind: z.enum(['altcha', 'recaptcha']) }) } } },
+    async () => ({ kind: verifier.kind }),
+  );
+
+  app.get(
+    '/rest/public/captcha/challenge',
+    { schema: { response: { 200: CaptchaChallengeSchema, 404: MessageSchema } } },
+    async (_req, reply) => {
+      if (!altcha) throw notFound('The captcha of this portal is not self-hosted.');
+      reply.header('cache-control', 'no-store');
+      return CaptchaChallengeSchema.parse(await altcha.challenge());
+    },
+  );
+
+  app.post(
+    '/rest/public/user_registration',
+    {
+      config: { destructive: true },
+      preValidation: async (req) => {
+        // The captcha first: an unsolved form learns nothing about its other fields.
+        const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+        await requireCaptcha(verifier, body, req.ip);
+      },
+      schema: {
+        body: PublicRegistrationBodySchema,
+        response: { 200: RegistrationSchema, 422: ErrorBodySchema, 503: MessageSchema },
+      },
+    },
+    // The visitor sees what was filed, not where operations staff follow it.
+    async (req) => ({ ...(await fileRegistration(deps, req.body, null)), workflowUrl: null }),
+  );
+};
