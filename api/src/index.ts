@@ -2,3 +2,4 @@
 export { buildServer } from './server';
 export { ApiConfigSchema, loadApiConfig, type ApiConfig } from './config';
 export type { Deps } from './deps';
+export type { CatalogRoute } from './plugins/route-catalog';

@@ -69,13 +69,19 @@ describe('cookies and security headers', () => {
     const cookie = plain.cookies.find((c) => c.name === 'pg_session')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(cookie.secure).toBeFalsy();
-    const tls = await t.app.inject({
-      method: 'POST',
-      url: '/rest/token/create',
-      headers: { 'x-forwarded-proto': 'https' },
-      payload: { username: u.username, password: u.password },
-    });
-    expect(tls.cookies.find((c) => c.name === 'pg_session')).toMatchObject({ secure: true, httpOnly: true });
+    // A forwarded https counts only from a trusted proxy hop (TRUST_PROXY, issue 13; hostile/rate-limits.test.ts).
+    const proxied = await buildTestApp({ TRUST_PROXY: '127.0.0.1' });
+    try {
+      const tls = await proxied.app.inject({
+        method: 'POST',
+        url: '/rest/token/create',
+        headers: { 'x-forwarded-proto': 'https' },
+        payload: { username: u.username, password: u.password },
+      });
+      expect(tls.cookies.find((c) => c.name === 'pg_session')).toMatchObject({ secure: true, httpOnly: true });
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('sends helmet headers with a CSP that allows only the portal (inline styles for Mantine)', async () => {

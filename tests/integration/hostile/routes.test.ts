@@ -1,0 +1,267 @@
+/**
+ * The hostile-input route walker (issue 13): every route of the API's route catalogue (so a route added
+ * later is walked without editing this file), as every persona (anonymous, USER, READ_USERS, WRITE_USERS,
+ * ADMIN), with inputs generated from the route's declared params, query and body schemas and then mutated
+ * (arbitraries.ts). With every dependency up, no answer may be 5xx, no body may carry a stack trace, a
+ * server path or a raw database or directory error, and a refused request (4xx, 304) may not change a single
+ * row (every table's fingerprint, the audit trail included, before and after).
+ *
+ * Fixed seed, bounded runs (HOSTILE_RUNS per route, 10 by default). It acts on its own clone of the seeded
+ * database (dropped afterwards) with throwaway personas; routes marked `destructive` in their metadata get
+ * only throwaway records' ids (and ids no record has), and sign-in only throwaway or unknown names, so no
+ * demo account in the shared directory is ever locked.
+ */
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { z } from 'zod';
+import { Client, Connection } from '@temporalio/client';
+import { buildServer, loadApiConfig, type CatalogRoute } from '@portal/api';
+import { createPrisma, type PrismaClient } from '@portal/db';
+import { DEMO_ACCOUNTS } from '@portal/db/seed';
+import { createTestUser, type TestUser } from '../auth-helpers';
+import { createOutstandingRequest } from '../config-support';
+import { startApi, type TestApi } from '../harness';
+import { arbitraryOf, HOSTILE_SEGMENTS, type Json, type KeyOverrides, mutate, mutationArb } from './arbitraries';
+import { changedTables, cloneDatabase, fingerprint, leakIn, type PersonaName, personaPool } from './walker-support';
+
+const SEED = 13_2026;
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 10);
+const PERSONAS: PersonaName[] = ['anonymous', 'user', 'readonly', 'reviewer', 'admin'];
+const DEMO_NAMES = new Set(DEMO_ACCOUNTS.flatMap((a) => [a.username, `${a.username}@portal.test`]));
+
+/** The catalogue, read from a server built without services (as route-catalog.test.ts does). */
+async function readCatalog(): Promise<CatalogRoute[]> {
+  const cfg = loadApiConfig({
+    DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    LDAP_URL: 'ldap://127.0.0.1:1',
+    LDAP_ADMIN_PASSWORD: 'unused',
+    LOG_LEVEL: 'silent',
+  });
+  const connection = Connection.lazy({ address: cfg.TEMPORAL_ADDRESS });
+  const app = await buildServer({
+    cfg,
+    prisma: createPrisma(cfg.DATABASE_URL),
+    temporal: new Client({ connection }),
+    directory: cfg,
+  });
+  await app.ready();
+  const routes = [...app.routeCatalog];
+  await app.close();
+  await connection.close();
+  return routes;
+}
+
+const catalog = await readCatalog();
+
+interface Throwaway {
+  portalRole: number;
+  studyRole: number;
+  system: number;
+  request: number;
+  user: TestUser;
+  /** Signs in with wrong passwords only: may lock. */
+  target: TestUser;
+}
+
+let api: TestApi;
+let prisma: PrismaClient;
+let dropClone: () => Promise<void>;
+let personas: ReturnType<typeof personaPool>;
+let throwaway: Throwaway;
+
+beforeAll(async () => {
+  const clone = await cloneDatabase();
+  dropClone = clone.drop;
+  prisma = createPrisma(clone.url);
+  api = await startApi(
+    {
+      DATABASE_URL: clone.url,
+      TEMPORAL_TASK_QUEUE: `hostile-${crypto.randomBytes(4).toString('hex')}`,
+      REVIEW_DEADLINE_MS: '100',
+      RATE_LIMIT_SIGN_IN_MAX: '100000',
+      RATE_LIMIT_FORGOT_PASSWORD_MAX: '100000',
+    },
+    () => prisma,
+  );
+  personas = personaPool(api.app, prisma, api.directory);
+  const tag = crypto.randomBytes(3).toString('hex');
+  const system = await prisma.systemAccess.create({ data: { systemName: `Hostile system ${tag}` } });
+  const [user, target] = await Promise.all([
+    createTestUser({ prisma, directory: api.directory }, 'hxthrow'),
+    createTestUser({ prisma, directory: api.directory }, 'hxtarget'),
+  ]);
+  throwaway = {
+    portalRole: (await prisma.portalRole.create({ data: { description: `Hostile ${tag}`, permissions: ['USER'] } })).id,
+    studyRole: (
+      await prisma.studyRole.create({
+        data: { roleName: `Hostile ${tag}`, description: 'x', systems: { create: [{ systemId: system.id }] } },
+      })
+    ).id,
+    system: system.id,
+    request: (
+      await createOutstandingRequest(prisma, user.user.id, { roleName: `Hostile ${tag}`, systemAccessIds: [system.id] })
+    ).id,
+    user,
+    target,
+  };
+}, 240_000);
+
+afterAll(async () => {
+  await api?.close();
+  await prisma?.$disconnect();
+  await dropClone?.();
+});
+
+/** Ids no record has, or that no column can hold, or that are not ids at all. */
+const BAD_IDS: Json[] = [0, -1, 2 ** 31, 2 ** 53, 2147483647, '1', true, [1]];
+
+/** The throwaway record a destructive route's ids must name, by the route's path. */
+function recordIdOf(url: string): number {
+  if (url.includes('/portal_roles')) return throwaway.portalRole;
+  if (url.includes('/study_role')) return throwaway.studyRole;
+  if (url.includes('/system_access')) return throwaway.system;
+  if (url.includes('mod_request') || url.includes('review_access_change')) return throwaway.request;
+  return throwaway.user.user.id;
+}
+
+/** Stands for the acting persona's own user id in a generated body (filled in when the case runs). */
+const OWN = '$own';
+
+/** Key overrides: ids from the pools; sign-in names never a demo account's. */
+function overridesFor(route: CatalogRoute): KeyOverrides {
+  const own = recordIdOf(route.url);
+  const id = route.destructive
+    ? fc.constantFrom<Json>(own, ...BAD_IDS)
+    : fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constantFrom<Json>(own, ...BAD_IDS));
+  const names = [throwaway.target.username, throwaway.target.email, 'nobody-at-all', 'NoBody@Example.org'];
+  return {
+    id,
+    portalUserId: fc.constantFrom<Json>(OWN, OWN, throwaway.user.user.id, ...BAD_IDS),
+    username: fc.oneof(
+      fc.constantFrom(...names),
+      fc.string({ maxLength: 20 }).filter((s) => !DEMO_NAMES.has(s)),
+    ),
+    emailAddress: fc.oneof(fc.constantFrom('nobody@example.org', throwaway.user.email), fc.emailAddress()),
+  };
+}
+
+/** A path segment for parameter `name`: the declared value (encoded) or an attacker's one. */
+function segmentArb(name: string, declared: fc.Arbitrary<Json>): fc.Arbitrary<string> {
+  const own = name === 'uuid' ? fc.constant(throwaway.user.user.uuid ?? '') : declared.map((v) => String(v));
+  return fc.oneof(
+    { arbitrary: own.map((v) => encodeURIComponent(v)), weight: 3 },
+    { arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS), weight: 2 },
+  );
+}
+
+interface Case {
+  persona: PersonaName;
+  params: Record<string, string>;
+  query: Json;
+  body: Json | undefined;
+  bodyMutation: Parameters<typeof mutate>[1];
+  queryMutation: Parameters<typeof mutate>[1];
+}
+
+function caseArb(route: CatalogRoute): fc.Arbitrary<Case> {
+  const schema = route.schema ?? {};
+  const overrides = overridesFor(route);
+  const paramsShape = ((schema.params as z.ZodObject | undefined)?.shape ?? {}) as Record<string, z.ZodType>;
+  const params = fc.record(
+    Object.fromEntries(
+      Object.entries(paramsShape).map(([k, v]) => [k, segmentArb(k, overrides[k] ?? arbitraryOf(v, overrides))]),
+    ) as Record<string, fc.Arbitrary<string>>,
+  );
+  const query = schema.querystring ? arbitraryOf(schema.querystring as z.ZodType, overrides) : fc.constant<Json>({});
+  const body = schema.body
+    ? fc.option(arbitraryOf(schema.body as z.ZodType, overrides), { nil: undefined, freq: 8 })
+    : fc.constant(undefined);
+  return fc.record({
+    persona: fc.constantFrom(...PERSONAS),
+    params,
+    query,
+    body,
+    bodyMutation: mutationArb(true),
+    queryMutation: mutationArb(false),
+  });
+}
+
+/** The URL of a case: path parameters filled in, the (mutated) query flattened into a query string. */
+function urlOf(route: CatalogRoute, c: Case): string {
+  const path = route.url.replace(/:([A-Za-z]+)/g, (_m, name: string) => c.params[name] ?? '1');
+  const q = mutate(c.query, c.queryMutation);
+  if (!q || typeof q !== 'object' || Array.isArray(q)) return path;
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    for (const item of [v].flat()) search.append(k, typeof item === 'string' ? item : JSON.stringify(item));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+const refused = (status: number) => status >= 400 || status === 304;
+
+/** Answers seen, by persona and status: the walk must reach the handlers, not only bounce off the guards. */
+const seen = new Map<string, number>();
+const tally = (persona: PersonaName, status: number) =>
+  seen.set(`${persona} ${status}`, (seen.get(`${persona} ${status}`) ?? 0) + 1);
+
+describe('every route, every persona, hostile input (issue 13)', () => {
+  it('walks a catalogue that holds every feature', () => {
+    expect(catalog.length).toBeGreaterThan(40);
+  });
+
+  for (const route of catalog) {
+    it(`${route.method} ${route.url}${route.destructive ? ' (destructive)' : ''}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(caseArb(route), async (c) => {
+          let persona = await personas.get(c.persona);
+          if (route.destructive && persona.session) {
+            const alive = await api.app.inject({
+              method: 'GET',
+              url: '/rest/secure/token/refresh',
+              headers: { cookie: persona.session.cookie, 'x-xsrf-token': persona.session.xsrf },
+            });
+            if (alive.statusCode !== 200) persona = await personas.fresh(c.persona);
+          }
+          const body = c.body === undefined ? undefined : mutate(c.body, c.bodyMutation);
+          const ownId = String(persona.user?.user.id ?? throwaway.user.user.id);
+          const payload = body === undefined ? undefined : JSON.stringify(body).replaceAll(`"${OWN}"`, ownId);
+          const headers: Record<string, string> = {};
+          if (persona.session) {
+            headers.cookie = persona.session.cookie;
+            headers['x-xsrf-token'] = persona.session.xsrf;
+          }
+          if (payload !== undefined) headers['content-type'] = 'application/json';
+          const before = await fingerprint(prisma);
+          const res = await api.app.inject({
+            method: route.method as 'GET',
+            url: urlOf(route, c),
+            headers,
+            ...(payload === undefined ? {} : { payload }),
+          });
+          const what = `${route.method} ${urlOf(route, c)} as ${c.persona}: ${res.statusCode} ${res.body.slice(0, 300)}`;
+          tally(c.persona, res.statusCode);
+          expect(res.statusCode, what).toBeLessThan(500);
+          expect(leakIn(res.body), what).toBeNull();
+          if (refused(res.statusCode)) expect(changedTables(before, await fingerprint(prisma)), what).toEqual([]);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+    });
+  }
+
+  it('reached the handlers as every persona (accepted calls, validation refusals, unknown records)', () => {
+    const count = (pred: (persona: string, status: number) => boolean) =>
+      [...seen].filter(([k]) => pred(k.split(' ')[0]!, Number(k.split(' ')[1]))).reduce((n, [, v]) => n + v, 0);
+    for (const persona of PERSONAS)
+      expect(
+        count((p, s) => p === persona && s < 300),
+        persona,
+      ).toBeGreaterThan(0);
+    expect(count((_p, s) => s === 422)).toBeGreaterThan(RUNS);
+    expect(count((_p, s) => s === 404)).toBeGreaterThan(0);
+    expect(count((p, s) => p !== 'anonymous' && s === 403)).toBeGreaterThan(0);
+  });
+});
