@@ -1,0 +1,72 @@
+/**
+ * Shared setup of the registration tests: the API on the test stack with a worker that has the directory
+ * (the approval's outside effect), a public registration body with the demo reference data, and the
+ * ALTCHA captcha solved as the browser's widget solves it (altcha-lib's solver).
+ */
+import { NativeConnection } from '@temporalio/worker';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { PortalActivities } from '@portal/worker';
+import { createWorker } from '@portal/worker';
+import { demoRequestParts, testMailSettings } from '../fixtures';
+import type { TestApi } from '../harness';
+
+/** Runs a worker (with the directory) on `taskQueue`; `overrides` replace single activities. @returns stop. */
+export async function startRegistrationWorker(
+  api: TestApi,
+  taskQueue: string,
+  opts: { overrides?: Partial<PortalActivities>; smtpUrl?: string } = {},
+): Promise<() => Promise<void>> {
+  const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
+  const worker = await createWorker({
+    connection,
+    namespace: api.cfg.TEMPORAL_NAMESPACE,
+    taskQueue,
+    prisma: api.prisma,
+    mail: { ...testMailSettings(), ...(opts.smtpUrl && { smtpUrl: opts.smtpUrl }) },
+    directory: api.directory,
+    overrides: opts.overrides,
+  });
+  const running = worker.run();
+  return async () => {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  };
+}
+
+let counter = 0;
+/** A registration body for a new person (unique email and name per call). */
+export async function registrationBody(api: TestApi, over: Record<string, unknown> = {}) {
+  const { block } = await demoRequestParts(api.prisma);
+  const tag = `${Date.now().toString(36)}${(counter++).toString(36)}`;
+  return {
+    firstName: 'Reg',
+    lastName: `Tester${tag}`,
+    jobTitle: 'Coordinator',
+    organizationName: 'Clinic',
+    phoneNumber: '555-0100',
+    email: `reg.${tag}@example.org`,
+    accessControls: [block],
+    requesterComments: 'Please add me',
+    ...over,
+  };
+}
+
+/** Fetches a challenge from the API and solves it: the value the widget puts into g-recaptcha-response. */
+export async function solvedCaptcha(api: TestApi): Promise<string> {
+  const res = await api.app.inject({ method: 'GET', url: '/rest/public/captcha/challenge' });
+  const challenge = res.json();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+/** Polls until `check` holds (100 ms steps). */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
