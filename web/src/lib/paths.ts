@@ -22,7 +22,8 @@ const query = (params: URLSearchParams) => params.toString().replace(/\+/g, '%20
 export const paths = {
   signIn: { path: '/', href: '/' },
   forgotPassword: { path: '/forgot-password', href: '/forgot-password' },
-  register: { href: '/register' },
+  /** The public registration form (000 §2 Routes, 001 §2.1). */
+  register: { path: '/register', href: '/register' },
   publicHome: { path: '/public', href: '/public/' },
   /** Standalone Change Password (000 §4 Password expiry): `params` carries username, skipRefresh and redirects. */
   changePassword: {
@@ -54,7 +55,19 @@ export const paths = {
     /** The old address of the request form, kept as a redirect to the Access tab. */
     requestAccessChange: { path: '/app/request-access-change' },
     changePassword: { path: '/app/change-password', href: '/app/change-password' },
-    userRequests: { path: '/app/user-requests', href: '/app/user-requests' },
+    /** 'Request a User' (000 §2 Routes, 001 §2.2). */
+    proxyRegistration: { path: '/app/proxy-registration', href: '/app/proxy-registration' },
+    userRequests: {
+      path: '/app/user-requests',
+      href: '/app/user-requests',
+      /** The list with a message to show (001 §2.3: 'User created', 'User Rejected', ...). */
+      withMessage: (message: string) => `/app/user-requests?${query(new URLSearchParams({ message }))}`,
+    },
+    /** Review Pending User (001 §2.4: 'the route shape is not shown'). */
+    registrationReview: {
+      path: '/app/user-requests/registration/:id',
+      href: (id: number) => `/app/user-requests/registration/${id}`,
+    },
     accessChangeReview: {
       path: '/app/user-requests/access-change/:id',
       href: (id: number) => `/app/user-requests/access-change/${id}`,

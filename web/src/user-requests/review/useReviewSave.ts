@@ -142,5 +142,7 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
     /** The request was resolved by this screen's save: everything turns read-only. */
     savedResolved,
     guardDialog: guard.dialog as ReactNode,
+    /** Lets the screen leave without the unsaved-changes question (another action resolved the request). */
+    releaseGuard: guard.release,
   };
 }

@@ -1,0 +1,102 @@
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import { REGISTRATION_STATUS_LABELS, type AccessControl, type Registration, type System } from '@portal/contract';
+import { formatDateTime, joinOrMissing, orMissing } from '../../shared/format';
+import { systemNames } from '../../shared/referenceData';
+import { ReviewItem as Item } from '../review/ReviewShell';
+
+/** 001 §4: a status the screen does not know reads as UNKNOWN. */
+export const registrationStatusLabel = (status: string) =>
+  (REGISTRATION_STATUS_LABELS as Record<string, string>)[status] ?? 'Unknown';
+
+function RequestedRole({ block, index, systems }: { block: AccessControl; index: number; systems?: System[] }) {
+  return (
+    <Paper withBorder p="sm" component="section" aria-label={`Requested role #${index + 1}`}>
+      <Text fw={700} mb="xs">
+        Role #{index + 1}
+      </Text>
+      <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="sm" m={0}>
+        <Item label="Study Role">{block.roleName}</Item>
+        <Item label="LAOs">{joinOrMissing(block.laoIds)}</Item>
+        <Item label="AOs">{joinOrMissing(block.siteCodes)}</Item>
+        <Item label="Studies">{joinOrMissing(block.studyNames)}</Item>
+        <Item label="Systems">{joinOrMissing(systemNames(block.systemAccessIds, systems))}</Item>
+      </SimpleGrid>
+    </Paper>
+  );
+}
+
+const phoneText = (phone: string | null | undefined, ext: string | null | undefined) =>
+  phone ? `${phone}${ext ? ` ext. ${ext}` : ''}` : orMissing(phone);
+
+/**
+ * The requested registration data of Review Pending User (001 §2.4, §3 Registration): the person, who filed it
+ * (the visitor, or a proxy with the person completing the form), dates, status, the requested role blocks and
+ * the requester's comments, all read-only.
+ */
+export function RegistrationDetails({ registration: r, systems }: { registration: Registration; systems?: System[] }) {
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="md" component="section" aria-labelledby="registration-heading">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} id="registration-heading">
+            Registration
+          </Title>
+          <Badge variant="light" size="lg" data-testid="registration-status">
+            {registrationStatusLabel(r.registrationStatus)}
+          </Badge>
+        </Group>
+        <SimpleGrid component="dl" cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm" m={0}>
+          <Item label="Name">
+            {r.firstName} {r.lastName}
+          </Item>
+          <Item label="Email">{orMissing(r.email)}</Item>
+          <Item label="Phone">{phoneText(r.phoneNumber, r.phoneExtension)}</Item>
+          <Item label="Job Title">{orMissing(r.jobTitle)}</Item>
+          <Item label="Organization">{orMissing(r.organizationName)}</Item>
+          <Item label="Submitted By">
+            {r.isProxy ? `Proxy Requester: ${orMissing(r.proxyName)}` : 'Self (public form)'}
+          </Item>
+          {r.isProxy && (
+            <>
+              <Item label="Proxy Email">{orMissing(r.proxyEmail)}</Item>
+              <Item label="Proxy Phone">{phoneText(r.proxyPhone, r.proxyPhoneExt)}</Item>
+              <Item label="Person Completing This Form">
+                {orMissing(r.personCompletingThisFormFullName)}
+                {r.personCompletingThisFormEmail && ` <${r.personCompletingThisFormEmail}>`}
+                {r.personCompletingThisFormPhoneNumber &&
+                  `, ${phoneText(r.personCompletingThisFormPhoneNumber, r.personCompletingThisFormPhoneExtension)}`}
+              </Item>
+            </>
+          )}
+          <Item label="Date Submitted">{formatDateTime(r.sysdat)}</Item>
+          <Item label="Date Modified">{formatDateTime(r.dchng)}</Item>
+          <Item label="Last Modified By">{orMissing(r.lastModifiedBy)}</Item>
+        </SimpleGrid>
+        {r.workflowUrl && (
+          <Anchor href={r.workflowUrl} target="_blank" rel="noopener noreferrer" size="sm" mt="md" display="block">
+            Open workflow in Temporal UI
+          </Anchor>
+        )}
+      </Paper>
+      <Paper withBorder p="md" component="section" aria-labelledby="requested-access-heading">
+        <Title order={2} mb="sm" id="requested-access-heading">
+          Requested Access
+        </Title>
+        <Stack gap="sm">
+          {r.accessControls.length === 0 && <Text c="dimmed">No access blocks in this registration.</Text>}
+          {r.accessControls.map((block, i) => (
+            <RequestedRole key={`${block.roleName}-${i}`} block={block} index={i} systems={systems} />
+          ))}
+          <Textarea
+            label="Requester Comments"
+            value={r.requesterComments || ''}
+            placeholder="---"
+            readOnly
+            autosize
+            minRows={2}
+          />
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
