@@ -1,99 +1,57 @@
 /**
  * The User Requests queue (000 §7 user_requests/{status}, 000 §3 User request): access-modification
- * requests from the projection, server-paged, sorted and OR-filtered over the row's text columns.
+ * requests from the projection, server-paged, sorted and OR-filtered over the row's text columns. A hot read:
+ * plain SQL (queue-sql.ts) instead of Prisma's query compiler (issue 14).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Page, PageQuery, RequestStatus, UserRequestRow } from '@portal/contract';
-import {
-  PageQuerySchema,
-  REQUEST_STATUSES,
-  RESOLVED_STATUSES,
-  UserRequestRowSchema,
-  UserRequestsStatusSchema,
-} from '@portal/contract';
-import type { Prisma, PrismaClient } from '@portal/db';
+import { PageQuerySchema, UserRequestRowSchema, UserRequestsStatusSchema } from '@portal/contract';
+import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
-import { pageWindow, toPage } from '../../http/page';
+import { toPage } from '../../http/page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { QueueCountSchema, QueueRowSchema, USER_REQUEST_SORT_FIELDS, userRequestQueueSql } from './queue-sql';
 
-const SORTS: Record<string, (dir: Prisma.SortOrder) => Prisma.AccessModRequestOrderByWithRelationInput> = {
-  dateSubmitted: (d) => ({ sysdat: d }),
-  lastModified: (d) => ({ dchng: d }),
-  lastModifiedBy: (d) => ({ lastModifiedBy: d }),
-  requestStatus: (d) => ({ requestStatus: d }),
-  requestType: (d) => ({ requestType: d }),
-  userRequestType: (d) => ({ requestType: d }),
-  sysaidTicket: (d) => ({ sysaidTicket: d }),
-  firstName: (d) => ({ subject: { firstName: d } }),
-  lastName: (d) => ({ subject: { lastName: d } }),
-  email: (d) => ({ subject: { email: d } }),
-  organizationName: (d) => ({ subject: { organizationName: d } }),
-};
+export { USER_REQUEST_SORT_FIELDS } from './queue-sql';
 
-/** Sort fields the queue accepts (anything else is answered 422 by the route). */
-export const USER_REQUEST_SORT_FIELDS = Object.keys(SORTS);
-
+/**
+ * One queue page (raw SQL with zod-parsed rows: queue-sql.ts; the page and the count run side by side).
+ * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
+ */
 export async function listUserRequests(
   prisma: PrismaClient,
   status: 'pending' | 'all' | RequestStatus,
   q: PageQuery,
 ): Promise<Page<UserRequestRow>> {
-  const statusWhere: Prisma.AccessModRequestWhereInput =
-    status === 'all'
-      ? {}
-      : status === 'pending'
-        ? { requestStatus: { notIn: [...RESOLVED_STATUSES] } }
-        : { requestStatus: status };
-  const where: Prisma.AccessModRequestWhereInput = { AND: [statusWhere, filterWhere(q.filter)] };
   const [field = 'dateSubmitted', dir = 'desc'] = (q.sort ?? 'dateSubmitted,desc').split(',');
-  const orderBy = [SORTS[field]!(dir as Prisma.SortOrder), { id: 'desc' as const }];
-  const [total, rows] = await Promise.all([
-    prisma.accessModRequest.count({ where }),
-    prisma.accessModRequest.findMany({
-      where,
-      orderBy,
-      ...pageWindow(q),
-      include: { subject: true },
-    }),
+  const sql = userRequestQueueSql(status, q, field, dir as 'asc' | 'desc');
+  const [count, rows] = await Promise.all([
+    prisma.$queryRaw<unknown[]>(sql.count),
+    prisma.$queryRaw<unknown[]>(sql.rows),
   ]);
   return toPage(
-    rows.map((r) => ({
-      id: r.id,
-      userRequestType: 'ACCESS_CHANGE',
-      requestType: r.requestType,
-      requestStatus: r.requestStatus,
-      dateSubmitted: r.sysdat.toISOString(),
-      sysaidTicket: r.sysaidTicket,
-      lastModified: r.dchng.toISOString(),
-      lastModifiedBy: r.lastModifiedBy,
-      firstName: r.subject.firstName,
-      lastName: r.subject.lastName,
-      email: r.subject.email,
-      organizationName: r.subject.organizationName,
-    })),
-    total,
+    z
+      .array(QueueRowSchema)
+      .parse(rows)
+      .map((r) => ({
+        id: r.id,
+        userRequestType: 'ACCESS_CHANGE' as const,
+        requestType: r.requestType,
+        requestStatus: r.requestStatus,
+        dateSubmitted: r.sysdat.toISOString(),
+        sysaidTicket: r.sysaidTicket,
+        lastModified: r.dchng.toISOString(),
+        lastModifiedBy: r.lastModifiedBy,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        email: r.email,
+        organizationName: r.organizationName,
+      })),
+    QueueCountSchema.parse(count)[0]!.total,
     q,
     `${field},${dir}`,
   );
-}
-
-function filterWhere(filter: string | undefined): Prisma.AccessModRequestWhereInput {
-  if (!filter) return {};
-  const contains = { contains: filter, mode: 'insensitive' as const };
-  const upper = filter.toUpperCase().replace(/ /g, '_');
-  const statuses = REQUEST_STATUSES.filter((s) => s.includes(upper));
-  return {
-    OR: [
-      { subject: { firstName: contains } },
-      { subject: { lastName: contains } },
-      { subject: { email: contains } },
-      { subject: { organizationName: contains } },
-      { sysaidTicket: contains },
-      { lastModifiedBy: contains },
-      ...(statuses.length ? [{ requestStatus: { in: statuses } }] : []),
-    ],
-  };
 }
 
 const QueueQuery = PageQuerySchema.extend({

@@ -1,0 +1,64 @@
+/**
+ * The User Requests queue page through the API against the same statements on PostgreSQL directly
+ * (issue 14 "Read paths at the speed of SQL"): both run one request at a time in the same process and run,
+ * and the ratio of their median times is the API's overhead (target at most 1.5).
+ */
+import pg from 'pg';
+import { poolConfigFromUrl } from '@portal/db';
+import { userRequestQueueSql } from '../../api/src/features/requests/queue-sql';
+
+/** The page the bench reads: the reviewer's default queue view (000 §7 user_requests/all). */
+export const QUEUE_QUERY = { page: 1, size: 25, sort: 'dateSubmitted,desc' } as const;
+export const QUEUE_URL = `/rest/secure/user_management/user_requests/all?page=${QUEUE_QUERY.page}&size=${QUEUE_QUERY.size}&sort=${QUEUE_QUERY.sort}`;
+
+/** Median of `values` (ms). */
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+};
+
+/** Times `run` `times` times, one after another, after `warmUp` untimed runs. */
+async function timeEach(run: () => Promise<void>, times: number, warmUp = 20): Promise<number[]> {
+  for (let i = 0; i < warmUp; i++) await run();
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await run();
+    ms.push(performance.now() - started);
+  }
+  return ms;
+}
+
+/**
+ * Runs the queue page `times` times through the API (`base` + QUEUE_URL with the reviewer's cookie and
+ * XSRF header) and the page's two statements (rows and count, side by side as the API runs them) `times`
+ * times on PostgreSQL with a pg pool of its own.
+ * @returns the medians (ms) and their ratio.
+ * @throws Error when the API answers anything but 200.
+ */
+export async function compareQueueWithSql(opts: {
+  base: string;
+  headers: Record<string, string>;
+  databaseUrl: string;
+  times: number;
+}): Promise<{ apiP50Ms: number; sqlP50Ms: number; ratio: number }> {
+  const api = await timeEach(async () => {
+    const res = await fetch(`${opts.base}${QUEUE_URL}`, { headers: opts.headers });
+    if (res.status !== 200) throw new Error(`queue page answered ${res.status}`);
+    await res.arrayBuffer();
+  }, opts.times);
+
+  const pool = new pg.Pool({ ...poolConfigFromUrl(opts.databaseUrl), max: 2 });
+  try {
+    const [field, dir] = QUEUE_QUERY.sort.split(',') as [string, 'asc' | 'desc'];
+    const { rows, count } = userRequestQueueSql('all', { ...QUEUE_QUERY }, field, dir);
+    const sql = await timeEach(async () => {
+      await Promise.all([pool.query(rows.sql, rows.values), pool.query(count.sql, count.values)]);
+    }, opts.times);
+    const apiP50Ms = median(api);
+    const sqlP50Ms = median(sql);
+    return { apiP50Ms, sqlP50Ms, ratio: apiP50Ms / sqlP50Ms };
+  } finally {
+    await pool.end();
+  }
+}
