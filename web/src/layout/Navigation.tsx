@@ -21,6 +21,8 @@ const MAIN_ITEMS: NavItem[] = [
     to: app.profile.href('access'),
     isActive: (p, tab) => (p === app.profile.path && tab === 'access') || p.startsWith(app.requestAccess.path),
   },
+  // 000 §2 Routes, 001 §2.2: any signed-in user may request an account for someone else.
+  { label: 'Request a User', to: app.proxyRegistration.href, isActive: (p) => p === app.proxyRegistration.path },
 ];
 
 /** Under the 'Administration' heading, shown to users with READ_USERS (000 §2 Routes). */

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import {
   CONSTANTS,
   MESSAGES,
+  REGISTRATION_STATUS_LABELS,
   REQUEST_STATUSES,
   REQUEST_STATUS_LABELS,
   REQUEST_TYPE_LABELS,
@@ -26,8 +27,16 @@ const STATUS_OPTIONS = [
 const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
 const DEFAULT_SORT: DataTableSortStatus<UserRequestRow> = { columnAccessor: 'dateSubmitted', direction: 'desc' };
 
-/** The review screen of a row (only access-change requests exist so far). */
-const reviewPath = (row: Pick<UserRequestRow, 'id'>) => paths.app.accessChangeReview.href(row.id);
+/** The review screen of a row: Review Pending User for a registration (001 §2.4), else the access change's. */
+const reviewPath = (row: Pick<UserRequestRow, 'id' | 'userRequestType'>) =>
+  row.userRequestType === 'REGISTRATION'
+    ? paths.app.registrationReview.href(row.id)
+    : paths.app.accessChangeReview.href(row.id);
+/** A registration row's status is a registration status (001 §4), the others' a request status. */
+const statusLabel = (row: UserRequestRow) =>
+  (REQUEST_STATUS_LABELS as Record<string, string>)[row.requestStatus] ??
+  (REGISTRATION_STATUS_LABELS as Record<string, string>)[row.requestStatus] ??
+  row.requestStatus;
 
 /**
  * User Requests /app/user-requests (000 §2 Routes, §7 user_requests; 001 §2.3): the reviewers' queue,
@@ -138,7 +147,10 @@ export function UserRequestsPage() {
             accessor: 'requestType',
             title: 'Request Type',
             sortable: true,
-            render: (r) => REQUEST_TYPE_LABELS[r.requestType] ?? orMissing(r.userRequestType),
+            render: (r) =>
+              r.userRequestType === 'REGISTRATION'
+                ? 'Registration'
+                : (REQUEST_TYPE_LABELS[r.requestType] ?? orMissing(r.userRequestType)),
           },
           { accessor: 'firstName', title: 'First Name', sortable: true },
           { accessor: 'lastName', title: 'Last Name', sortable: true },
@@ -153,7 +165,7 @@ export function UserRequestsPage() {
             accessor: 'requestStatus',
             title: 'Status',
             sortable: true,
-            render: (r) => REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus,
+            render: statusLabel,
           },
           {
             accessor: 'sysaidTicket',

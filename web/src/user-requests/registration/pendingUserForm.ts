@@ -1,4 +1,5 @@
 import {
+  APPROVAL_WARNING_KEY,
   FIELD_LIMITS,
   REGISTRATION_MESSAGES,
   type AccountType,
@@ -118,12 +119,16 @@ export function pendingUserErrorsToForm(fieldErrors: FieldErrors) {
 }
 
 /**
- * 001 §4 Approval warning: reacted to only when the one error is on the registration's email key (an internal
- * account with an outside email domain) and there is no other error.
+ * 001 §4 Approval warning: reacted to only when the one error is the internal-domain warning on the
+ * registration's email key and there is no other error (the same key also carries 'Email address already
+ * exists in database', which is a refusal, not a warning).
  */
 export function isInternalDomainWarning(fieldErrors: FieldErrors, globalErrors: readonly string[]): boolean {
   const keys = Object.keys(fieldErrors);
   return (
-    globalErrors.length === 0 && keys.length === 1 && (keys[0] === 'registrationForm.email' || keys[0] === 'email')
+    globalErrors.length === 0 &&
+    keys.length === 1 &&
+    keys[0] === APPROVAL_WARNING_KEY &&
+    fieldErrors[APPROVAL_WARNING_KEY]!.every((r) => r === REGISTRATION_MESSAGES.internalDomainWarning)
   );
 }
