@@ -13,6 +13,8 @@ import { HISTORIES_DIR, workflowBundle } from './support';
 /** The main paths each kind keeps a recorded history of. */
 const EXPECTED: Record<string, string[]> = {
   'access-change': ['approved', 'rejected', 'comment-only', 'refused-update', 'mail-failed'],
+  // 'approved' holds a comment-only save and a refused one before the approval.
+  registration: ['approved', 'denied', 'deleted', 'mail-failed'],
 };
 
 describe('recorded histories', () => {

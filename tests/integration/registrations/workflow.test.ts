@@ -1,0 +1,167 @@
+/**
+ * The registration workflow on the real dev server (REQUEST-LIFECYCLE "Tests every kind gets"): every
+ * transition through the API with the workflow's final state and audit trail, an approval whose directory
+ * write and commit are both retried as after a worker crash between them (one user, one entry), an approval
+ * while the mail server is down (APPROVED, MAIL_FAILED, the link resent through set_initial_password/resend),
+ * and the recorded histories of the main paths (RECORD_HISTORIES=1).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/common';
+import { Client, Connection } from '@temporalio/client';
+import { findPeopleByEmail } from '@portal/directory';
+import { type PortalActivities, createActivities } from '@portal/worker';
+import { testMailSettings, waitForMail } from '../fixtures';
+import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
+import { type TemporalTestEnv, auditActions, maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
+import { registrationBody, startRegistrationWorker } from './support';
+
+let reviewer: Session;
+let proxy: Session;
+let userRole: number;
+const apis: TestApi[] = [];
+let temporal: TemporalTestEnv;
+
+beforeAll(async () => {
+  const connection = await Connection.connect({ address: (await newApi()).cfg.TEMPORAL_ADDRESS });
+  temporal = { client: new Client({ connection }), native: undefined as never, close: () => connection.close() };
+  reviewer = await signIn(apis[0]!.app, 'reviewer');
+  proxy = await signIn(apis[0]!.app, 'user');
+  userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
+}, 60_000);
+
+afterAll(async () => {
+  await temporal?.close();
+  for (const api of apis) await api.close();
+});
+
+async function newApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const api = await startApi({ TEMPORAL_TASK_QUEUE: uniqueQueue('registrations-wf'), ...env });
+  apis.push(api);
+  return api;
+}
+
+async function file(api: TestApi) {
+  const res = await caller(api.app)(proxy, 'POST', '/rest/secure/user_registration', await registrationBody(api));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { id: number; email: string; workflowId: string };
+}
+
+const approve = (api: TestApi, reg: { id: number }, versionno = 0) =>
+  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {
+    registrationForm: { id: reg.id, versionno },
+    portalRoleIds: [userRole],
+    username: `wf${reg.id}`,
+  });
+
+const finalState = (workflowId: string) => temporal.client.workflow.getHandle(workflowId).result();
+
+describe('registration workflow', () => {
+  it('save, refused save, approve: APPROVED with the user, the audit trail and the mail', async () => {
+    const api = await newApi();
+    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE);
+    try {
+      const reg = await file(api);
+      const put = (body: Record<string, unknown>) =>
+        caller(api.app)(reviewer, 'PUT', `/rest/secure/user_registration/${reg.id}`, { id: reg.id, ...body });
+      expect((await put({ versionno: 0, sysaidTicket: 'T-1' })).statusCode).toBe(200);
+      // Refused by the commit (nothing changed): the state and version stay.
+      expect((await put({ versionno: 1, sysaidTicket: 'T-1' })).statusCode).toBe(304);
+      expect((await approve(api, reg, 1)).statusCode).toBe(200);
+      await waitForMail(reg.email, 'your account was created');
+      expect(await finalState(reg.workflowId)).toMatchObject({
+        status: 'APPROVED',
+        version: 2,
+        outsideEffectsRan: true,
+      });
+      expect(await auditActions(api.prisma, reg.workflowId)).toEqual([
+        'CREATED',
+        'REVIEW_SAVED',
+        'USER_CREATED',
+        'STATUS_APPROVED',
+        'MAIL_SENT',
+      ]);
+      await maybeRecordHistory(temporal, reg.workflowId, 'registration', 'approved');
+    } finally {
+      await stop();
+    }
+  });
+
+  it.each([
+    ['deny', 'DENIED', 'denied', ['CREATED', 'STATUS_DENIED', 'MAIL_SENT']],
+    ['delete', 'DELETED', 'deleted', ['CREATED', 'STATUS_DELETED']],
+  ])('%s: %s, the workflow completes', async (action, status, history, audit) => {
+    const api = await newApi();
+    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE);
+    try {
+      const reg = await file(api);
+      const res =
+        action === 'deny'
+          ? await caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/deny', {
+              registrationForm: { id: reg.id, versionno: 0 },
+            })
+          : await caller(api.app)(reviewer, 'DELETE', `/rest/secure/user_registration/${reg.id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await finalState(reg.workflowId)).toMatchObject({ status, version: 1, outsideEffectsRan: false });
+      expect(await auditActions(api.prisma, reg.workflowId)).toEqual(audit);
+      await maybeRecordHistory(temporal, reg.workflowId, 'registration', history);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('an approval retried after a crash between the directory write and the commit: one entry, one user', async () => {
+    const api = await newApi({ REVIEW_DEADLINE_MS: '60000' });
+    const real = createActivities(api.prisma, testMailSettings(), api.directory);
+    const attempts = { outside: 0, commit: 0 };
+    const overrides: Partial<PortalActivities> = {
+      // The entry is written, then the worker "dies" before the activity completes: Temporal retries it.
+      applyOutsideEffects: async (input) => {
+        await real.applyOutsideEffects(input);
+        if (attempts.outside++ === 0) throw ApplicationFailure.retryable('worker lost after the directory write');
+      },
+      // The commit's first attempt is lost too: nothing was written, the retry writes once.
+      commitSave: async (input) => {
+        if (input.toStatus === 'APPROVED' && attempts.commit++ === 0) {
+          throw ApplicationFailure.retryable('worker lost before the commit');
+        }
+        return real.commitSave(input);
+      },
+    };
+    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { overrides });
+    try {
+      const reg = await file(api);
+      const res = await approve(api, reg);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(attempts).toEqual({ outside: 2, commit: 2 });
+      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
+      expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('approval with the mail server down: APPROVED, MAIL_FAILED, and the link can be resent', async () => {
+    const api = await newApi({ MAIL_DEADLINE: '3 seconds' });
+    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { smtpUrl: 'smtp://127.0.0.1:9' });
+    try {
+      const reg = await file(api);
+      expect((await approve(api, reg)).statusCode).toBe(200);
+      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
+      expect(await auditActions(api.prisma, reg.workflowId)).toEqual([
+        'CREATED',
+        'USER_CREATED',
+        'STATUS_APPROVED',
+        'MAIL_FAILED',
+      ]);
+      await maybeRecordHistory(temporal, reg.workflowId, 'registration', 'mail-failed');
+      const created = await api.prisma.portalUser.findFirstOrThrow({ where: { email: reg.email } });
+      const resend = await caller(api.app)(reviewer, 'POST', `/rest/secure/set_initial_password/resend/${created.id}`);
+      expect(resend.statusCode, resend.body).toBe(200);
+      const mail = await waitForMail(reg.email, 'set your password');
+      expect(mail.text).toMatch(/\/set-initial-password\//);
+    } finally {
+      await stop();
+    }
+  });
+});
