@@ -21,6 +21,8 @@ export default defineConfig({
     screenshot: 'on',
     trace: 'retain-on-failure',
     viewport: { width: 1280, height: 900 },
+    // Transitions finish at once (the theme respects reduced motion), so axe measures colours as painted.
+    contextOptions: { reducedMotion: 'reduce' },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -1,9 +1,10 @@
 /**
- * Helpers of the browser journeys: sign in and out as a demo persona, pick Mantine options, screenshots,
- * caught mail, CSP violations and a second API with settings of its own.
+ * Helpers of the browser journeys: sign in and out as a demo persona, pick Mantine options, screenshots with
+ * an axe check of the screen, caught mail, CSP violations and a second API with settings of its own.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { freePort, readMail, waitForHttp } from '@portal/scripts';
@@ -11,8 +12,32 @@ import { freePort, readMail, waitForHttp } from '@portal/scripts';
 const SHOTS = path.join(import.meta.dirname, '..', 'artifacts', 'screens');
 const REPO = path.join(import.meta.dirname, '..', '..');
 
-/** Saves a full-page screenshot under tests/artifacts/screens (kept as a CI artifact). */
-export async function shot(page: Page, name: string): Promise<void> {
+/** The WCAG 2.2 AA rule set (issue 9): every A and AA rule of WCAG 2.0, 2.1 and 2.2. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/**
+ * Runs axe on the page as it is now (WCAG 2.0/2.1/2.2 A and AA) and fails the test on any violation, naming
+ * the rule, its help text and the offending elements. Call it on every screen a journey visits: a screen
+ * without an axe check is unfinished (issue 9).
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // Let Mantine's transitions (modals, menus, notifications) settle: axe measures colours as painted.
+  await page.waitForTimeout(250);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const found = violations.map(
+    (v) =>
+      `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`,
+  );
+  expect(found, `axe violations on '${screen}' (${page.url()})`).toEqual([]);
+}
+
+/**
+ * Checks the screen with axe (`expectAccessible`) and saves a full-page screenshot under
+ * tests/artifacts/screens (kept as a CI artifact). `axe: false` only for pages the portal does not own (the
+ * Temporal Web UI).
+ */
+export async function shot(page: Page, name: string, { axe = true }: { axe?: boolean } = {}): Promise<void> {
+  if (axe) await expectAccessible(page, name);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 

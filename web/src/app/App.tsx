@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { MESSAGES } from '@portal/contract';
@@ -7,21 +7,8 @@ import { RouterProvider } from 'react-router-dom';
 import { ApiError, setUnauthorizedHandler } from '../lib/apiClient';
 import { clearSession, signInUrl } from '../lib/session';
 import { router } from './router';
-
-const theme = createTheme({
-  primaryColor: 'blue',
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-  defaultRadius: 'sm',
-  focusRing: 'auto',
-  // 000 §2 Form note 'All fields are required unless indicated.': optional fields say so in their label;
-  // required ones keep the required attribute without a visual asterisk (which would also enter their names).
-  components: Object.fromEntries(
-    ['TextInput', 'PasswordInput', 'Textarea', 'Select', 'MultiSelect', 'CheckboxGroup'].map((name) => [
-      name,
-      { defaultProps: { withAsterisk: false } },
-    ]),
-  ),
-});
+import { cssVariablesResolver } from '../shared/theme/palette';
+import { theme } from '../shared/theme/theme';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -47,7 +34,7 @@ setUnauthorizedHandler(() => {
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider labels={{ confirm: 'OK', cancel: 'Cancel' }}>
           <Notifications position="top-right" autoClose={7500} />

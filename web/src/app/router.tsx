@@ -44,9 +44,7 @@ function NotFound({ home }: { home: string }) {
   usePageTitle('Page Not Found');
   return (
     <Stack gap="sm" py="xl">
-      <Title order={1} size="h2">
-        Page Not Found
-      </Title>
+      <Title order={1}>Page Not Found</Title>
       <Text>The page you asked for does not exist (yet).</Text>
       <Anchor component={Link} to={home}>
         {home === paths.signIn.href ? 'Go to the sign-in page' : 'Go to the dashboard'}

@@ -70,7 +70,7 @@ export function SignInPage() {
         aria-labelledby="sign-in-title"
       >
         <Stack gap="md">
-          <Title order={1} size="h2" id="sign-in-title">
+          <Title order={1} id="sign-in-title">
             Sign In
           </Title>
           {message && (

@@ -32,9 +32,7 @@ export function AppChangePasswordPage() {
 
   return (
     <Stack gap="md">
-      <Title order={1} size="h2">
-        Change Password
-      </Title>
+      <Title order={1}>Change Password</Title>
       {changed && (
         <Alert color="green" role="status" withCloseButton onClose={() => setChanged(false)}>
           {AUTH_MESSAGES.changedInApp}

@@ -77,9 +77,7 @@ export function ChangePasswordPage() {
     <Paper withBorder shadow="sm" p="xl" radius="md">
       <InactivityModal />
       <Stack gap="md">
-        <Title order={1} size="h2">
-          Change Password
-        </Title>
+        <Title order={1}>Change Password</Title>
         {state === 'FORCE_CHANGE' && !done && (
           <Alert color="red" role="alert" data-testid="expiry-banner">
             {AUTH_MESSAGES.expiredBanner}

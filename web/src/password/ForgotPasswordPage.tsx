@@ -48,7 +48,7 @@ export function ForgotPasswordPage() {
         onSubmit={form.onSubmit((v) => send.mutate({ emailAddress: v.emailAddress.trim() }))}
       >
         <Stack gap="md">
-          <Title order={1} size="h2" id="forgot-title">
+          <Title order={1} id="forgot-title">
             Forgot Password
           </Title>
           {sentTo && (

@@ -7,7 +7,7 @@ export function PasswordRequirements() {
   return (
     <Paper withBorder p="md" radius="md" component="aside" aria-labelledby="password-requirements">
       <Stack gap="xs">
-        <Title order={2} size="h5" id="password-requirements">
+        <Title order={2} id="password-requirements">
           Password Requirements
         </Title>
         {rules.isPending && <Skeleton height={80} />}

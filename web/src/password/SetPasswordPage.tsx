@@ -105,9 +105,7 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md">
       <Stack gap="md">
-        <Title order={1} size="h2">
-          Set Password
-        </Title>
+        <Title order={1}>Set Password</Title>
         {body}
       </Stack>
     </Paper>

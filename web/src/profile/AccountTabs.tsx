@@ -29,7 +29,7 @@ export function AccountTab({ profile }: { profile: Profile }) {
   return (
     <Stack gap="lg">
       <Paper withBorder p="md" component="section" aria-labelledby="account-heading">
-        <Title order={2} size="h4" mb="sm" id="account-heading">
+        <Title order={2} mb="sm" id="account-heading">
           Account
         </Title>
         <FieldList>
@@ -41,7 +41,7 @@ export function AccountTab({ profile }: { profile: Profile }) {
         </FieldList>
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="roles-heading">
-        <Title order={2} size="h4" mb="sm" id="roles-heading">
+        <Title order={2} mb="sm" id="roles-heading">
           Portal Roles
         </Title>
         {profile.roles.length === 0 ? (
@@ -69,7 +69,7 @@ export function AccountTab({ profile }: { profile: Profile }) {
 export function DetailsTab({ profile }: { profile: Profile }) {
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="org-heading">
-      <Title order={2} size="h4" mb="sm" id="org-heading">
+      <Title order={2} mb="sm" id="org-heading">
         Organization Details
       </Title>
       <FieldList>

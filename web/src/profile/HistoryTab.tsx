@@ -64,9 +64,7 @@ export function HistoryTab() {
       <Alert color="blue" variant="light">
         {MESSAGES.access.requestsNote}
       </Alert>
-      <Title order={2} size="h4">
-        Access Requests
-      </Title>
+      <Title order={2}>Access Requests</Title>
       {requests.isError && (
         <LoadError text={MESSAGES.access.loadRequestsFailed} onRetry={() => void requests.refetch()} />
       )}

@@ -8,9 +8,11 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { sessionKeys } from '../lib/sessionQueries';
+import { cssVariablesResolver } from '../shared/theme/palette';
+import { theme } from '../shared/theme/theme';
 
 /**
- * Renders a screen as the app does (Mantine, modals and notifications, a fresh TanStack Query client, a data
+ * Renders a screen as the app does (Mantine with the app's theme, modals and notifications, a fresh TanStack Query client, a data
  * router) at `url`, matched by `path`. `permissions` are the signed-in user's (granted_permissions is served
  * from the cache, no call). `otherRoutes` lets a test see where the screen navigates (e.g. a marker element on
  * the list it returns to). A memory data router, not `MemoryRouter`: the unsaved-changes guard uses
@@ -36,7 +38,7 @@ export function renderRoute({
   const router = createMemoryRouter([{ path, element }, ...otherRoutes], { initialEntries: [url] });
   const user = userEvent.setup();
   const view = render(
-    <MantineProvider>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider labels={{ confirm: 'OK', cancel: 'Cancel' }}>
           <Notifications />

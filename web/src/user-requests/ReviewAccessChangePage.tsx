@@ -39,7 +39,7 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
     <Stack gap="md">
       <Paper withBorder p="md" component="section" aria-labelledby="request-heading">
         <Group justify="space-between" mb="sm">
-          <Title order={2} size="h4" id="request-heading">
+          <Title order={2} id="request-heading">
             Request
           </Title>
           <Badge variant="light" size="lg" data-testid="request-status">
@@ -72,7 +72,7 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
         </Group>
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="requested-access-heading">
-        <Title order={2} size="h4" mb="sm" id="requested-access-heading">
+        <Title order={2} mb="sm" id="requested-access-heading">
           Requested Access
         </Title>
         <Stack gap="sm">

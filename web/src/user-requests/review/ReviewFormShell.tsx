@@ -41,7 +41,7 @@ export function ReviewFormShell({
       {dialogs}
       <form onSubmit={onSubmit} noValidate aria-labelledby="review-heading">
         <Stack gap="md">
-          <Title order={2} size="h4" id="review-heading">
+          <Title order={2} id="review-heading">
             Review
           </Title>
           <MessageAlert message={message} onClose={onCloseMessage}>
