@@ -30,6 +30,12 @@ const DashboardPage = screen(() => import('../dashboard/DashboardPage'), 'Dashbo
 const ProfilePage = screen(() => import('../profile/ProfilePage'), 'ProfilePage');
 const RequestAccessPage = screen(() => import('../requests/RequestAccessPage'), 'RequestAccessPage');
 const UserRequestsPage = screen(() => import('../user-requests/UserRequestsPage'), 'UserRequestsPage');
+const PublicRegistrationPage = screen(() => import('../registration/PublicRegistrationPage'), 'PublicRegistrationPage');
+const ProxyRegistrationPage = screen(() => import('../registration/ProxyRegistrationPage'), 'ProxyRegistrationPage');
+const ReviewRegistrationPage = screen(
+  () => import('../user-requests/registration/ReviewRegistrationPage'),
+  'ReviewRegistrationPage',
+);
 const ReviewAccessChangePage = screen(
   () => import('../user-requests/ReviewAccessChangePage'),
   'ReviewAccessChangePage',
@@ -77,6 +83,7 @@ export const router = createBrowserRouter([
       { index: true, element: <SignInPage /> },
       { path: paths.publicHome.path, element: <Navigate to={paths.signIn.href} replace /> },
       { path: paths.forgotPassword.path, element: page(ForgotPasswordPage) },
+      { path: paths.register.path, element: page(PublicRegistrationPage) },
       { path: paths.changePassword.path, element: page(ChangePasswordPage) },
       // 000 §2 'set / reset password: route shape not shown' (docs/decisions.md); a missing hash is invalid.
       { path: paths.setInitialPassword.path, element: page(() => <SetPasswordPage mode="set_initial_password" />) },
@@ -95,8 +102,10 @@ export const router = createBrowserRouter([
       secure(app.requestAccess.path, RequestAccessPage),
       { path: app.requestAccessChange.path, element: <Navigate to={app.profile.href('access')} replace /> },
       secure(app.changePassword.path, AppChangePasswordPage),
+      secure(app.proxyRegistration.path, ProxyRegistrationPage),
       secure(app.userRequests.path, UserRequestsPage, 'READ_USERS'),
       secure(app.accessChangeReview.path, ReviewAccessChangePage, 'READ_USERS'),
+      secure(app.registrationReview.path, ReviewRegistrationPage, 'READ_USERS'),
       // 001 §2.12 Configuration: READ_USERS views; creating needs ADMIN, as do the editors' changes.
       secure(app.configure.path, ConfigurePage, 'READ_USERS'),
       ...(
