@@ -1,6 +1,6 @@
 /**
  * The User Requests queue as SQL (issue 14 "Read paths at the speed of SQL"): the page and the count of the
- * projection's access-modification requests joined with their subject, built as `Prisma.sql` fragments
+ * one read model of every request kind (the "UserRequestQueue" view: access-change requests and registrations), built as `Prisma.sql` fragments
  * (values always bound, sort columns only from the whitelist below). The answers are those of the former
  * Prisma query: same filter (case-insensitive "contains" over the text columns, status names), same order
  * (the sort column, then the id, newest first), same page window. Rows are parsed with zod.
@@ -9,27 +9,29 @@
  */
 import { z } from 'zod';
 import {
-  REQUEST_STATUSES,
   REQUEST_TYPES,
-  RESOLVED_STATUSES,
+  USER_REQUEST_STATUSES,
+  USER_REQUEST_TYPES,
+  USER_REQUEST_TYPE_LABELS,
   type PageQuery,
-  type RequestStatus,
+  type UserRequestsStatus,
 } from '@portal/contract';
 import { Prisma } from '@portal/db';
+import { CountRowsSchema, containsPattern } from '../../shared/sql';
 
-/** The queue's sort fields (000 §7) and their columns (`r` the request, `u` its subject). */
+/** The queue's sort fields (000 §7) and their columns of the read model `q` ("UserRequestQueue"). */
 const SORT_COLUMNS: Record<string, string> = {
-  dateSubmitted: 'r."sysdat"',
-  lastModified: 'r."dchng"',
-  lastModifiedBy: 'r."lastModifiedBy"',
-  requestStatus: 'r."requestStatus"',
-  requestType: 'r."requestType"',
-  userRequestType: 'r."requestType"',
-  sysaidTicket: 'r."sysaidTicket"',
-  firstName: 'u."firstName"',
-  lastName: 'u."lastName"',
-  email: 'u."email"',
-  organizationName: 'u."organizationName"',
+  dateSubmitted: 'q."sysdat"',
+  lastModified: 'q."dchng"',
+  lastModifiedBy: 'q."lastModifiedBy"',
+  requestStatus: 'q."requestStatus"',
+  requestType: 'q."requestType"',
+  userRequestType: 'q."userRequestType"',
+  sysaidTicket: 'q."sysaidTicket"',
+  firstName: 'q."firstName"',
+  lastName: 'q."lastName"',
+  email: 'q."email"',
+  organizationName: 'q."organizationName"',
 };
 
 /** Sort fields the queue accepts (anything else is answered 422 by the route). */
@@ -37,9 +39,10 @@ export const USER_REQUEST_SORT_FIELDS = Object.keys(SORT_COLUMNS);
 
 /** One queue row as PostgreSQL returns it. */
 export const QueueRowSchema = z.object({
+  userRequestType: z.enum(USER_REQUEST_TYPES),
   id: z.number().int(),
-  requestType: z.enum(REQUEST_TYPES),
-  requestStatus: z.enum(REQUEST_STATUSES),
+  requestType: z.enum(REQUEST_TYPES).nullable(),
+  requestStatus: z.enum(USER_REQUEST_STATUSES),
   sysdat: z.date(),
   sysaidTicket: z.string(),
   dchng: z.date(),
@@ -51,27 +54,37 @@ export const QueueRowSchema = z.object({
 });
 export type QueueRow = z.infer<typeof QueueRowSchema>;
 
-export const QueueCountSchema = z.array(z.object({ total: z.number().int() })).length(1);
+/** The count statement's answer. */
+export const QueueCountSchema = CountRowsSchema;
 
-/** `%text%` for ILIKE with the text's own `%`, `_` and `\` matched literally. */
-const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** How the screens show a date (web/src/shared/format.ts 'MM/DD/YYYY h:mm A'), in UTC, for the OR filter. */
+const displayedDate = (column: string) => Prisma.raw(`to_char(${column}, 'MM/DD/YYYY FMHH12:MI AM')`);
 
-function whereClause(status: 'pending' | 'all' | RequestStatus, filter: string | undefined): Prisma.Sql {
+/** Names that match `filter` as a whole word list: 'in progress' finds IN_PROGRESS, 'registration' the kind. */
+function matchingNames(filter: string, names: readonly string[], labels: Record<string, string> = {}): string[] {
+  const upper = filter.toUpperCase().replace(/ /g, '_');
+  return names.filter((n) => n.includes(upper) || (labels[n] ?? '').toUpperCase().includes(filter.toUpperCase()));
+}
+
+function whereClause(status: UserRequestsStatus, filter: string | undefined): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
-  if (status === 'pending') parts.push(Prisma.sql`r."requestStatus"::text <> ALL(${[...RESOLVED_STATUSES]})`);
-  else if (status !== 'all') parts.push(Prisma.sql`r."requestStatus"::text = ${status}`);
+  if (status === 'pending') parts.push(Prisma.sql`NOT q."resolved"`);
+  else if (status !== 'all') parts.push(Prisma.sql`q."requestStatus" = ${status}`);
   if (filter) {
     const like = containsPattern(filter);
-    const upper = filter.toUpperCase().replace(/ /g, '_');
-    const statuses = REQUEST_STATUSES.filter((s) => s.includes(upper));
+    const statuses = matchingNames(filter, USER_REQUEST_STATUSES);
+    const kinds = matchingNames(filter, USER_REQUEST_TYPES, USER_REQUEST_TYPE_LABELS);
     const any: Prisma.Sql[] = [
-      Prisma.sql`u."firstName" ILIKE ${like}`,
-      Prisma.sql`u."lastName" ILIKE ${like}`,
-      Prisma.sql`u."email" ILIKE ${like}`,
-      Prisma.sql`u."organizationName" ILIKE ${like}`,
-      Prisma.sql`r."sysaidTicket" ILIKE ${like}`,
-      Prisma.sql`r."lastModifiedBy" ILIKE ${like}`,
-      ...(statuses.length ? [Prisma.sql`r."requestStatus"::text = ANY(${statuses})`] : []),
+      Prisma.sql`q."firstName" ILIKE ${like}`,
+      Prisma.sql`q."lastName" ILIKE ${like}`,
+      Prisma.sql`q."email" ILIKE ${like}`,
+      Prisma.sql`q."organizationName" ILIKE ${like}`,
+      Prisma.sql`q."sysaidTicket" ILIKE ${like}`,
+      Prisma.sql`q."lastModifiedBy" ILIKE ${like}`,
+      Prisma.sql`${displayedDate('q."sysdat"')} ILIKE ${like}`,
+      Prisma.sql`${displayedDate('q."dchng"')} ILIKE ${like}`,
+      ...(statuses.length ? [Prisma.sql`q."requestStatus" = ANY(${statuses})`] : []),
+      ...(kinds.length ? [Prisma.sql`q."userRequestType" = ANY(${kinds})`] : []),
     ];
     parts.push(Prisma.sql`(${Prisma.join(any, ' OR ')})`);
   }
@@ -79,25 +92,23 @@ function whereClause(status: 'pending' | 'all' | RequestStatus, filter: string |
 }
 
 /**
- * The two statements of one queue page: `rows` (the page, sorted by `field` `dir`, then id descending) and
+ * The two statements of one queue page: `rows` (the page, sorted by `field` `dir`, then newest first) and
  * `count` (every matching row). `field` must be one of USER_REQUEST_SORT_FIELDS (the route's schema checks).
  * @throws Error on an unknown sort field.
  */
 export function userRequestQueueSql(
-  status: 'pending' | 'all' | RequestStatus,
+  status: UserRequestsStatus,
   q: PageQuery,
   field: string,
   dir: 'asc' | 'desc',
 ): { rows: Prisma.Sql; count: Prisma.Sql } {
   const column = SORT_COLUMNS[field];
   if (!column) throw new Error(`unknown queue sort field ${field}`);
-  const where = whereClause(status, q.filter);
-  const from = Prisma.sql`FROM "AccessModRequest" r JOIN "PortalUser" u ON u."id" = r."subjectUserId" ${where}`;
-  const rows = Prisma.sql`SELECT r."id", r."requestType"::text AS "requestType",
-      r."requestStatus"::text AS "requestStatus", r."sysdat", r."sysaidTicket", r."dchng", r."lastModifiedBy",
-      u."firstName", u."lastName", u."email", u."organizationName"
+  const from = Prisma.sql`FROM "UserRequestQueue" q ${whereClause(status, q.filter)}`;
+  const rows = Prisma.sql`SELECT q."userRequestType", q."id", q."requestType", q."requestStatus", q."sysdat",
+      q."sysaidTicket", q."dchng", q."lastModifiedBy", q."firstName", q."lastName", q."email", q."organizationName"
     ${from}
-    ORDER BY ${Prisma.raw(`${column} ${dir === 'asc' ? 'ASC' : 'DESC'}`)}, r."id" DESC
+    ORDER BY ${Prisma.raw(`${column} ${dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`)}, q."sysdat" DESC, q."id" DESC
     LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`;
   return { rows, count: Prisma.sql`SELECT count(*)::int AS total ${from}` };
 }
