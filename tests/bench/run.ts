@@ -9,7 +9,9 @@
  * - the User Requests queue page one request at a time through the API and as SQL on PostgreSQL directly
  *   (queue.ts): the ratio of the medians (target at most 1.5);
  * - the queue page under load (autocannon, 10 connections, 10 s): latency and pages/s, printed only (the
- *   load generator shares the machine's two cores).
+ *   load generator shares the machine's two cores);
+ * - sign-in with a wrong password for a known and an unknown username (sign-in-timing.ts): both medians and
+ *   their difference (issue 13: timing must not tell accounts apart).
  * Writes tests/artifacts/bench.json and exits 1 when a target is missed. Traffic stays on 127.0.0.1.
  */
 import { randomUUID } from 'node:crypto';
@@ -21,10 +23,18 @@ import { startStack } from '@portal/scripts';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { measureRoutes } from './bundle';
 import { QUEUE_URL, compareQueueWithSql } from './queue';
+import { DirectoryConfigSchema } from '@portal/directory';
+import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 15);
 const QUEUE_TIMES = Number(process.env.BENCH_QUEUE_TIMES ?? 300);
-const TARGETS = { signInJsGzipKb: 150, fileP95Ms: 500, reviewP95Ms: 500, queueToSqlP50Ratio: 1.5 };
+const TARGETS = {
+  signInJsGzipKb: 150,
+  fileP95Ms: 500,
+  reviewP95Ms: 500,
+  queueToSqlP50Ratio: 1.5,
+  signInTimingDiff: SIGN_IN_TIMING_TARGET,
+};
 /** The built web app to measure (BENCH_WEB_DIST: another build's folder). */
 const WEB_DIST = process.env.BENCH_WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist');
 const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
@@ -149,6 +159,8 @@ async function main(): Promise<void> {
     if (load.non2xx > 0 || load.errors > 0)
       throw new Error(`queue load: ${load.non2xx} non-2xx, ${load.errors} errors`);
 
+    const timing = await measureSignInTiming(base, DirectoryConfigSchema.parse(stack.portalEnv));
+
     const results = {
       signInJsGzipKb: kb(bundle.signIn.jsGzip),
       signInCssGzipKb: kb(bundle.signIn.cssGzip),
@@ -166,6 +178,9 @@ async function main(): Promise<void> {
       queueUnderLoadP50Ms: load.latency.p50,
       queueUnderLoadP99Ms: load.latency.p99,
       queuePagesPerSecond: load.requests.average,
+      signInKnownP50Ms: timing.knownP50Ms,
+      signInUnknownP50Ms: timing.unknownP50Ms,
+      signInTimingDiffMs: timing.diffMs,
     };
     const missed = [
       results.signInJsGzipKb > TARGETS.signInJsGzipKb &&
@@ -175,6 +190,8 @@ async function main(): Promise<void> {
         `review p95 ${results.reviewP95Ms.toFixed(0)} ms > ${TARGETS.reviewP95Ms}`,
       results.queueToSqlP50Ratio > TARGETS.queueToSqlP50Ratio &&
         `queue p50 ${results.queueToSqlP50Ratio.toFixed(2)}× SQL > ${TARGETS.queueToSqlP50Ratio}×`,
+      !signInTimingMet(timing) &&
+        `sign-in known vs unknown medians differ by ${timing.diffMs.toFixed(1)} ms (> ${SIGN_IN_TIMING_TARGET.maxDiffMs} ms and > ${SIGN_IN_TIMING_TARGET.maxDiffShare * 100}%)`,
     ].filter(Boolean);
     const out = path.join(import.meta.dirname, '..', 'artifacts', 'bench.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
