@@ -226,11 +226,27 @@ export interface Page<T> {
 }
 
 /** A row of the User Requests queue (000 §3 User request). */
+/** The kinds the User Requests queue lists (000 §3 User request `userRequestType`). */
+export const USER_REQUEST_TYPES = ['ACCESS_CHANGE', 'REGISTRATION'] as const;
+export type UserRequestType = (typeof USER_REQUEST_TYPES)[number];
+export const USER_REQUEST_TYPE_LABELS: Record<UserRequestType, string> = {
+  ACCESS_CHANGE: 'Access Change',
+  REGISTRATION: 'Registration',
+};
+
+/** Every status a queue row may have: the requests' (001 §4) and the registrations' (PENDING, DENIED). */
+export const USER_REQUEST_STATUSES = [...REQUEST_STATUSES, 'PENDING', 'DENIED'] as const;
+export type UserRequestStatus = (typeof USER_REQUEST_STATUSES)[number];
+
+/**
+ * One row of the User Requests queue (000 §3 User request), of any kind; (`userRequestType`, `id`) is its key.
+ * `requestType` is the access-change type, null for a registration.
+ */
 export const UserRequestRowSchema = z.object({
   id: z.number().int(),
-  userRequestType: z.string(),
-  requestType: z.enum(REQUEST_TYPES),
-  requestStatus: z.enum(REQUEST_STATUSES),
+  userRequestType: z.enum(USER_REQUEST_TYPES),
+  requestType: z.enum(REQUEST_TYPES).nullable(),
+  requestStatus: z.enum(USER_REQUEST_STATUSES),
   dateSubmitted: z.string(),
   sysaidTicket: z.string(),
   lastModified: z.string(),
@@ -242,8 +258,12 @@ export const UserRequestRowSchema = z.object({
 });
 export type UserRequestRow = z.infer<typeof UserRequestRowSchema>;
 
-/** GET /rest/secure/user_management/user_requests/{status}: 'pending' (all unresolved), 'all', or a status. */
-export const UserRequestsStatusSchema = z.enum(['pending', 'all', ...REQUEST_STATUSES]);
+/**
+ * GET /rest/secure/user_management/user_requests/{status}: 'pending' (every unresolved status of every kind),
+ * 'all', or one status (the kinds that have it).
+ */
+export const UserRequestsStatusSchema = z.enum(['pending', 'all', ...USER_REQUEST_STATUSES]);
+export type UserRequestsStatus = z.infer<typeof UserRequestsStatusSchema>;
 
 // --- Profile (000 §3 Profile) ------------------------------------------------------------------------
 

@@ -150,7 +150,9 @@ export function UserRequestsPage() {
             render: (r) =>
               r.userRequestType === 'REGISTRATION'
                 ? 'Registration'
-                : (REQUEST_TYPE_LABELS[r.requestType] ?? orMissing(r.userRequestType)),
+                : r.requestType
+                  ? REQUEST_TYPE_LABELS[r.requestType]
+                  : orMissing(r.userRequestType),
           },
           { accessor: 'firstName', title: 'First Name', sortable: true },
           { accessor: 'lastName', title: 'Last Name', sortable: true },

@@ -1,9 +1,10 @@
 /**
  * The User Requests queue as SQL (issue 14 "Read paths at the speed of SQL"): the page and the count of the
- * one read model of every request kind (the "UserRequestQueue" view: access-change requests and registrations), built as `Prisma.sql` fragments
- * (values always bound, sort columns only from the whitelist below). The answers are those of the former
- * Prisma query: same filter (case-insensitive "contains" over the text columns, status names), same order
- * (the sort column, then the id, newest first), same page window. Rows are parsed with zod.
+ * one read model of every request kind (the "UserRequestQueue" view of access-change requests and
+ * registrations, prisma/migrations/20261124000000_user_request_queue), built as `Prisma.sql` fragments (values
+ * always bound, sort columns only from the whitelist below). The OR filter (000 §7) is a case-insensitive
+ * "contains" over the text columns and the dates as displayed, plus status and kind names; the order is the
+ * sort column, then newest first. Rows are parsed with zod.
  *
  * `tests/bench` runs the same statements on PostgreSQL directly to compare with the API's answer time.
  */

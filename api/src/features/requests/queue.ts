@@ -1,11 +1,11 @@
 /**
- * The User Requests queue (000 §7 user_requests/{status}, 000 §3 User request): access-modification
- * requests from the projection, server-paged, sorted and OR-filtered over the row's text columns. A hot read:
+ * The User Requests queue (000 §7 user_requests/{status}, 000 §3 User request): every request kind's rows
+ * (access-change requests and registrations) from one read model, server-paged, sorted and OR-filtered over the row's text columns. A hot read:
  * plain SQL (queue-sql.ts) instead of Prisma's query compiler (issue 14).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Page, PageQuery, RequestStatus, UserRequestRow } from '@portal/contract';
+import type { Page, PageQuery, UserRequestRow, UserRequestsStatus } from '@portal/contract';
 import { PageQuerySchema, UserRequestRowSchema, UserRequestsStatusSchema } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
@@ -21,7 +21,7 @@ export { USER_REQUEST_SORT_FIELDS } from './queue-sql';
  */
 export async function listUserRequests(
   prisma: PrismaClient,
-  status: 'pending' | 'all' | RequestStatus,
+  status: UserRequestsStatus,
   q: PageQuery,
 ): Promise<Page<UserRequestRow>> {
   const [field = 'dateSubmitted', dir = 'desc'] = (q.sort ?? 'dateSubmitted,desc').split(',');
@@ -36,7 +36,7 @@ export async function listUserRequests(
       .parse(rows)
       .map((r) => ({
         id: r.id,
-        userRequestType: 'ACCESS_CHANGE' as const,
+        userRequestType: r.userRequestType,
         requestType: r.requestType,
         requestStatus: r.requestStatus,
         dateSubmitted: r.sysdat.toISOString(),
