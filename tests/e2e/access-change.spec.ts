@@ -4,7 +4,8 @@
  * by its search attributes in the Temporal Web UI.
  */
 import { expect, test } from '@playwright/test';
-import { pick, shot, signIn, signOut } from './support';
+import { MESSAGES } from '@portal/contract';
+import { account, linkFromMail, pick, shot, signIn, signOut } from './support';
 
 test('requester files, reviewer approves, requester sees APPROVED', async ({ page }) => {
   const comment = `Journey ${Date.now()}: please add me as data manager`;
@@ -63,9 +64,18 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await signOut(page);
   });
 
+  await test.step("the resolution mail's link survives sign-in and lands on the Requests History tab", async () => {
+    const link = await linkFromMail('user@portal.test', 'was approved');
+    await page.goto(link);
+    await expect(page.getByTestId('sign-in-message')).toHaveText(MESSAGES.signIn.pleaseSignIn);
+    await page.getByLabel('Username or Email Address').fill('user');
+    await page.getByLabel('Password').fill(account('user').password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/app\/profile\?tab=history$/);
+    await expect(page.getByRole('tab', { name: 'Requests History' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   await test.step('the requester sees APPROVED and the new access', async () => {
-    await signIn(page, 'user');
-    await page.goto('/app/profile?tab=history');
     const row = page.getByRole('row').filter({ hasText: comment });
     await expect(row).toContainText('Approved');
     await shot(page, '07-requester-history-approved');

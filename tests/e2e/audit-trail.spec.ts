@@ -66,7 +66,9 @@ test('read-only staff view the configuration and the audit trail; a network user
     const row = table.getByRole('row').nth(1);
     await expect(row).toContainText(`Request #${requestId}`);
     await expect(row).toContainText('Created');
-    const link = row.getByRole('link', { name: 'Open workflow in Temporal UI' });
+    // One compact link per row, named in full for screen readers.
+    const link = row.getByRole('link', { name: /^Workflow of .* in the Temporal Web UI/ });
+    await expect(link).toHaveText('Workflow ↗');
     await expect(link).toHaveAttribute('href', new RegExp(`/workflows/access-change-${requestId}$`));
     await expect(page).toHaveURL(/entityType=AccessModRequest/);
     await shot(page, '42-audit-trail-filtered');

@@ -172,11 +172,13 @@ test('an administrator configures a portal role, a system and a study role, and 
   await test.step('every change is in the audit trail', async () => {
     await expectAudit(page, portalRoleUrl, ['Deactivated', 'Updated', 'Created'], '27-audit-portal-role');
     const updated = page.getByRole('row').filter({ hasText: 'Updated' });
-    await expect(updated).toContainText('permissions');
+    // The screens' labels, never the stored field names (issue 9).
+    await expect(updated).toContainText('Permissions');
+    await expect(updated).not.toContainText('versionno');
     await updated.getByRole('button', { name: /Before and after/ }).click();
     const details = page.getByRole('dialog');
-    await expect(details.getByRole('row').filter({ hasText: 'permissions' })).toContainText('READ_USERS');
-    await expect(details.getByRole('row').filter({ hasText: 'permissions' })).toContainText('WRITE_USERS');
+    await expect(details.getByRole('row').filter({ hasText: 'Permissions' })).toContainText('READ_USERS');
+    await expect(details.getByRole('row').filter({ hasText: 'Permissions' })).toContainText('WRITE_USERS');
     await page.waitForTimeout(400);
     await shot(page, '28-audit-before-after');
     await page.keyboard.press('Escape');

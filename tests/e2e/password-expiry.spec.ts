@@ -70,6 +70,10 @@ test("a password that expires soon warns, 'Change Later' goes on, and the menu o
   await expect(page.getByText(AUTH_MESSAGES.changedInApp)).toBeVisible();
   // The minimum password age now restricts the next change.
   await expect(page.getByText('You may change your password once every 24 hours')).toHaveCount(2);
+  // Inside the restriction the form is off and says from when a change is possible (issue 9).
+  await expect(page.getByText(/You can change it again from \d\d\/\d\d\/\d{4} \d+:\d\d [AP]M\./)).toBeVisible();
+  await expect(page.getByLabel('Current Password')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Change Password' })).toBeDisabled();
   await shot(page, 'expiry-05-in-app-changed');
   await signOut(page);
 

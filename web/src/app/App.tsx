@@ -5,7 +5,8 @@ import { MESSAGES } from '@portal/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { ApiError, setUnauthorizedHandler } from '../lib/apiClient';
-import { clearSession, signInUrl } from '../lib/session';
+import { beginSignOut, clearSession, pendingSignOut, signInUrl } from '../lib/session';
+import { paths } from '../lib/paths';
 import { router } from './router';
 import { cssVariablesResolver } from '../shared/theme/palette';
 import { theme } from '../shared/theme/theme';
@@ -22,12 +23,17 @@ export const queryClient = new QueryClient({
 
 // 000 §4 Secure page: a 401 on a secure call signs the user out with 'Please sign in'.
 let signingOut = false;
+// A sign-out already under way (inactivity, the user's own) keeps its message: a call it cut short answers 401.
 setUnauthorizedHandler(() => {
-  if (signingOut) return;
-  signingOut = true;
+  if (signingOut || pendingSignOut()) return;
   const { pathname, search } = router.state.location;
+  // Already on a public page (the sign-in page after an inactivity sign-out): the session is gone, stay.
+  if (!pathname.startsWith(`${paths.app.root.path}/`)) return clearSession(queryClient);
+  signingOut = true;
+  const target = signInUrl(MESSAGES.signIn.pleaseSignIn, { pathname, search });
+  beginSignOut(target);
   clearSession(queryClient);
-  void router.navigate(signInUrl(MESSAGES.signIn.pleaseSignIn, { pathname, search }), { replace: true }).finally(() => {
+  void router.navigate(target, { replace: true }).finally(() => {
     signingOut = false;
   });
 });

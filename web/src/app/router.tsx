@@ -1,14 +1,13 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { Permission } from '@portal/contract';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Link, Navigate, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { SecurePage } from '../auth/SecurePage';
 import { SignInPage } from '../auth/SignInPage';
 import { PublicLayout } from '../layout/PublicLayout';
 import { SecureLayout } from '../layout/SecureLayout';
 import { paths } from '../lib/paths';
 import { PageLoader } from '../shared/PageLoader';
-import { usePageTitle } from '../shared/usePageTitle';
+import { StatusPage } from '../shared/StatusPage';
 
 /**
  * The routes of 000 §2 and 001 §2 built so far, composed from the features. The sign-in page and the two
@@ -46,16 +45,14 @@ const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyR
 const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
 
+/** An address that matches no route (000 §2 Routes): a heading, the fact, and the way home. */
 function NotFound({ home }: { home: string }) {
-  usePageTitle('Page Not Found');
   return (
-    <Stack gap="sm" py="xl">
-      <Title order={1}>Page Not Found</Title>
-      <Text>The page you asked for does not exist (yet).</Text>
-      <Anchor component={Link} to={home}>
-        {home === paths.signIn.href ? 'Go to the sign-in page' : 'Go to the dashboard'}
-      </Anchor>
-    </Stack>
+    <StatusPage
+      title="Page Not Found"
+      text="There is no page at this address. It may have moved, or the link may be mistyped."
+      onward={{ label: home === paths.signIn.href ? 'Go to the sign-in page' : 'Go to the dashboard', to: home }}
+    />
   );
 }
 

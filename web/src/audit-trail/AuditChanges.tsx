@@ -1,5 +1,6 @@
 import { Badge, Table, Text } from '@mantine/core';
 import type { AuditEvent } from '@portal/contract';
+import { fieldLabel } from './fieldLabels';
 
 type Snapshot = Record<string, unknown>;
 
@@ -23,11 +24,14 @@ export function changedFields(e: Pick<AuditEvent, 'before' | 'after'>): string[]
   return keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
-/** 'description, permissions' / 'new record' / '---': a row's short summary of what changed. */
-export function changeSummary(e: Pick<AuditEvent, 'before' | 'after'>): string {
-  if (e.before === null && e.after !== null) return 'new record';
-  const fields = changedFields(e);
-  return fields.length ? fields.join(', ') : '---';
+/**
+ * 'Request Status, Reviewer Comments' / 'New record' / '---': a row's short summary of what changed, in the
+ * screens' labels. The version number moves on every save and says nothing to an auditor, so it is left out.
+ */
+export function changeSummary(e: Pick<AuditEvent, 'before' | 'after' | 'entityType'>): string {
+  if (e.before === null && e.after !== null) return 'New record';
+  const fields = changedFields(e).filter((k) => k !== 'versionno');
+  return fields.length ? fields.map((k) => fieldLabel(e.entityType, k)).join(', ') : '---';
 }
 
 /** Before and after side by side, changed fields marked (what an auditor reads first). */
@@ -55,7 +59,7 @@ export function AuditChanges({ event }: { event: AuditEvent }) {
           <Table.Tr key={k} data-changed={changed.has(k)}>
             <Table.Td>
               <Text size="sm" fw={changed.has(k) ? 700 : 400} component="span">
-                {k}
+                {fieldLabel(event.entityType, k)}
               </Text>
               {changed.has(k) && before && (
                 <Badge size="xs" ml="xs" color="orange" variant="light">

@@ -22,11 +22,20 @@ const record = (e: AuditEvent) =>
       ? e.entityName
       : `${e.entityName} (#${e.entityId})`;
 
-function WorkflowLink({ url }: { url: string | null }) {
+/** The request's workflow in the Temporal Web UI: one short link ('Workflow', named in full for screen readers). */
+function WorkflowLink({ url, label }: { url: string | null; label: string }) {
   if (!url) return <>---</>;
   return (
-    <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm" onClick={(e) => e.stopPropagation()}>
-      Open workflow in Temporal UI
+    <Anchor
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      size="sm"
+      style={{ whiteSpace: 'nowrap' }}
+      aria-label={`Workflow of ${label} in the Temporal Web UI (opens in a new tab)`}
+      onClick={(e) => e.stopPropagation()}
+    >
+      Workflow ↗
     </Anchor>
   );
 }
@@ -88,7 +97,11 @@ export function AuditTrailPage() {
           { accessor: 'entityId', title: 'Record', sortable: true, render: record },
           { accessor: 'action', title: 'What', sortable: true, render: (e) => auditActionLabel(e.action) },
           { accessor: 'changes', title: 'Changed', render: changeSummary },
-          { accessor: 'workflowUrl', title: 'Workflow', render: (e) => <WorkflowLink url={e.workflowUrl} /> },
+          {
+            accessor: 'workflowUrl',
+            title: 'Temporal',
+            render: (e) => <WorkflowLink url={e.workflowUrl} label={`${entityLabel(e.entityType)} ${record(e)}`} />,
+          },
           {
             accessor: 'details',
             title: <VisuallyHidden>Details</VisuallyHidden>,
@@ -127,7 +140,7 @@ export function AuditTrailPage() {
                 <Text size="sm" fw={700}>
                   Workflow:
                 </Text>
-                <WorkflowLink url={open.workflowUrl} />
+                <WorkflowLink url={open.workflowUrl} label={`${entityLabel(open.entityType)} ${record(open)}`} />
               </Group>
             </SimpleGrid>
             <AuditChanges event={open} />

@@ -1,11 +1,11 @@
-import { Alert } from '@mantine/core';
 import { hasAllPermissions, MESSAGES, type Permission } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { ApiError } from '../lib/apiClient';
+import { paths } from '../lib/paths';
 import { usePermissions } from '../lib/sessionQueries';
 import { LoadError } from '../shared/ErrorAlert';
 import { PageLoader } from '../shared/PageLoader';
-import { usePageTitle } from '../shared/usePageTitle';
+import { StatusPage } from '../shared/StatusPage';
 
 export type SecurePageState = 'loading' | 'auth' | 'denied';
 
@@ -22,12 +22,15 @@ export function useSecurePageState(required: readonly Permission[] = []) {
   return { state, permissions };
 }
 
-function Denied() {
-  usePageTitle('Not Authorized');
+/** The denied state (000 §4 Secure page): the spec's text under a heading, and the way to the dashboard. */
+export function Denied() {
   return (
-    <Alert color="red" title="Access denied" role="alert" data-testid="page-denied">
-      {MESSAGES.signIn.notAuthorized}
-    </Alert>
+    <StatusPage
+      title="Not Authorized"
+      text={MESSAGES.signIn.notAuthorized}
+      onward={{ label: 'Go to the dashboard', to: paths.app.dashboard.href }}
+      testId="page-denied"
+    />
   );
 }
 

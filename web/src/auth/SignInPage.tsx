@@ -2,12 +2,12 @@ import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextIn
 import { useForm } from '@mantine/form';
 import { translateFieldErrors, type TokenCreateBody, type TokenCreateResponse } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../lib/apiClient';
 import { PRIVACY_URL } from '../lib/config';
 import { paths } from '../lib/paths';
-import { afterSignInPath, changePasswordPath } from '../lib/session';
+import { afterSignInPath, changePasswordPath, endSignOut } from '../lib/session';
 import { createSession } from '../lib/token';
 import { usePageTitle } from '../shared/usePageTitle';
 import { signInFailureText } from './signInFailure';
@@ -26,6 +26,8 @@ export function SignInPage() {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const message = search.get('message');
+  // The sign-out that brought the user here has landed (000 §4 Sign-out).
+  useEffect(() => endSignOut(), []);
 
   const form = useForm<TokenCreateBody>({
     initialValues: { username: '', password: '' },

@@ -7,7 +7,7 @@ import { getXsrfToken } from '../lib/apiClient';
 import { getAuthState, updateAuthState, useAuthState } from '../lib/authState';
 import { SITE_TITLE } from '../lib/config';
 import { paths } from '../lib/paths';
-import { signInUrl } from '../lib/session';
+import { pendingSignOut, signInUrl } from '../lib/session';
 import { useCanChangePassword, usePermissions } from '../lib/sessionQueries';
 import { InactivityModal } from '../shared/InactivityModal';
 import { Footer } from './Footer';
@@ -25,8 +25,11 @@ import { UserMenu } from './UserMenu';
 export function SecureLayout() {
   const location = useLocation();
   const auth = useAuthState();
-  // Without a token from sign-in there is no session to check: sign out with 'Please sign in' (000 §4).
-  if (!getXsrfToken()) return <Navigate to={signInUrl(MESSAGES.signIn.pleaseSignIn, location)} replace />;
+  // Without a token from sign-in there is no session to check: sign out with 'Please sign in' (000 §4),
+  // unless a sign-out is already under way (e.g. for inactivity): then follow it with its own message.
+  if (!getXsrfToken()) {
+    return <Navigate to={pendingSignOut() ?? signInUrl(MESSAGES.signIn.pleaseSignIn, location)} replace />;
+  }
   if (auth?.passwordExpiryState === 'FORCE_CHANGE') {
     const params = new URLSearchParams({ username: auth.username ?? '', skipRefresh: 'true' });
     return <Navigate to={paths.changePassword.href(params)} replace />;

@@ -3,6 +3,29 @@ import { setXsrfToken } from './apiClient';
 import { paths } from './paths';
 import { clearAuthState } from './authState';
 
+/**
+ * The sign-in URL a sign-out under way is going to (000 §4 Sign-out), from the moment it starts until the
+ * sign-in page shows. Clearing the session re-renders the secure layout before the router's (transition)
+ * navigation commits; without this the layout, finding no token, would send the user to 'Please sign in'
+ * instead of, say, 'You have been signed out due to inactivity'. The layout and the 401 handler follow it.
+ */
+let signOutTarget: string | null = null;
+
+/** Records where the sign-out now starting goes. */
+export function beginSignOut(target: string): void {
+  signOutTarget = target;
+}
+
+/** Where a sign-out under way goes, or null when none is. */
+export function pendingSignOut(): string | null {
+  return signOutTarget;
+}
+
+/** The sign-in page is showing (or a new session starts): no sign-out is under way any more. */
+export function endSignOut(): void {
+  signOutTarget = null;
+}
+
 /** Client side of a session ending (000 §4 Sign-out): the XSRF token, the auth state and every cached query go. */
 export function clearSession(queryClient: QueryClient): void {
   setXsrfToken(undefined);

@@ -7,6 +7,7 @@ import {
 } from '@portal/contract';
 import { apiPost, request, setXsrfToken } from './apiClient';
 import { updateAuthState } from './authState';
+import { endSignOut } from './session';
 
 /**
  * The session token calls (000 §4 Sign-in, Session timeout, Sign-out; §7 token/*), shared by sign-in, the
@@ -22,6 +23,7 @@ import { updateAuthState } from './authState';
 export async function createSession(body: TokenCreateBody): Promise<TokenCreateResponse | undefined> {
   const { data } = await apiPost<TokenCreateResponse>('/rest/token/create', body);
   setXsrfToken(data?.xsrfToken);
+  endSignOut();
   updateAuthState({
     tokenTimeoutInSeconds: data?.tokenTimeoutInSeconds ?? CONSTANTS.defaultTokenTimeoutSeconds,
     lastSeen: Date.now(),

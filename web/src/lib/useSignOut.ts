@@ -1,14 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { clearSession, signInUrl } from './session';
+import { beginSignOut, clearSession, signInUrl } from './session';
 import { invalidateSession } from './token';
 
 /**
  * Sign-out (000 §4 Sign-out): calls the invalidate endpoint, resets the auth state and goes to / with the
  * message and, when the current URL has redirect=true under /app/, redirectPath and redirectParams. It
  * leaves the secure pages first, so none of them reacts to the ended session with 'Please sign in'. A
- * second call while one runs does nothing.
+ * second call while one runs does nothing. The target is recorded (`beginSignOut`) so that the secure
+ * layout and the 401 handler, reacting to the cleared session, go to the same place.
  */
 export function useSignOut(): (message?: string) => Promise<void> {
   const navigate = useNavigate();
@@ -19,7 +20,9 @@ export function useSignOut(): (message?: string) => Promise<void> {
     async (message?: string) => {
       if (running.current) return;
       running.current = true;
-      await navigate(signInUrl(message, location), { replace: true });
+      const target = signInUrl(message, location);
+      beginSignOut(target);
+      await navigate(target, { replace: true });
       await invalidateSession();
       clearSession(queryClient);
       running.current = false;

@@ -1,18 +1,23 @@
 import { Alert, Grid, Stack, Title } from '@mantine/core';
 import { AUTH_MESSAGES, MESSAGES } from '@portal/contract';
 import { useState } from 'react';
-import { updateAuthState } from '../lib/authState';
+import { updateAuthState, useAuthState } from '../lib/authState';
+import { paths } from '../lib/paths';
 import { useCanChangePassword } from '../lib/sessionQueries';
+import { LoadError } from '../shared/ErrorAlert';
 import { PageLoader } from '../shared/PageLoader';
+import { StatusPage } from '../shared/StatusPage';
 import { usePageTitle } from '../shared/usePageTitle';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { rememberPasswordChange, restrictionText } from './changeRestriction';
 import { PasswordRequirements } from './PasswordRequirements';
 import { usePasswordRules } from './api/getPasswordRules';
 
 /**
  * /app/change-password inside the secure area (000 §2 Routes, §4 After a password change, non-standalone
  * mode: 'Password successfully changed.'). Only for users whose password the portal manages ('ever');
- * while the password-change time restriction stands ('now' false) the minimum-age rule is shown.
+ * while the password-change time restriction stands ('now' false) the form is disabled under the minimum-age
+ * rule and when a change becomes possible.
  */
 export function AppChangePasswordPage() {
   usePageTitle('Change Password');
@@ -20,13 +25,19 @@ export function AppChangePasswordPage() {
   const now = useCanChangePassword('now', ever.data === true);
   const rules = usePasswordRules();
   const [changed, setChanged] = useState(false);
+  const auth = useAuthState();
+  // Inside the minimum-age restriction the form is disabled, saying when a change becomes possible.
+  const restricted = now.data === false;
 
   if (ever.isPending) return <PageLoader />;
+  if (ever.error) return <LoadError text={ever.error.message} onRetry={() => void ever.refetch()} />;
   if (ever.data !== true) {
     return (
-      <Alert color="red" title="Access denied" role="alert">
-        {ever.error ? ever.error.message : MESSAGES.signIn.notAuthorized}
-      </Alert>
+      <StatusPage
+        title="Not Authorized"
+        text={MESSAGES.signIn.notAuthorized}
+        onward={{ label: 'Go to the dashboard', to: paths.app.dashboard.href }}
+      />
     );
   }
 
@@ -38,15 +49,17 @@ export function AppChangePasswordPage() {
           {AUTH_MESSAGES.changedInApp}
         </Alert>
       )}
-      {now.data === false && rules.data?.minAge && (
-        <Alert color="yellow" role="status">
-          {rules.data.minAge.text}
+      {restricted && (
+        <Alert color="yellow" role="status" title={rules.data?.minAge?.text ?? 'Password recently changed'}>
+          {restrictionText(rules.data?.minAge?.text ?? '', auth?.username)}
         </Alert>
       )}
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <ChangePasswordForm
+            disabled={restricted}
             onChanged={async () => {
+              if (auth?.username) rememberPasswordChange(auth.username);
               updateAuthState({ passwordExpiryState: null });
               setChanged(true);
               await now.refetch();

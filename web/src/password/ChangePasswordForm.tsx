@@ -23,6 +23,7 @@ interface Values {
  * The Change Password form (000 §2 Change Password screen, §5 Change password): three required fields,
  * 'The new passwords do not match.' (submit disabled) while New Password Again differs, server field errors
  * under their fields (joined with ', '), and 'Change Later' only when `onChangeLater` is given (warn state).
+ * `disabled` turns the fields and the submit off (inside the minimum-age restriction).
  */
 export function ChangePasswordForm({
   onChanged,
@@ -84,10 +85,11 @@ export function ChangePasswordForm({
           autoComplete="current-password"
           required
           {...form.getInputProps('currentPassword')}
+          disabled={disabled}
         />
         <NewPasswordFields
-          password={form.getInputProps('newPassword')}
-          again={form.getInputProps('newPasswordAgain')}
+          password={{ ...form.getInputProps('newPassword'), disabled }}
+          again={{ ...form.getInputProps('newPasswordAgain'), disabled }}
           mismatch={mismatch}
         />
         <Group>

@@ -13,8 +13,8 @@ export const passwordsMismatch = (password: string, again: string): boolean => a
  * passwords do not match.' under the second field while they differ.
  */
 export function NewPasswordFields(props: {
-  password: GetInputPropsReturnType;
-  again: GetInputPropsReturnType;
+  password: GetInputPropsReturnType & { disabled?: boolean };
+  again: GetInputPropsReturnType & { disabled?: boolean };
   mismatch: boolean;
 }) {
   return (

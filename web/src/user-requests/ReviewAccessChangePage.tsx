@@ -6,6 +6,7 @@ import {
   type AccessModRequest,
   type System,
 } from '@portal/contract';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
@@ -13,7 +14,7 @@ import { formatDateTime, joinOrMissing, orMissing } from '../shared/format';
 import { systemNames, useSystems } from '../shared/referenceData';
 import { useAccessChangeRequest } from './api/getAccessChangeRequest';
 import { ReviewShell, ReviewItem as Item } from './review/ReviewShell';
-import { ReviewForm } from './ReviewForm';
+import { ReviewForm, type ReviewValues } from './ReviewForm';
 
 const TITLE = 'Review Access Change Request';
 
@@ -103,6 +104,8 @@ export function ReviewAccessChangePage() {
   const canEdit = useHasPermissions('WRITE_USERS');
   const systems = useSystems();
   const request = useAccessChangeRequest(id);
+  // What the reviewer typed before 'Reload request' (a stale save), put back on the fresh version.
+  const [carried, setCarried] = useState<Partial<ReviewValues>>();
   return (
     <ReviewShell title={TITLE} id={id} request={request}>
       {(data) => (
@@ -112,7 +115,11 @@ export function ReviewAccessChangePage() {
             key={`${data.id}-${data.versionno}`}
             request={data}
             canEdit={canEdit}
-            onReload={() => void request.refetch()}
+            carried={carried}
+            onReload={(kept) => {
+              setCarried(kept);
+              void request.refetch();
+            }}
           />
         </Stack>
       )}

@@ -14,7 +14,7 @@ import { useReviewAccessChangeRequest } from './api/reviewAccessChangeRequest';
 import { ReviewFormShell } from './review/ReviewFormShell';
 import { useReviewSave } from './review/useReviewSave';
 
-interface ReviewValues {
+export interface ReviewValues {
   requestStatus: RequestStatus;
   reviewerComments: string;
   sysaidTicket: string;
@@ -35,10 +35,14 @@ export function ReviewForm({
   request,
   canEdit,
   onReload,
+  carried,
 }: {
   request: AccessModRequest;
   canEdit: boolean;
-  onReload: () => void;
+  /** Loads the request again after a stale save, keeping the reviewer's comments and ticket number. */
+  onReload: (kept: Partial<ReviewValues>) => void;
+  /** The comments and ticket number kept over a reload. */
+  carried?: Partial<ReviewValues>;
 }) {
   const form = useForm<ReviewValues>({
     initialValues: {
@@ -66,6 +70,9 @@ export function ReviewForm({
     texts: { saved: MESSAGES.access.reviewSaved, failed: MESSAGES.access.reviewFailed },
     labels: LABELS,
     fieldPrefix: 'userAccessModificationRequest.',
+    keepOnReload: ['reviewerComments', 'sysaidTicket'],
+    onReload,
+    carried,
   });
   const locked = resolved || review.savedResolved;
   const readOnly = !canEdit || locked;
@@ -96,7 +103,7 @@ export function ReviewForm({
       message={review.message}
       onCloseMessage={review.clearMessage}
       stale={review.stale}
-      onReload={onReload}
+      onReload={review.reload}
       locked={
         resolved &&
         `This request is resolved (${REQUEST_STATUS_LABELS[request.requestStatus]}) and can no longer be changed.`

@@ -25,7 +25,7 @@ export function createSendReviewerDigest(prisma: PrismaClient, transport: Transp
         (w) => `- ${w.label} #${w.requestId} (${w.status}) for ${w.subject}, filed ${days(w.filedAt)} day(s) ago`,
       ),
       '',
-      `Open the queue: ${settings.portalUrl}/app/user-requests`,
+      `Open the queue: ${settings.portalUrl}/app/user-requests?redirect=true`,
     ].join('\n');
     await sendOnce(prisma, transport, {
       key: `${input.runKey}:digest`,

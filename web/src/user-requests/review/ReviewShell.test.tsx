@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
 import { renderRoute } from '../../testing/render';
 import { ReviewAccessChangePage } from '../ReviewAccessChangePage';
+import { RELOADED_TEXT } from './useReviewSave';
 
 const GET = 'GET /rest/secure/user_access_mod_request/7';
 const SAVE = 'PUT /rest/secure/user_management/review_access_change_request';
@@ -92,7 +93,8 @@ describe('review shell', () => {
     await typeComment(user, 'ok');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
-    expect((await screen.findAllByText(MESSAGES.access.reviewSaved)).length).toBeGreaterThan(0);
+    // One confirmation, the spec's words (001 §2.8): the notification, not an inline alert as well.
+    expect(await screen.findAllByText(MESSAGES.access.reviewSaved)).toHaveLength(1);
     const [body] = sent();
     expect(body!.userAccessModificationRequest).toMatchObject({ id: 7, versionno: 3, reviewerComments: 'ok' });
     expect(ReviewAttemptKeySchema.safeParse(body!.attemptKey).success).toBe(true);
@@ -150,15 +152,36 @@ describe('review shell', () => {
     expect(sent()[1]!.attemptKey).not.toBe(sent()[0]!.attemptKey);
   });
 
-  it('422 STALE_VERSION: explains and offers to reload the request', async () => {
-    const { user, api } = renderReview({
-      [SAVE]: () => reply(422, { fieldErrors: {}, globalErrors: [GLOBAL_ERRORS.staleVersion], message: 'Stale' }),
+  it("422 STALE_VERSION: 'Reload request' loads the new version and keeps the comments and ticket", async () => {
+    const { user, api, sent } = renderReview({
+      [GET]: sequence(
+        () => reply(200, request()),
+        () => reply(200, request({ versionno: 4, requestStatus: 'IN_PROGRESS', reviewerComments: 'theirs' })),
+      ),
+      [SAVE]: sequence(
+        () => reply(422, { fieldErrors: {}, globalErrors: [GLOBAL_ERRORS.staleVersion], message: 'Stale' }),
+        () => reply(200, request({ versionno: 5 })),
+      ),
     });
     await typeComment(user, 'late');
+    await user.type(screen.getByRole('textbox', { name: /External Ticket #/ }), 'SR-9');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/Someone else changed this request/);
     await user.click(screen.getByRole('button', { name: 'Reload request' }));
     await waitFor(() => expect(api.callsTo(GET)).toHaveLength(2));
+
+    expect(await screen.findByText(RELOADED_TEXT)).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Reviewer Comments/ })).toHaveValue('late');
+    expect(screen.getByRole('textbox', { name: /External Ticket #/ })).toHaveValue('SR-9');
+    // The fresh version's status; saving again sends the new version number with the kept text.
+    expect(screen.getByRole('textbox', { name: 'Request Status' })).toHaveValue('In Progress');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]!.userAccessModificationRequest).toMatchObject({
+      versionno: 4,
+      reviewerComments: 'late',
+      sysaidTicket: 'SR-9',
+    });
   });
 
   it('422 fieldErrors land beside their fields; 304 is "no changes"', async () => {
@@ -194,7 +217,14 @@ describe('review shell', () => {
     closed.unmount();
 
     renderReview({ [GET]: () => reply(404, { message: 'Request 7 was not found.' }) });
-    expect(await screen.findByRole('alert')).toHaveTextContent('Request 7 was not found.');
+    // A not-found state, not a load failure: a heading, the server's text, the way back, no retry.
+    expect(await screen.findByRole('heading', { name: 'Request Not Found', level: 2 })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Request 7 was not found.');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Go to the User Requests queue' })).toHaveAttribute(
+      'href',
+      '/app/user-requests',
+    );
     expect(screen.getByRole('link', { name: /Back to User Requests Page/ })).toHaveAttribute(
       'href',
       '/app/user-requests',

@@ -7,13 +7,14 @@ import { ApiError } from '../../lib/apiClient';
 import { paths } from '../../lib/paths';
 import { LoadError } from '../../shared/ErrorAlert';
 import { PageLoader } from '../../shared/PageLoader';
+import { StatusPage } from '../../shared/StatusPage';
 import { usePageTitle } from '../../shared/usePageTitle';
 
 /**
  * The page frame of every request review screen (001 §2.8 and the registration / profile-change reviews to
- * come): 'Back to User Requests Page', the title, and the request's states: an id that cannot exist, loading,
- * a 404 (the server's text, no retry), another failure (the spec's 'Problem loading ...' with a retry), then
- * `children` with the loaded request.
+ * come): 'Back to User Requests Page', the title, and the request's states: not found (an id that cannot
+ * exist, or a 404: a heading, the kind's text and the way back to the queue, no retry), loading, another
+ * failure (the spec's 'Problem loading ...' with a retry), then `children` with the loaded request.
  */
 const ACCESS_TEXTS = {
   invalidId: 'There is no user-access modification request with this id.',
@@ -37,18 +38,22 @@ export function ReviewShell<T>({
 }) {
   usePageTitle(title);
   let body: ReactNode;
-  if (!Number.isInteger(id) || id <= 0) {
-    body = <LoadError text={texts.invalidId} />;
+  const notFound =
+    !Number.isInteger(id) || id <= 0 || (request.error instanceof ApiError && request.error.status === 404);
+  if (notFound) {
+    body = (
+      <StatusPage
+        title="Request Not Found"
+        headingLevel={2}
+        text={request.error instanceof ApiError ? request.error.message : texts.invalidId}
+        onward={{ label: 'Go to the User Requests queue', to: paths.app.userRequests.href }}
+        testId="request-not-found"
+      />
+    );
   } else if (request.data) {
     body = children(request.data);
   } else if (request.error) {
-    const notFound = request.error instanceof ApiError && request.error.status === 404;
-    body = (
-      <LoadError
-        text={notFound ? request.error.message : texts.loadFailed}
-        onRetry={notFound ? undefined : () => void request.refetch()}
-      />
-    );
+    body = <LoadError text={texts.loadFailed} onRetry={() => void request.refetch()} />;
   } else {
     body = <PageLoader label="Loading the request" />;
   }

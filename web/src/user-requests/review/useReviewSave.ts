@@ -13,7 +13,11 @@ import type { ReviewOutcome } from '../api/reviewOutcome';
 import { useAttemptKeys } from './attemptKey';
 
 const STALE_TEXT =
-  'Someone else changed this request after you opened it, so your changes were not saved. Reload the request to see the latest version, then make your changes again.';
+  'Someone else changed this request after you opened it, so your changes were not saved. Reload the request to see the latest version; what you typed is kept so you can save it again.';
+
+/** Shown after 'Reload request' on the fresh version, with what the reviewer had typed put back. */
+export const RELOADED_TEXT =
+  'The request was reloaded with the latest changes. Your comments and ticket number were kept: check them and the status, then save again.';
 
 /** A kind's review save endpoint hook (e.g. `useReviewAccessChangeRequest`). */
 export type UseReviewEndpoint<B> = (options: {
@@ -35,15 +39,23 @@ export interface ReviewSaveOptions<V, B> {
   labels: Record<string, string>;
   /** The prefix of the server's field keys (e.g. 'userAccessModificationRequest.'). */
   fieldPrefix: string;
+  /** The fields the reviewer typed that survive 'Reload request' after a stale save (comments, ticket). */
+  keepOnReload?: readonly (keyof V & string)[];
+  /** Loads the request again, handing over the kept values for the fresh form (`carried`). */
+  onReload?: (kept: Partial<V>) => void;
+  /** Values kept from before a reload: put back over the fresh request's, so they count as unsaved edits. */
+  carried?: Partial<V>;
 }
 
 /**
  * The save side of every review screen (001 §2.8, §4; REQUEST-LIFECYCLE rule 6). It sends the body with an
  * attempt key (a new one per attempt, the same one when the same values are retried after a 202 or a lost
- * answer) and shows what came back: saved (notification, the form locks when the status resolved the
- * request, back to the queue after the spec's delay), 'no changes' (304), still processing (202, values kept,
- * Save stays), busy (409 REVIEW_IN_PROGRESS, values kept), stale (422 STALE_VERSION, with 'Reload request'),
- * field errors beside their fields, anything else under the kind's failure text.
+ * answer) and shows what came back: saved (one alert with the spec's text, 001 §2.8: a notification that
+ * stays visible on the queue it returns to after the spec's delay; the form locks when the status resolved the
+ * request), 'no changes' (304), still processing (202, values kept, Save stays), busy (409
+ * REVIEW_IN_PROGRESS, values kept), stale (422 STALE_VERSION, with 'Reload request', which keeps the
+ * `keepOnReload` fields for the fresh version), field errors beside their fields, anything else under the
+ * kind's failure text.
  */
 export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
   const { form, texts } = options;
@@ -56,6 +68,16 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
   const sent = useRef<{ values: V; key: string } | null>(null);
+
+  // After 'Reload request': the fresh version with what the reviewer typed put back (unsaved, so guarded).
+  const { carried } = options;
+  useEffect(() => {
+    if (!carried || Object.keys(carried).length === 0) return;
+    form.setValues(carried);
+    setMessage({ kind: 'info', text: RELOADED_TEXT });
+    // Once, when the fresh form mounts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const fieldErrors = (error: ApiError) => {
     const errors: Record<string, string> = {};
@@ -91,7 +113,6 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
         guard.release();
         if (attempt && options.resolves(attempt.values)) setSavedResolved(true);
         notifications.show({ color: 'green', title: 'Saved', message: texts.saved });
-        setMessage({ kind: 'success', text: texts.saved });
         redirectTimer.current = setTimeout(
           () => void navigate(paths.app.userRequests.href),
           CONSTANTS.redirectAfterSaveMs,
@@ -133,8 +154,16 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
     mutation.mutate(options.toBody(values, key));
   };
 
+  /** 'Reload request': the kept fields go to the fresh form. */
+  const reload = () => {
+    const kept: Partial<V> = {};
+    for (const key of options.keepOnReload ?? []) kept[key] = form.values[key];
+    options.onReload?.(kept);
+  };
+
   return {
     save,
+    reload,
     saving: mutation.isPending,
     message,
     clearMessage: () => setMessage(null),

@@ -64,7 +64,7 @@ export const accessChangeStore: KindStore = {
       `Your ${REQUEST_TYPE_LABELS[request.requestType]} request #${request.id} (${roles}) was ${status}.`,
       ...(request.reviewerComments ? [`Reviewer comments: ${request.reviewerComments}`] : []),
       '',
-      `You can see your requests under Profile, Requests History: ${portalUrl}/app/profile?tab=history`,
+      `You can see your requests under Profile, Requests History: ${portalUrl}/app/profile?tab=history&redirect=true`,
       '',
       'Portal Gateway User Support',
     ].join('\n');
