@@ -53,7 +53,7 @@ export async function compareQueueWithSql(opts: {
     const [field, dir] = QUEUE_QUERY.sort.split(',') as [string, 'asc' | 'desc'];
     const { rows, count } = userRequestQueueSql('all', { ...QUEUE_QUERY }, field, dir);
     const sql = await timeEach(async () => {
-      await Promise.all([pool.query(rows.sql, rows.values), pool.query(count.sql, count.values)]);
+      await Promise.all([pool.query(rows.text, rows.values), pool.query(count.text, count.values)]);
     }, opts.times);
     const apiP50Ms = median(api);
     const sqlP50Ms = median(sql);
