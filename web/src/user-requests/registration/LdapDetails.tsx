@@ -1,4 +1,17 @@
-import { Button, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import {
   ACCOUNT_TYPE_LABELS,
@@ -15,8 +28,9 @@ import { PENDING_USER_LABELS, suggestedUsername, type PendingUserValues } from '
 
 const NEW_ACCOUNT = '';
 
-const matchLabel = (m: LdapMatch) =>
-  `${m.username} - ${m.firstName} ${m.lastName} <${m.email}>${m.attachedToPortalUserAccount ? ' (already linked to a portal user)' : ''}`;
+const matchLabel = (m: LdapMatch) => `${m.username} - ${m.firstName} ${m.lastName} <${m.email}>`;
+const matchDescription = (m: LdapMatch) =>
+  `Gecos: ${m.gecos || '---'}${m.attachedToPortalUserAccount ? ' (already linked to a portal user)' : ''}`;
 
 /** The 'Modify Search' dialog (001 §2.4): new terms for both directory searches; 'Search LDAP' or 'Go Back'. */
 function ModifySearch({
@@ -100,11 +114,6 @@ export function LdapDetails({
   const typeOptions = (accountTypes?.assignableAccountTypes ?? ACCOUNT_TYPES.map((id) => ({ id, name: '' }))).map(
     (t) => ({ value: t.id, label: t.name || ACCOUNT_TYPE_LABELS[t.id] }),
   );
-  const options = [
-    { value: NEW_ACCOUNT, label: 'Create a new directory account' },
-    ...matches.map((m) => ({ value: m.uuid, label: matchLabel(m), disabled: m.attachedToPortalUserAccount })),
-  ];
-
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="ldap-heading">
       <Group justify="space-between" mb="sm">
@@ -134,17 +143,27 @@ export function LdapDetails({
           Searched by email {search.email || '---'} and by name {search.firstName} {search.lastName}:{' '}
           {loading ? 'searching…' : `${matches.length} ${matches.length === 1 ? 'match' : 'matches'}`}
         </Text>
-        <Select
+        <Radio.Group
           label="Directory Account"
           description="A match already linked to a portal user cannot be chosen."
-          data={options}
           value={values.existingUuid}
-          onChange={choose}
-          allowDeselect={false}
-          readOnly={readOnly}
-          rightSection={loading ? <Loader size="xs" /> : undefined}
+          onChange={readOnly ? undefined : choose}
           error={form.errors.existingUuid}
-        />
+        >
+          <Stack gap="xs" mt="xs">
+            <Radio value={NEW_ACCOUNT} label="Create a new directory account" disabled={readOnly} />
+            {matches.map((m) => (
+              <Radio
+                key={m.uuid}
+                value={m.uuid}
+                label={matchLabel(m)}
+                description={matchDescription(m)}
+                disabled={readOnly || m.attachedToPortalUserAccount}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+        {loading && <Loader size="xs" aria-label="Searching the directory" />}
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
           <TextInput
             label="First Name"

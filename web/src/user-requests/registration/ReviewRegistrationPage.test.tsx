@@ -145,13 +145,10 @@ describe('Review Pending User', () => {
 
     await user.click(screen.getByRole('checkbox', { name: /Network User/ }));
     await waitFor(() => expect(screen.getByTestId('ldap-search')).toHaveTextContent('3 matches'));
-    const directory = screen.getByRole('textbox', { name: 'Directory Account' });
-    await user.click(directory);
-    await waitFor(() => expect(directory).toHaveAttribute('aria-controls'));
-    const listbox = document.getElementById(directory.getAttribute('aria-controls')!)!;
-    const linked = within(listbox).getByRole('option', { name: /ada2 .*already linked/, hidden: true });
-    expect(linked).toHaveAttribute('data-combobox-disabled', 'true');
-    await user.click(within(listbox).getByRole('option', { name: /^adal - /, hidden: true }));
+    expect(screen.getByRole('radio', { name: 'Create a new directory account' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: /^ada2 - / })).toBeDisabled();
+    expect(screen.getByText(/\(already linked to a portal user\)/)).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: /^adal - / }));
     expect(screen.getByRole('textbox', { name: 'Username' })).toHaveValue('adal');
     expect(screen.getByRole('textbox', { name: 'Username' })).toHaveAttribute('readonly');
 
