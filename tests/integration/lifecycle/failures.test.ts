@@ -5,34 +5,29 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PrismaClient, lockUserAccess } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
-import { stackEnv, testMailSettings, testPrisma } from '../fixtures';
+import { stackEnv, testMailSettings } from '../fixtures';
 import {
   type TemporalTestEnv,
   auditActions,
-  connectTemporal,
   fileAccessRequest,
   maybeRecordHistory,
   newWorker,
   review,
   uniqueQueue,
   until,
+  useLifecycleStack,
 } from './support';
 
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
 
-beforeAll(async () => {
-  prisma = testPrisma();
-  env = await connectTemporal();
-});
-
-afterAll(async () => {
-  await env?.close();
-  await prisma?.$disconnect();
+useLifecycleStack((e, p) => {
+  env = e;
+  prisma = p;
 });
 
 /** A Prisma client whose AccessModRequest updates throw while `fault.on` is true. */

@@ -4,26 +4,21 @@
  * Schedule with a shortened interval, lists what waits, mails once per run and is audited, and sends
  * nothing when nothing waits.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ApplicationFailure } from '@temporalio/common';
 import type { PrismaClient } from '@portal/db';
 import { readMail } from '@portal/scripts';
 import { createActivities, createTransport, ensureReviewerDigestSchedule, sendOnce } from '@portal/worker';
-import { stackEnv, testMailSettings, testPrisma, waitForMail } from '../fixtures';
+import { stackEnv, testMailSettings, waitForMail } from '../fixtures';
 import { reviewUpdate } from '@portal/workflows';
-import { type TemporalTestEnv, connectTemporal, fileAccessRequest, newWorker, review, uniqueQueue } from './support';
+import { type TemporalTestEnv, fileAccessRequest, newWorker, review, uniqueQueue, useLifecycleStack } from './support';
 
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
 
-beforeAll(async () => {
-  prisma = testPrisma();
-  env = await connectTemporal();
-});
-
-afterAll(async () => {
-  await env?.close();
-  await prisma?.$disconnect();
+useLifecycleStack((e, p) => {
+  env = e;
+  prisma = p;
 });
 
 describe('lifecycle mail', () => {

@@ -3,34 +3,29 @@
  * activities writing the real PostgreSQL (REQUEST-LIFECYCLE.md): approved, rejected, a comment-only save and
  * the validator's refusals. Each path's history is recorded for replay with RECORD_HISTORIES=1.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@portal/db';
 import { RequestStatusKey, RequestTypeKey, SubjectUserIdKey, reviewUpdate, stateQuery } from '@portal/workflows';
-import { testPrisma, waitForMail } from '../fixtures';
+import { waitForMail } from '../fixtures';
 import {
   type TemporalTestEnv,
   auditActions,
-  connectTemporal,
   failureType,
   fileAccessRequest,
   maybeRecordHistory,
   newWorker,
   review,
   uniqueQueue,
+  useLifecycleStack,
 } from './support';
 
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
 const taskQueue = uniqueQueue('lifecycle-review');
 
-beforeAll(async () => {
-  prisma = testPrisma();
-  env = await connectTemporal();
-});
-
-afterAll(async () => {
-  await env?.close();
-  await prisma?.$disconnect();
+useLifecycleStack((e, p) => {
+  env = e;
+  prisma = p;
 });
 
 describe('request lifecycle: main paths', () => {

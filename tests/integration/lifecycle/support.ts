@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, type WorkflowBundleWithSourceMap, bundleWorkflowCode } from '@temporalio/worker';
@@ -20,7 +20,7 @@ import {
   startRequestWorkflow,
 } from '@portal/workflows';
 import { type MailSettings, type PortalActivities, createWorker, workflowsPath } from '@portal/worker';
-import { demoRequestParts, stackEnv, testMailSettings } from '../fixtures';
+import { demoRequestParts, stackEnv, testMailSettings, testPrisma } from '../fixtures';
 
 export const HISTORIES_DIR = path.join(import.meta.dirname, '..', '..', 'histories');
 
@@ -51,6 +51,24 @@ export async function connectTemporal(): Promise<TemporalTestEnv> {
       await native.close();
     },
   };
+}
+
+/**
+ * Connects a Prisma client and the Temporal clients before the file's tests and closes them after;
+ * `use` receives them (assign them to the file's variables).
+ */
+export function useLifecycleStack(use: (env: TemporalTestEnv, prisma: PrismaClient) => void): void {
+  let env: TemporalTestEnv | undefined;
+  let prisma: PrismaClient | undefined;
+  beforeAll(async () => {
+    prisma = testPrisma();
+    env = await connectTemporal();
+    use(env, prisma);
+  });
+  afterAll(async () => {
+    await env?.close();
+    await prisma?.$disconnect();
+  });
 }
 
 export const uniqueQueue = (name: string): string => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
