@@ -42,9 +42,6 @@ function PermissionsHelp() {
             Study roles are different: they describe the access a user holds at AOs, LAOs and studies, and are requested
             in the role blocks.
           </Text>
-          <Group justify="flex-end">
-            <Button onClick={close}>Close</Button>
-          </Group>
         </Stack>
       </Modal>
     </>
