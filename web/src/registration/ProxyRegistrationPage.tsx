@@ -53,7 +53,12 @@ export function ProxyRegistrationPage() {
   const [next, setNext] = useState<{ values: RegistrationValues; round: number } | null>(null);
   const mutation = useSubmitProxyRegistration({
     mutationConfig: {
-      onSuccess: () => notifications.show({ color: 'green', title: REGISTRATION_MESSAGES.submitted, message: TITLE }),
+      onSuccess: (_registration, body) =>
+        notifications.show({
+          color: 'green',
+          title: REGISTRATION_MESSAGES.submitted,
+          message: `${body.firstName} ${body.lastName}`,
+        }),
     },
   });
 

@@ -117,7 +117,7 @@ export function LdapDetails({
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="ldap-heading">
       <Group justify="space-between" mb="sm">
-        <Title order={2} id="ldap-heading">
+        <Title order={3} id="ldap-heading">
           LDAP Details
         </Title>
         {!readOnly && (

@@ -160,7 +160,10 @@ export function PendingUserForm({
         {...form.getInputProps('sysaidTicket')}
         value={form.values.sysaidTicket}
       />
-      <LdapDetails registration={registration} form={form} accountTypes={accountTypes} readOnly={readOnly} />
+      {/* A resolved registration has no directory choice left to make. */}
+      {!locked && (
+        <LdapDetails registration={registration} form={form} accountTypes={accountTypes} readOnly={readOnly} />
+      )}
       {!readOnly && (
         <Stack gap="xs">
           <Divider />
