@@ -2,7 +2,7 @@ import { Anchor, AppShell, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { MESSAGES } from '@portal/contract';
-import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
 import { getXsrfToken } from '../lib/apiClient';
 import { getAuthState, updateAuthState, useAuthState } from '../lib/authState';
 import { SITE_TITLE } from '../lib/config';
@@ -64,6 +64,8 @@ function SecureShell() {
       padding="md"
     >
       <InactivityModal />
+      {/* A new page opens at its top (the history after a long request form, not scrolled past its title). */}
+      <ScrollRestoration />
       <a href="#main-content" className={classes.skipLink}>
         Skip to main content
       </a>

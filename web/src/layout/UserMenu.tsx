@@ -12,8 +12,16 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" withArrow shadow="md">
       <Menu.Target>
-        <Button variant="subtle" color="gray" rightSection={<span aria-hidden>▾</span>} data-testid="user-menu">
-          {name}
+        <Button
+          variant="subtle"
+          color="gray"
+          rightSection={<span aria-hidden>▾</span>}
+          data-testid="user-menu"
+          maw={{ base: 160, sm: 320 }}
+          title={name}
+        >
+          {/* On a phone a long name is shortened with an ellipsis (the whole name in the tooltip and label). */}
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

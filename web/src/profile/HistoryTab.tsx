@@ -10,7 +10,9 @@ import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
 import { useOwnRequests } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
+import { CondensedList } from '../shared/CondensedList';
 import { LoadError } from '../shared/ErrorAlert';
+import { StatusBadge } from '../shared/StatusBadge';
 import { formatDateTime, joinOrMissing, orMissing, sitesText } from '../shared/format';
 import { systemNames, useSystems } from '../shared/referenceData';
 
@@ -48,15 +50,45 @@ export function HistoryTab() {
   );
 
   const text = (key: keyof ReturnType<typeof cells>) => (r: AccessModRequest) => cells(r, systems.data)[key];
+  const blocks = (r: AccessModRequest) => r.accessControls;
+  // Status first-class (second, after the date), long lists condensed: the row stays one or two lines at
+  // 1280 px and nothing needs sideways scrolling (issue 9).
   const columns: DataTableColumn<AccessModRequest>[] = [
     { accessor: 'sysdat', title: 'Date Submitted', sortable: true, render: text('dateSubmitted') },
+    {
+      accessor: 'status',
+      title: 'Request Status',
+      sortable: true,
+      render: (r) => <StatusBadge status={r.requestStatus} />,
+    },
     { accessor: 'requestType', title: 'Request Type', sortable: true, render: text('requestType') },
     { accessor: 'roles', title: 'Study Role(s)', sortable: true, render: text('roles') },
-    { accessor: 'sites', title: 'LAOs / AOs', render: text('sites') },
-    { accessor: 'studies', title: 'Study(s)', render: text('studies') },
-    { accessor: 'systems', title: 'Systems', render: text('systems') },
+    {
+      accessor: 'sites',
+      title: 'LAOs / AOs',
+      render: (r) => (
+        <CondensedList
+          items={blocks(r).flatMap((b) => [...(b.laoIds ?? []), ...(b.siteCodes ?? [])])}
+          noun={['site', 'sites']}
+        />
+      ),
+    },
+    {
+      accessor: 'studies',
+      title: 'Study(s)',
+      render: (r) => <CondensedList items={blocks(r).flatMap((b) => b.studyNames)} noun={['study', 'studies']} />,
+    },
+    {
+      accessor: 'systems',
+      title: 'Systems',
+      render: (r) => (
+        <CondensedList
+          items={[...new Set(blocks(r).flatMap((b) => systemNames(b.systemAccessIds, systems.data)))]}
+          noun={['system', 'systems']}
+        />
+      ),
+    },
     { accessor: 'requesterComments', title: 'Requester Comments', render: text('requesterComments') },
-    { accessor: 'status', title: 'Request Status', sortable: true, render: text('status') },
   ];
 
   return (

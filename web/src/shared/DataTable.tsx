@@ -3,11 +3,13 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { CONSTANTS, MESSAGES } from '@portal/contract';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { useMemo, useState } from 'react';
+import classes from './DataTable.module.css';
 import { compareValues } from './format';
 
 /**
  * The spec's data table (000 §2 Shared widgets): paginated, sortable, filterable, 'No records found' when
- * empty, 'Searching' while loading, counter line 'X of Y records shown'. Built on mantine-datatable.
+ * empty, 'Searching' while loading, counter line 'X of Y records shown'. Built on mantine-datatable. Below
+ * 768 px the rows stack into 'label value' cards (`DataTable.module.css`), so no column is cut off on a phone.
  */
 
 const PAGE_SIZES: number[] = [...CONSTANTS.tablePageSizes];
@@ -37,6 +39,17 @@ const commonProps = {
 
 const counterText = (shown: number, total: number) => `${shown} of ${total} records shown`;
 
+/** Each cell carries its column's title, which the stacked (phone) layout shows before the value. */
+function labelled<T>(columns: DataTableColumn<T>[]): DataTableColumn<T>[] {
+  return columns.map((c) => ({
+    ...c,
+    customCellAttributes: (record: T, index: number) => ({
+      ...c.customCellAttributes?.(record, index),
+      'data-label': typeof c.title === 'string' ? c.title : '',
+    }),
+  }));
+}
+
 export interface ServerDataTableProps<T> {
   ariaLabel: string;
   records: T[];
@@ -60,9 +73,10 @@ export function ServerDataTable<T>(props: ServerDataTableProps<T>) {
     <DataTable<T>
       {...commonProps}
       aria-label={ariaLabel}
+      className={classes.stacked}
       idAccessor={idAccessor ?? ('id' as keyof T & string)}
       records={records}
-      columns={props.columns}
+      columns={labelled(props.columns)}
       totalRecords={totalRecords}
       page={props.page}
       onPageChange={props.onPageChange}
@@ -139,9 +153,10 @@ export function ClientDataTable<T>(props: ClientDataTableProps<T>) {
       <DataTable<T>
         {...commonProps}
         aria-label={ariaLabel}
+        className={classes.stacked}
         idAccessor={idAccessor ?? ('id' as keyof T & string)}
         records={pageRecords}
-        columns={props.columns}
+        columns={labelled(props.columns)}
         fetching={props.fetching}
         totalRecords={filtered.length}
         page={currentPage}

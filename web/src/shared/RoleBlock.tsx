@@ -119,8 +119,12 @@ export function RoleBlock(props: RoleBlockProps) {
               ),
             )
           }
-          disabled={disabled || props.roleLocked}
-          description={role?.description}
+          // A locked role (Request Modified Access) is a value, not a placeholder: read-only in body text.
+          disabled={disabled}
+          readOnly={props.roleLocked}
+          variant={props.roleLocked ? 'filled' : 'default'}
+          rightSection={props.roleLocked ? <span aria-hidden>🔒</span> : undefined}
+          description={props.roleLocked ? 'The study role of the access being modified.' : role?.description}
           error={errors.roleName}
           nothingFoundMessage="No study roles left to choose"
           comboboxProps={{ withinPortal: true }}

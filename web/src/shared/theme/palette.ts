@@ -11,8 +11,11 @@ import { alpha, type CSSVariablesResolver, darken, luminance, type MantineColors
 export const PRIMARY_SHADE = 8;
 /** Opacity of the light variant's hover background, its darkest tint. */
 export const LIGHT_HOVER = 0.14;
-/** The target: 4.5:1 plus a margin for anti-aliasing and the tinted light-variant background. */
-const TEXT_CONTRAST = 4.6;
+/**
+ * The target: 4.5:1 with room for the surfaces a badge or alert sits on besides white (striped and hovered
+ * table rows, gray.0 / gray.1), which darken the tint a little more.
+ */
+const TEXT_CONTRAST = 5;
 
 /** WCAG contrast ratio of two colours Mantine can parse. */
 export function contrast(a: string, b: string): number {
@@ -29,7 +32,7 @@ export function onWhite(over: string, opacity: number): string {
 }
 
 /**
- * The colour of `shades` that reads at 4.6:1 both as text on its own light tint and under white text: the
+ * The colour of `shades` that reads at 5:1 both as text on its own light tint and under white text: the
  * primary shade when it does, otherwise the shade darkened in 4 % steps (green, yellow, orange, teal…).
  */
 export function accessibleShade(shades: MantineColorsTuple): string {

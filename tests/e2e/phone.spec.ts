@@ -1,0 +1,97 @@
+/**
+ * Every screen at phone size (390 x 844) with axe (WCAG 2.0/2.1/2.2 A and AA, issue 9): the public pages, the
+ * network user's, the reviewer's and the administrator's, each checked and photographed as `phone-*`. The
+ * desktop journeys check the same screens at 1280 px through `shot`. A new screen gets a line here.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { shot, signIn, signOut } from './support';
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+/** Opens `url`, waits for its h1 and checks the screen. */
+async function visit(page: Page, url: string, heading: string | RegExp, name: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect(page.getByText('Searching')).toHaveCount(0);
+  await shot(page, `phone-${name}`);
+}
+
+test('public screens at phone size', async ({ page }) => {
+  await visit(page, '/', 'Sign In', '01-sign-in');
+  await visit(page, '/?message=Please%20sign%20in', 'Sign In', '02-sign-in-message');
+  await visit(page, '/forgot-password', 'Forgot Password', '03-forgot-password');
+  await visit(page, '/no-such-page', 'Page Not Found', '04-public-not-found');
+});
+
+test("a network user's screens at phone size", async ({ page }) => {
+  await signIn(page, 'user');
+  await visit(page, '/app/dashboard', /./, '10-dashboard');
+  // The name in the header is whole or shortened on purpose, never cut mid-letter by the bar.
+  const menu = page.getByTestId('user-menu');
+  await expect(menu).toBeVisible();
+  expect((await menu.boundingBox())!.x + (await menu.boundingBox())!.width).toBeLessThanOrEqual(390);
+  await page.getByRole('button', { name: 'Show Sidebar' }).click();
+  await expect(page.getByRole('navigation').getByRole('link', { name: 'Profile' })).toBeVisible();
+  await shot(page, 'phone-11-navigation-open');
+  await page.getByRole('button', { name: 'Hide Sidebar' }).click();
+  for (const [tab, label] of [
+    ['account', 'account'],
+    ['details', 'details'],
+    ['access', 'access'],
+    ['history', 'history'],
+  ] as const) {
+    await visit(page, `/app/profile?tab=${tab}`, 'Profile', `12-profile-${label}`);
+  }
+  await page.goto('/app/profile?tab=access');
+  await page.getByRole('link', { name: 'Request New Access' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Request New Access' })).toBeVisible();
+  await shot(page, 'phone-13-request-new-access');
+  await visit(page, '/app/change-password', 'Change Password', '14-change-password');
+  await visit(page, '/app/no-such-page', 'Page Not Found', '15-not-found');
+  await visit(page, '/app/user-requests', 'Not Authorized', '16-not-authorized');
+  await expect(page.getByRole('link', { name: 'Go to the dashboard' })).toBeVisible();
+  await signOut(page);
+});
+
+test("a reviewer's screens at phone size", async ({ page }) => {
+  await signIn(page, 'reviewer');
+  await visit(page, '/app/user-requests', 'User Requests', '20-user-requests');
+  const first = page.getByRole('table').getByRole('row').nth(1);
+  if (await first.getByRole('link').count()) {
+    await first.getByRole('link').first().click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Review' })).toBeVisible();
+    await shot(page, 'phone-21-review');
+  }
+  await page.goto('/app/user-requests/access-change/999999999');
+  await expect(page.getByRole('heading', { level: 2, name: 'Request Not Found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go to the User Requests queue' })).toBeVisible();
+  await shot(page, 'phone-22-review-not-found');
+  await signOut(page);
+});
+
+test("an administrator's screens at phone size", async ({ page }) => {
+  await signIn(page, 'admin');
+  for (const [tab, name] of [
+    ['portalRoles', '30-configure-portal-roles'],
+    ['studyRoles', '31-configure-study-roles'],
+    ['systems', '32-configure-systems'],
+  ] as const) {
+    await visit(page, `/app/configure/?tab=${tab}`, 'Configure', name);
+  }
+  await visit(page, '/app/configure/roles/new', 'Add Portal Role', '33-add-portal-role');
+  await visit(page, '/app/configure/study-roles/new', /Study Role/, '34-add-study-role');
+  await visit(page, '/app/configure/systems/new', 'Add System', '35-add-system');
+  await visit(page, '/app/configure/?tab=systems', 'Configure', '32-configure-systems');
+  await page.getByRole('table').getByRole('row').nth(1).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit System' })).toBeVisible();
+  await shot(page, 'phone-36-edit-system');
+  await visit(page, '/app/audit-trail', 'Audit Trail', '37-audit-trail');
+  const details = page.getByRole('button', { name: /^Before and after of/ });
+  if (await details.count()) {
+    await details.first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await shot(page, 'phone-38-audit-before-after');
+    await page.keyboard.press('Escape');
+  }
+  await signOut(page);
+});
