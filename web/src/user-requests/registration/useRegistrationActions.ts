@@ -64,6 +64,8 @@ export function useRegistrationActions({
   releaseGuard: () => void;
 }) {
   const navigate = useNavigate();
+  // Notifications name the person; the list page shows the spec's message ('User created', ...) itself.
+  const person = `${registration.firstName} ${registration.lastName}`;
   const attempts = useAttemptKeys<Attempt>();
   const sent = useRef<{ attempt: Attempt; key: string } | null>(null);
   const [message, setMessage] = useState<PageMessage | null>(null);
@@ -97,7 +99,7 @@ export function useRegistrationActions({
           return;
         }
         attempts.close();
-        notifications.show({ color: 'green', title: texts.done, message: texts.listMessage });
+        notifications.show({ color: 'green', title: texts.done, message: person });
         finish(texts.listMessage);
       },
       onError: (error) => {
@@ -172,7 +174,7 @@ export function useRegistrationActions({
         notifications.show({
           color: 'green',
           title: REGISTRATION_MESSAGES.deleted,
-          message: REGISTRATION_MESSAGES.listDeleted,
+          message: person,
         });
         finish(REGISTRATION_MESSAGES.listDeleted, CONSTANTS.redirectAfterSaveMs);
       },
