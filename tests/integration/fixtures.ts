@@ -3,6 +3,7 @@
  * and a way to file a request row exactly as the API does before it starts the workflow.
  */
 import { inject } from 'vitest';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createPrisma, type PrismaClient } from '@portal/db';
 import type { AccessControl } from '@portal/contract';
 import { type CaughtMail, readMail } from '@portal/scripts';
@@ -11,6 +12,13 @@ declare module 'vitest' {
   export interface ProvidedContext {
     stackEnv: Record<string, string>;
   }
+}
+
+// In-process workers log their state changes at INFO; the test output keeps only warnings and errors.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  // A runtime already exists in this test process (installed by an earlier import): keep it.
 }
 
 export const stackEnv = (): Record<string, string> => inject('stackEnv');
