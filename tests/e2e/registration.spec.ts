@@ -84,8 +84,14 @@ test('a visitor registers, a reviewer creates the user, who sets a password and 
 
   await test.step('the reviewer finds the directory matches and creates the user', async () => {
     await signIn(page, 'reviewer');
-    // The queue lists access-change requests; the registration is opened by its id (see the report of issue 10).
-    await page.goto(`/app/user-requests/registration/${id}`);
+    await page.getByRole('link', { name: 'User Requests', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Filter user requests' }).fill(person.email);
+    const row = page.getByRole('row').filter({ hasText: person.email });
+    await expect(row).toContainText('Registration');
+    await expect(row).toContainText('Pending');
+    await shot(page, 'registration-04a-queue');
+    await row.click();
+    await expect(page).toHaveURL(new RegExp(`/app/user-requests/registration/${id}$`));
     await expect(page.getByRole('heading', { name: 'Review Pending User', level: 1 })).toBeVisible();
     await expect(page.getByText(person.email).first()).toBeVisible();
     await expect(page.getByRole('region', { name: 'Requested role #1' })).toContainText('Data Manager');
