@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { type Plugin, build } from 'esbuild';
+import { type Plugin, build, stop as stopEsbuild } from 'esbuild';
 import { repoPath } from './paths';
 
 /** A workspace package to build: its folder, its source folders, entries beyond its exports. */
@@ -152,13 +152,18 @@ async function buildPackage(spec: PackageSpec): Promise<void> {
  */
 export async function buildServices(opts: { force?: boolean; log?: (line: string) => void } = {}): Promise<string[]> {
   const built: string[] = [];
-  for (const spec of PACKAGES) {
-    const inputs = [...spec.sources.map((s) => repoPath(spec.dir, s)), repoPath(spec.dir, 'package.json')];
-    if (spec.workflowBundle) inputs.push(repoPath('workflows', 'src'), repoPath('contract', 'src'));
-    if (!opts.force && isFresh(spec, inputs)) continue;
-    opts.log?.(`building ${spec.dir}/dist`);
-    await buildPackage(spec);
-    built.push(spec.dir);
+  try {
+    for (const spec of PACKAGES) {
+      const inputs = [...spec.sources.map((s) => repoPath(spec.dir, s)), repoPath(spec.dir, 'package.json')];
+      if (spec.workflowBundle) inputs.push(repoPath('workflows', 'src'), repoPath('contract', 'src'));
+      if (!opts.force && isFresh(spec, inputs)) continue;
+      opts.log?.(`building ${spec.dir}/dist`);
+      await buildPackage(spec);
+      built.push(spec.dir);
+    }
+  } finally {
+    // esbuild keeps a service process alive for later builds; a supervisor must not leave it behind.
+    await stopEsbuild();
   }
   return built;
 }
