@@ -24,6 +24,9 @@ const SAVE_LABELS = {
   portalRoleIds: PENDING_USER_LABELS.portalRoleIds!.label,
 };
 
+/** What the reviewer chose survives 'Reload request' after a stale refusal (issue 9), as in the access review. */
+const KEPT_ON_RELOAD = ['reviewerComments', 'sysaidTicket', 'portalRoleIds'] as const;
+
 /**
  * The editable part of Review Pending User (001 §2.4, §4): portal roles, Reviewer Comments, External Ticket #,
  * LDAP Details, and the actions: 'Save Changes' (update, through the shared review save), 'Reject' (confirmed:
@@ -35,12 +38,16 @@ export function PendingUserForm({
   registration,
   canEdit,
   onReload,
+  carried,
   portalRoles,
   accountTypes,
 }: {
   registration: Registration;
   canEdit: boolean;
-  onReload: () => void;
+  /** Loads the registration again after a stale refusal, with the reviewer's kept fields. */
+  onReload: (kept: Partial<PendingUserValues>) => void;
+  /** The reviewer's fields kept from before 'Reload request', put back over the fresh version. */
+  carried?: Partial<PendingUserValues>;
   portalRoles: PortalRole[];
   accountTypes: AccountTypes | undefined;
 }) {
@@ -57,6 +64,9 @@ export function PendingUserForm({
     texts: { saved: REGISTRATION_MESSAGES.updated, failed: REGISTRATION_MESSAGES.updateFailed },
     labels: SAVE_LABELS,
     fieldPrefix: 'registrationForm.',
+    keepOnReload: KEPT_ON_RELOAD,
+    onReload,
+    carried,
   });
   const actions = useRegistrationActions({ registration, form, releaseGuard: review.releaseGuard });
   const readOnly = !canEdit || locked || actions.finished;
@@ -112,7 +122,7 @@ export function PendingUserForm({
         review.clearMessage();
       }}
       stale={review.stale || actions.stale}
-      onReload={onReload}
+      onReload={review.reload}
       locked={
         locked &&
         `This registration is ${registrationStatusLabel(registration.registrationStatus)} and can no longer be changed.`

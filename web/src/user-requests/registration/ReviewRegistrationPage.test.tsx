@@ -3,10 +3,11 @@
  * and permissions, directory matches merged by uuid (linked ones disabled), 'Create User' (portal role
  * required, the chosen entry sent, the internal-domain warning and 'Create User Anyway',
  * PREEXISTING_AD_ACCOUNT_REQUIRED), reject and delete with their confirmations and list messages, and the
- * read-only view without WRITE_USERS. The save itself is the shared review shell's (tested once there).
+ * read-only view without WRITE_USERS, and 'Reload request' after a stale refusal keeping what the reviewer chose. The save itself is the shared review shell's (tested once there).
  */
 import {
   APPROVAL_WARNING_KEY,
+  GLOBAL_ERRORS,
   REGISTRATION_ERRORS,
   REGISTRATION_MESSAGES,
   RegistrationActionBodySchema,
@@ -19,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
 import { referenceHandlers } from '../../testing/referenceFixtures';
 import { renderRoute } from '../../testing/render';
+import { RELOADED_TEXT } from '../review/useReviewSave';
 import { ReviewRegistrationPage } from './ReviewRegistrationPage';
 
 const GET = 'GET /rest/secure/user_registration/5';
@@ -236,5 +238,37 @@ describe('Review Pending User', () => {
     renderReview({ [GET]: () => reply(200, registration({ registrationStatus: 'DENIED' })) });
     expect(await screen.findByText(/This registration is Denied and can no longer be changed/)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Reject' })).toBeNull();
+  });
+
+  it("a stale refusal's 'Reload request' keeps the reviewer's comments, ticket and portal roles", async () => {
+    const stale = () => reply(422, { fieldErrors: {}, globalErrors: [GLOBAL_ERRORS.staleVersion], message: 'Stale' });
+    const { user, api, sent } = renderReview({
+      [GET]: sequence(
+        () => reply(200, registration()),
+        () => reply(200, registration({ versionno: 3, reviewerComments: 'theirs', jobTitle: 'Lead Analyst' })),
+      ),
+      [APPROVE]: sequence(stale, () => reply(200, registration({ registrationStatus: 'APPROVED' }))),
+    });
+    await user.click(await screen.findByRole('checkbox', { name: /Reviewer/ }));
+    await user.type(screen.getByRole('textbox', { name: /Reviewer Comments/ }), 'mine');
+    await user.type(screen.getByRole('textbox', { name: /External Ticket #/ }), 'SR-7');
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    await user.click(await screen.findByRole('button', { name: 'Reload request' }));
+    await waitFor(() => expect(api.callsTo(GET)).toHaveLength(2));
+
+    expect(await screen.findByText(RELOADED_TEXT)).toBeInTheDocument();
+    // The fresh version is shown, with the reviewer's own choices put back over it.
+    expect(await screen.findByText('Lead Analyst')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Reviewer Comments/ })).toHaveValue('mine');
+    expect(screen.getByRole('textbox', { name: /External Ticket #/ })).toHaveValue('SR-7');
+    expect(screen.getByRole('checkbox', { name: /Reviewer/ })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: /Network User/ })).not.toBeChecked();
+
+    await user.click(screen.getByRole('button', { name: 'Create User' }));
+    expect(await screen.findByText('Queue: User created')).toBeInTheDocument();
+    expect(sent(APPROVE)[1]).toMatchObject({
+      registrationForm: { id: 5, versionno: 3, reviewerComments: 'mine', sysaidTicket: 'SR-7' },
+      portalRoleIds: [5],
+    });
   });
 });

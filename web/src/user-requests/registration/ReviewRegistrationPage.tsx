@@ -1,5 +1,6 @@
 import { Stack } from '@mantine/core';
 import { REGISTRATION_MESSAGES } from '@portal/contract';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useHasPermissions } from '../../lib/sessionQueries';
 import { LoadError } from '../../shared/ErrorAlert';
@@ -10,6 +11,7 @@ import { useAccountTypes } from './api/getAccountTypes';
 import { useAssignablePortalRoles } from './api/getPortalRoles';
 import { useRegistration } from './api/getRegistration';
 import { PendingUserForm } from './PendingUserForm';
+import type { PendingUserValues } from './pendingUserForm';
 import { RegistrationDetails } from './RegistrationDetails';
 
 const TITLE = 'Review Pending User';
@@ -30,6 +32,8 @@ export function ReviewRegistrationPage() {
   const systems = useSystems();
   const portalRoles = useAssignablePortalRoles();
   const accountTypes = useAccountTypes();
+  // What the reviewer chose before 'Reload request' (a stale refusal), put back on the fresh version.
+  const [carried, setCarried] = useState<Partial<PendingUserValues>>();
 
   return (
     <ReviewShell title={TITLE} id={id} request={registration} texts={TEXTS}>
@@ -45,7 +49,11 @@ export function ReviewRegistrationPage() {
               key={`${data.id}-${data.versionno}`}
               registration={data}
               canEdit={canEdit}
-              onReload={() => void registration.refetch()}
+              carried={carried}
+              onReload={(kept) => {
+                setCarried(kept);
+                void registration.refetch();
+              }}
               portalRoles={portalRoles.data}
               accountTypes={accountTypes.data}
             />
