@@ -277,6 +277,8 @@ export const ProfileSchema = z.object({
   organizationName: z.string(),
   jobTitle: z.string(),
   phoneNumber: z.string(),
+  /** The phone extension ('' when none): the proxy registration's requester banner shows it (001 §2.2). */
+  phoneExtension: z.string(),
   accountType: z.string(),
   roles: z.array(PortalRoleSchema),
   userAccesses: z.array(UserAccessSchema),

@@ -23,6 +23,7 @@ const profile: Profile = {
   organizationName: 'North Lead',
   jobTitle: 'Coordinator',
   phoneNumber: '555-0140',
+  phoneExtension: '42',
   accountType: 'external',
   roles: [],
   userAccesses: [],
@@ -56,7 +57,7 @@ describe("proxy registration 'Request a User'", () => {
     };
     expect(await screen.findByRole('textbox', { name: 'Requester Name' })).toHaveValue('Lea Staff');
     expect(screen.getByRole('textbox', { name: 'Requester Email' })).toHaveAttribute('readonly');
-    expect(screen.getByRole('textbox', { name: 'Requester Phone Extension' })).toHaveValue('---');
+    expect(screen.getByRole('textbox', { name: 'Requester Phone Extension' })).toHaveValue('42');
     expect(screen.queryByRole('button', { name: 'Solve captcha' })).toBeNull();
     expect(screen.queryByText('Verification')).toBeNull();
 

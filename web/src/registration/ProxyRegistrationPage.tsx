@@ -15,7 +15,7 @@ import { useRegistrationReference } from './useRegistrationReference';
 
 const TITLE = 'Request a User';
 
-/** 001 §2.2: the known requester, read-only (the profile carries no phone extension, so it shows '---'). */
+/** 001 §2.2: the known requester from the profile, read-only ('---' for a value the profile leaves empty). */
 function RequesterBanner({ profile }: { profile: Profile }) {
   const field = (label: string, value: string | undefined) => (
     <TextInput label={label} value={orMissing(value)} readOnly variant="filled" />
@@ -32,7 +32,7 @@ function RequesterBanner({ profile }: { profile: Profile }) {
         {field('Requester Name', `${profile.firstName} ${profile.lastName}`.trim())}
         {field('Requester Email', profile.email)}
         {field('Requester Phone', profile.phoneNumber)}
-        {field('Requester Phone Extension', undefined)}
+        {field('Requester Phone Extension', profile.phoneExtension)}
       </SimpleGrid>
     </Paper>
   );
