@@ -108,6 +108,19 @@ export type PasswordRule = z.infer<typeof PasswordRuleSchema>;
 export const PasswordRulesSchema = z.record(z.string(), PasswordRuleSchema);
 export type PasswordRules = z.infer<typeof PasswordRulesSchema>;
 
+/**
+ * GET /rest/secure/user_capabilities/password_change_restriction (issue 9; beside 000 §7
+ * can_change_password_now, whose bare boolean stays as the spec has it): whether the user may change their
+ * password now and, inside the minimum-age restriction (ppolicy pwdMinAge after pwdChangedTime), the ISO time
+ * from which a change is possible; null when no such restriction stands (a lockout or an unmanaged password
+ * also answer canChangeNow false, with no time).
+ */
+export const PasswordChangeRestrictionSchema = z.object({
+  canChangeNow: z.boolean(),
+  changeAllowedFrom: z.iso.datetime().nullable(),
+});
+export type PasswordChangeRestriction = z.infer<typeof PasswordChangeRestrictionSchema>;
+
 /** Answers of the password calls that fail without field errors (000 §3: failureDescription, responseText). */
 export interface PasswordFailure {
   failureDescription?: string;

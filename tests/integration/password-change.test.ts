@@ -1,6 +1,7 @@
 /**
  * The user's own password change and the password-change time restriction (000 §2 Change Password, §3,
- * §6, §7 change_password/attempt, can_change_password_{ever|now}, password_validation/rules and the
+ * §6, §7 change_password/attempt, can_change_password_{ever|now} and the time a change becomes possible
+ * (password_change_restriction, issue 9), password_validation/rules and the
  * user-management / admin password calls, §8 Passwords), against slapd's ppolicy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,13 +86,22 @@ describe('change own password (000 §4 After a password change)', () => {
       (await call(t.app, x, 'GET', '/rest/secure/user_capabilities/can_change_password_ever')).json(),
       (await call(t.app, x, 'GET', '/rest/secure/user_capabilities/can_change_password_now')).json(),
     ];
+    const restriction = async (x: Session) =>
+      (await call(t.app, x, 'GET', '/rest/secure/user_capabilities/password_change_restriction')).json();
     expect(await caps(s)).toEqual([true, true]);
+    expect(await restriction(s)).toEqual({ canChangeNow: true, changeAllowedFrom: null });
 
     const first = freshPassword();
+    const changedAt = Date.now();
     expect((await call(t.app, s, 'POST', CHANGE, { currentPassword: u.password, newPassword: first })).statusCode).toBe(
       200,
     );
     expect(await caps(s)).toEqual([true, false]);
+    // The time a change becomes possible: pwdChangedTime (whole seconds) + pwdMinAge (24 hours).
+    const restricted = await restriction(s);
+    expect(restricted.canChangeNow).toBe(false);
+    const allowedFrom = Date.parse(restricted.changeAllowedFrom);
+    expect(Math.abs(allowedFrom - (changedAt + 24 * 3_600_000))).toBeLessThan(10_000);
 
     const admin = await signIn(t.app, 'admin', demo('admin'));
     const restrictedUrl = `/rest/secure/admin/user_management/isUserCurrentlyRestrictedByAllowChangeTime/${u.user.uuid}`;
@@ -130,6 +140,7 @@ describe('change own password (000 §4 After a password change)', () => {
     ]);
     expect(JSON.stringify(audit.map((a) => [a.before, a.after]))).not.toContain(first);
     expect(await caps(s)).toEqual([true, true]);
+    expect(await restriction(s)).toEqual({ canChangeNow: true, changeAllowedFrom: null });
 
     // slapd's history refuses the first password again (pwdInHistory), with the rule's text.
     const back = await call(t.app, s, 'POST', CHANGE, { currentPassword: first, newPassword: u.password });

@@ -1,7 +1,7 @@
 import { Alert, Grid, Stack, Title } from '@mantine/core';
 import { AUTH_MESSAGES, MESSAGES } from '@portal/contract';
 import { useState } from 'react';
-import { updateAuthState, useAuthState } from '../lib/authState';
+import { updateAuthState } from '../lib/authState';
 import { paths } from '../lib/paths';
 import { useCanChangePassword } from '../lib/sessionQueries';
 import { LoadError } from '../shared/ErrorAlert';
@@ -9,25 +9,25 @@ import { PageLoader } from '../shared/PageLoader';
 import { StatusPage } from '../shared/StatusPage';
 import { usePageTitle } from '../shared/usePageTitle';
 import { ChangePasswordForm } from './ChangePasswordForm';
-import { rememberPasswordChange, restrictionText } from './changeRestriction';
+import { restrictionText } from './changeRestriction';
 import { PasswordRequirements } from './PasswordRequirements';
+import { usePasswordChangeRestriction } from './api/getPasswordChangeRestriction';
 import { usePasswordRules } from './api/getPasswordRules';
 
 /**
  * /app/change-password inside the secure area (000 §2 Routes, §4 After a password change, non-standalone
  * mode: 'Password successfully changed.'). Only for users whose password the portal manages ('ever');
  * while the password-change time restriction stands ('now' false) the form is disabled under the minimum-age
- * rule and when a change becomes possible.
+ * rule and the time from which a change is possible, as the API answers it.
  */
 export function AppChangePasswordPage() {
   usePageTitle('Change Password');
   const ever = useCanChangePassword('ever');
-  const now = useCanChangePassword('now', ever.data === true);
+  const now = usePasswordChangeRestriction(ever.data === true);
   const rules = usePasswordRules();
   const [changed, setChanged] = useState(false);
-  const auth = useAuthState();
   // Inside the minimum-age restriction the form is disabled, saying when a change becomes possible.
-  const restricted = now.data === false;
+  const restricted = now.data?.canChangeNow === false;
 
   if (ever.isPending) return <PageLoader />;
   if (ever.error) return <LoadError text={ever.error.message} onRetry={() => void ever.refetch()} />;
@@ -51,7 +51,7 @@ export function AppChangePasswordPage() {
       )}
       {restricted && (
         <Alert color="yellow" role="status" title={rules.data?.minAge?.text ?? 'Password recently changed'}>
-          {restrictionText(rules.data?.minAge?.text ?? '', auth?.username)}
+          {restrictionText(now.data?.changeAllowedFrom)}
         </Alert>
       )}
       <Grid gutter="lg">
@@ -59,7 +59,6 @@ export function AppChangePasswordPage() {
           <ChangePasswordForm
             disabled={restricted}
             onChanged={async () => {
-              if (auth?.username) rememberPasswordChange(auth.username);
               updateAuthState({ passwordExpiryState: null });
               setChanged(true);
               await now.refetch();

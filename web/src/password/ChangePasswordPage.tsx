@@ -12,7 +12,6 @@ import { createSession, invalidateSession, refreshToken } from '../lib/token';
 import { InactivityModal } from '../shared/InactivityModal';
 import { usePageTitle } from '../shared/usePageTitle';
 import { ChangePasswordForm } from './ChangePasswordForm';
-import { rememberPasswordChange } from './changeRestriction';
 import { PasswordRequirements } from './PasswordRequirements';
 
 /**
@@ -57,7 +56,6 @@ export function ChangePasswordPage() {
   };
 
   const onChanged = async (password: string) => {
-    if (username) rememberPasswordChange(username);
     await sleep(AUTH_CONSTANTS.successAlertDelayMs);
     setDone(true);
     notifications.show({ color: 'green', title: 'Success', message: AUTH_MESSAGES.changedStandalone });

@@ -34,14 +34,17 @@ export interface PasswordCapabilities {
   now: boolean;
   /** pwdMinAge restriction in force (the 'password-change time restriction'). */
   restricted: boolean;
+  /** When that restriction ends (pwdChangedTime + pwdMinAge), or null when none stands. */
+  restrictedUntil: Date | null;
 }
 
 /** Everything the capability calls need, in one directory round. @throws on an unreachable directory. */
 export async function passwordCapabilities(deps: Deps, user: UserRef): Promise<PasswordCapabilities> {
   const [person, policy] = await Promise.all([personOf(deps, user), readPolicy(deps.directory)]);
   const ever = !!person && !user.inactive && policy.allowUserChange;
-  const restricted = !!person && passwordStatus(person, policy).restrictedUntil !== null;
-  return { person, policy, ever, now: ever && !restricted && !person?.lockedTime, restricted };
+  const restrictedUntil = person ? passwordStatus(person, policy).restrictedUntil : null;
+  const restricted = restrictedUntil !== null;
+  return { person, policy, ever, now: ever && !restricted && !person?.lockedTime, restricted, restrictedUntil };
 }
 
 /** Whether the user's directory entry has a password yet. @throws on an unreachable directory. */

@@ -12,6 +12,8 @@ import {
   ForgotPasswordBodySchema,
   HashParamSchema,
   MESSAGES,
+  type PasswordChangeRestriction,
+  PasswordChangeRestrictionSchema,
   PasswordRulesSchema,
   PasswordSetBodySchema,
 } from '@portal/contract';
@@ -110,6 +112,27 @@ export const passwordRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app,
       },
     );
   }
+
+  /**
+   * The same 'now' answer with the time a change becomes possible inside the minimum-age restriction (issue 9),
+   * so Change Password can say from when; the spec's boolean calls above stay as they are.
+   */
+  app.get(
+    '/rest/secure/user_capabilities/password_change_restriction',
+    { schema: { response: { 200: PasswordChangeRestrictionSchema, ...SECURE_ERRORS, 503: MessageSchema } } },
+    async (req): Promise<PasswordChangeRestriction> => {
+      const user = await deps.prisma.portalUser.findUniqueOrThrow({ where: { id: requireAuth(req).userId } });
+      try {
+        const caps = await passwordCapabilities(deps, user);
+        return {
+          canChangeNow: caps.now,
+          changeAllowedFrom: caps.ever && caps.restrictedUntil ? caps.restrictedUntil.toISOString() : null,
+        };
+      } catch {
+        throw unavailable(MESSAGES.signIn.unspecifiedFailure);
+      }
+    },
+  );
 
   registerPasswordAdminRoutes(app, deps);
 };
