@@ -9,75 +9,7 @@ import { textSchema } from './text';
  * request bodies, the spec's texts and constants. Shared by the API and the browser.
  */
 
-/** 000 §8 Passwords (and the 000 §4 / §5 password texts), word for word. */
-export const AUTH_MESSAGES = {
-  changeFailed: 'Unable to change your password due to one or more errors.',
-  changeFailedForm: 'An error has occurred.',
-  resetFailed: 'Unable to set your password due to one or more errors.',
-  forgotFailed: 'Problem submitting Forgot Password request.',
-  forgotSent: (email: string) =>
-    `An email has been sent to ${email} containing further instructions. If you do not receive this email or experience any issues, please contact support.`,
-  badSetLink: 'Error with link to set password. Contact support.',
-  badResetLink: 'Error with link to reset password. Contact support.',
-  invalidHash: 'Unable to display the Set Password form due to an invalid or missing hash value.',
-  passwordsDoNotMatch: 'The new passwords do not match.',
-  expiredBanner: 'Your password has expired. You must change it now before proceeding to the Portal Gateway.',
-  warnBanner:
-    'Your password will expire soon. You may change it now or you will be reminded again the next time you log in.',
-  changedStandalone: 'Your password was successfully updated.',
-  changedInApp: 'Password successfully changed.',
-  restrictionUnknown: 'Unable to determine if user is currently restricted from changing their password.',
-  restrictionClearFailed: "Unable to clear user's password-change time restriction.",
-  resend: {
-    failedTitle: 'Email Not Sent',
-    unexpected: 'Failed to resend initial email due to unexpected error',
-    notPermitted: 'This user is not permitted to change their password using the Portal Gateway',
-    alreadySet: 'This user has already set their initial password',
-    undetermined: 'Unexpected error: failed to determine whether user is allowed to set their password',
-    sentTitle: 'Email Successfully Sent',
-    sent: 'Initial email has been resent.',
-  },
-  inactivityTitle: 'Are you still there?',
-  staySignedIn: 'Stay Signed In',
-  /**
-   * Not worded by the spec (decision, docs/decisions.md): the answer to a call refused by a rate limit,
-   * and the inactivity modal's sentence around the spec's minutes-or-seconds countdown.
-   */
-  tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
-  inactivityText: (remaining: string) => `You will be signed out in ${remaining} because of inactivity.`,
-} as const;
-
-/** 000 §9 constants of the password screens and the session countdown. */
-export const AUTH_CONSTANTS = {
-  /** Set Password form reveal, forgot-password call delay, success alert delay (000 §9). */
-  resetFormDelayMs: 500,
-  forgotPasswordDelayMs: 500,
-  successAlertDelayMs: 500,
-  /** Inactivity countdown tick (000 §9). */
-  countdownTickMs: 1000,
-  /** Signed out when fewer than this many seconds remain (000 §4 "under 1 second"). */
-  signOutBelowSeconds: 1,
-} as const;
-
-/** 000 §3 passwordExpiryState, from the sign-in response's expiryState (000 §4 Password expiry). */
-export const PASSWORD_EXPIRY_STATES = ['FORCE_CHANGE', 'WARN_CHANGE'] as const;
-export type PasswordExpiryState = (typeof PASSWORD_EXPIRY_STATES)[number];
-
-/** Maps the sign-in response's expiryState to the browser's passwordExpiryState (000 §4). */
-export function expiryStateOf(expiryState: string | undefined, passwordExpiresSoon: boolean | undefined) {
-  if (!passwordExpiresSoon) return null;
-  return expiryState === 'ForceUserToChangePassword' ? 'FORCE_CHANGE' : 'WARN_CHANGE';
-}
-
-/**
- * The inactivity modal's remaining time (000 §2 Inactivity modal): whole minutes rounded up when more than
- * one minute remains, otherwise seconds.
- */
-export function formatRemaining(seconds: number): string {
-  const s = Math.max(0, Math.ceil(seconds));
-  if (s > 60) return `${Math.ceil(s / 60)} minutes`;
-  return s === 1 ? '1 second' : `${s} seconds`;
-}
+export * from './auth-texts';
 
 /** Passwords are never trimmed; the length cap only keeps absurd bodies out (the rules say the rest). */
 const password = textSchema(256, { min: 1, trim: false });

@@ -1,4 +1,4 @@
-import { encodingReasonText } from './text';
+import { encodingReasonText } from './text-check';
 
 /**
  * The spec's message catalogue, word for word (000 §8, 001 §8). Both the API and the browser take texts
