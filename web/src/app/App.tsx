@@ -1,8 +1,7 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { MESSAGES } from '@portal/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { ApiError, setUnauthorizedHandler } from '../lib/apiClient';
 import { beginSignOut, clearSession, pendingSignOut, signInUrl } from '../lib/session';
@@ -38,14 +37,17 @@ setUnauthorizedHandler(() => {
   });
 });
 
+const AppNotifications = lazy(async () => ({ default: (await import('./AppNotifications')).AppNotifications }));
+
+/** The app: theme, query cache, notifications (loaded on their own) and the routes. */
 export function App() {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider labels={{ confirm: 'OK', cancel: 'Cancel' }}>
-          <Notifications position="top-right" autoClose={7500} />
-          <RouterProvider router={router} />
-        </ModalsProvider>
+        <Suspense fallback={null}>
+          <AppNotifications />
+        </Suspense>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -4,14 +4,13 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-do
 import { SecurePage } from '../auth/SecurePage';
 import { SignInPage } from '../auth/SignInPage';
 import { PublicLayout } from '../layout/PublicLayout';
-import { SecureLayout } from '../layout/SecureLayout';
 import { paths } from '../lib/paths';
 import { PageLoader } from '../shared/PageLoader';
 import { StatusPage } from '../shared/StatusPage';
 
 /**
- * The routes of 000 §2 and 001 §2 built so far, composed from the features. The sign-in page and the two
- * layouts load with the app; every other screen is its own chunk, loaded when first opened, so '/' does not
+ * The routes of 000 §2 and 001 §2 built so far, composed from the features. The sign-in page and the public
+ * layout load with the app; the secure layout is its own chunk; every other screen is its own chunk, loaded when first opened, so '/' does not
  * download the configuration editors or the audit trail.
  */
 
@@ -20,6 +19,7 @@ function screen<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExot
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
+const SecureShell = screen(() => import('./SecureShell'), 'SecureShell');
 const SignOutPage = screen(() => import('../auth/SignOutPage'), 'SignOutPage');
 const ForgotPasswordPage = screen(() => import('../password/ForgotPasswordPage'), 'ForgotPasswordPage');
 const ChangePasswordPage = screen(() => import('../password/ChangePasswordPage'), 'ChangePasswordPage');
@@ -29,6 +29,7 @@ const DashboardPage = screen(() => import('../dashboard/DashboardPage'), 'Dashbo
 const ProfilePage = screen(() => import('../profile/ProfilePage'), 'ProfilePage');
 const RequestAccessPage = screen(() => import('../requests/RequestAccessPage'), 'RequestAccessPage');
 const UserRequestsPage = screen(() => import('../user-requests/UserRequestsPage'), 'UserRequestsPage');
+const UsersListPage = screen(() => import('../users/UsersListPage'), 'UsersListPage');
 const PublicRegistrationPage = screen(() => import('../registration/PublicRegistrationPage'), 'PublicRegistrationPage');
 const ProxyRegistrationPage = screen(() => import('../registration/ProxyRegistrationPage'), 'ProxyRegistrationPage');
 const ReviewRegistrationPage = screen(
@@ -91,7 +92,7 @@ export const router = createBrowserRouter([
   { path: app.signOut.path, element: page(SignOutPage) },
   {
     path: app.root.path,
-    element: <SecureLayout />,
+    element: page(SecureShell),
     children: [
       { index: true, element: <Navigate to={app.dashboard.href} replace /> },
       secure(app.dashboard.path, DashboardPage),
@@ -100,6 +101,7 @@ export const router = createBrowserRouter([
       { path: app.requestAccessChange.path, element: <Navigate to={app.profile.href('access')} replace /> },
       secure(app.changePassword.path, AppChangePasswordPage),
       secure(app.proxyRegistration.path, ProxyRegistrationPage),
+      secure(app.users.path, UsersListPage, 'READ_USERS'),
       secure(app.userRequests.path, UserRequestsPage, 'READ_USERS'),
       secure(app.accessChangeReview.path, ReviewAccessChangePage, 'READ_USERS'),
       secure(app.registrationReview.path, ReviewRegistrationPage, 'READ_USERS'),

@@ -1,0 +1,10 @@
+import { Notifications } from '@mantine/notifications';
+import '@mantine/notifications/styles.css';
+
+/**
+ * Where `notifications.show` messages appear. Loaded after the first paint (App.tsx) so the sign-in page does
+ * not wait for it (issue 14); a message shown before it mounts waits in the notifications store.
+ */
+export function AppNotifications() {
+  return <Notifications position="top-right" autoClose={7500} />;
+}
