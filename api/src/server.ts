@@ -23,6 +23,7 @@ import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
 import { registrationRoutes } from './features/registrations/routes';
 import { requestRoutes } from './features/requests/routes';
+import { userDetailRoutes } from './features/users/detail-routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { openApi } from './plugins/openapi';
 import { permissionGuard } from './plugins/permissions';
@@ -71,6 +72,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     auditRoutes,
     requestRoutes,
     registrationRoutes,
+    userDetailRoutes,
   ]) {
     await app.register(feature, { deps });
   }

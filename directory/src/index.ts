@@ -9,3 +9,4 @@ export * from './directory';
 export * from './account';
 export * from './timing';
 export * from './registration-entries';
+export * from './person-fields';

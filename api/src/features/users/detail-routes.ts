@@ -1,0 +1,40 @@
+/**
+ * The user detail's calls (000 §7 User management): GET user/{id} (READ_USERS), PUT update_user,
+ * PUT activate_user/{id} and deactivate_user/{id} (WRITE_USERS). Each route declares its permission and
+ * its schemas; the services are detail-view.ts, detail-update.ts and detail-status.ts.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { IdParamsSchema, UserDetailSchema, UserUpdateBodySchema } from '@portal/contract';
+import { requireAuth } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { z } from 'zod';
+import { editorOf } from './detail-common';
+import { setUserStatus } from './detail-status';
+import { updateUser } from './detail-update';
+import { getUserDetail } from './detail-view';
+
+const BASE = '/rest/secure/user_management';
+const READ = { permission: 'READ_USERS' } as const;
+const WRITE = { permission: 'WRITE_USERS', destructive: true } as const;
+const answers = { 200: UserDetailSchema, 304: z.null(), 404: MessageSchema, ...SECURE_ERRORS };
+
+export const userDetailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  const { prisma, directory } = deps;
+
+  app.get(`${BASE}/user/:id`, { config: READ, schema: { params: IdParamsSchema, response: answers } }, async (req) =>
+    getUserDetail(prisma, directory, req.params.id),
+  );
+
+  app.put(`${BASE}/update_user`, { config: WRITE, schema: { body: UserUpdateBodySchema, response: answers } }, (req) =>
+    updateUser(prisma, directory, editorOf(requireAuth(req)), req.body),
+  );
+
+  for (const action of ['activate', 'deactivate'] as const) {
+    app.put(
+      `${BASE}/${action}_user/:id`,
+      { config: WRITE, schema: { params: IdParamsSchema, body: NoBodySchema, response: answers } },
+      (req) => setUserStatus(prisma, directory, editorOf(requireAuth(req)), req.params.id, action),
+    );
+  }
+};

@@ -1,0 +1,42 @@
+/**
+ * PUT /rest/secure/user_management/activate_user/{id} and deactivate_user/{id} (000 §4 User status, §7).
+ * Under the user's access lock, in one transaction: the flag, (on deactivation) the end of every session of
+ * the user, so they are signed out at once, and one audit row. 304 when the user already has that status.
+ * An editor cannot change their own status (they would lock themself out).
+ */
+import { USER_DETAIL_MESSAGES, type UserDetail } from '@portal/contract';
+import { type PrismaClient, lockUserAccess } from '@portal/db';
+import type { DirectoryConfig } from '@portal/directory';
+import { notModified, unprocessable } from '../../http/errors';
+import { recordAudit } from '../../shared/audit-log';
+import { type Editor, USER_ENTITY, USER_TX_OPTIONS } from './detail-common';
+import { loadUserRow, uidNumberOf, userDetailView } from './detail-view';
+
+export type StatusAction = 'activate' | 'deactivate';
+
+/** Sets the user's status. @returns the user. @throws HttpError 304, 404, 422 (own account). */
+export async function setUserStatus(
+  prisma: PrismaClient,
+  directory: DirectoryConfig,
+  editor: Editor,
+  id: number,
+  action: StatusAction,
+): Promise<UserDetail> {
+  if (id === editor.actor.userId) throw unprocessable({}, [USER_DETAIL_MESSAGES.ownStatus]);
+  const inactive = action === 'deactivate';
+  return prisma.$transaction(async (tx) => {
+    await lockUserAccess(tx, id);
+    const row = await loadUserRow(tx, id);
+    if (row.inactive === inactive) throw notModified();
+    await tx.portalUser.update({ where: { id }, data: { inactive } });
+    const ended = inactive ? (await tx.session.deleteMany({ where: { portalUserId: id } })).count : 0;
+    await recordAudit(tx, editor.actor, {
+      entityType: USER_ENTITY,
+      entityId: id,
+      action: inactive ? 'DEACTIVATED' : 'ACTIVATED',
+      before: { inactive: row.inactive },
+      after: inactive ? { inactive, sessionsEnded: ended } : { inactive },
+    });
+    return userDetailView(tx, { ...row, inactive }, await uidNumberOf(directory, row.uuid));
+  }, USER_TX_OPTIONS);
+}

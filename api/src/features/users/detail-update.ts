@@ -1,0 +1,152 @@
+/**
+ * PUT /rest/secure/user_management/update_user (000 §7; §5 limits and internal users; §4 Saving; §8).
+ *
+ * Under the user's access lock (`lockUserAccess`, shared with every writer of their access records and
+ * portal roles): load, answer 304 when nothing changed, check the fields (422 `fieldErrors` with the spec's
+ * keys), write a changed first name, last name, email, username or gecos to the directory entry first
+ * (compare-then-set: a retry writes nothing new), then the row, its portal roles and one audit row in the
+ * same transaction. The `internal` account type locks those five fields for everyone but an ADMIN (key
+ * `internal`). Changing a portal role that grants ADMIN needs ADMIN (403).
+ *
+ * Not here yet: REQUEST_IN_PROGRESS (000 §8) applies while a profile-change request is open, and no
+ * profile-change request kind exists yet; it joins this check when that kind lands.
+ */
+import {
+  DIRECTORY_FIELDS,
+  type FieldErrors,
+  INTERNAL_ACCOUNT_TYPE,
+  type UserDetail,
+  type UserUpdateBodySchema,
+} from '@portal/contract';
+import { type Prisma, type PrismaClient, lockUserAccess } from '@portal/db';
+import { type DirectoryConfig, PersonFieldsConflictError, writePersonFields } from '@portal/directory';
+import type { z } from 'zod';
+import { forbidden, notModified, unprocessable } from '../../http/errors';
+import { recordAudit } from '../../shared/audit-log';
+import { USER_ENTITY, USER_TX_OPTIONS, type Editor, sameFields } from './detail-common';
+import { type UserRow, loadUserRow, uidNumberOf, userDetailView } from './detail-view';
+
+type Tx = Prisma.TransactionClient;
+type UpdateBody = z.output<typeof UserUpdateBodySchema>;
+type Editable = Omit<UpdateBody, 'id'>;
+
+/** The editable fields as the row holds them (the 304 comparison and the audit row's before/after). */
+function editableOf(row: UserRow): Editable {
+  return {
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    username: row.username,
+    gecos: row.gecos,
+    organizationName: row.organizationName,
+    jobTitle: row.jobTitle,
+    phoneNumber: row.phoneNumber,
+    phoneExtension: row.phoneExtension,
+    address1: row.address1,
+    address2: row.address2,
+    city: row.city,
+    country: row.country,
+    state: row.state,
+    postalCode: row.postalCode,
+    portalRoleIds: row.portalRoles.map((r) => r.portalRoleId).sort((a, b) => a - b),
+  };
+}
+
+const add = (errors: FieldErrors, field: string, key: string) => {
+  errors[field] = [...(errors[field] ?? []), key];
+};
+
+/** The checks that need the database: uniqueness, reference codes, portal roles. */
+async function checkFields(tx: Tx, editor: Editor, row: UserRow, next: Editable, errors: FieldErrors) {
+  const others = { NOT: { id: row.id } };
+  if (await tx.portalUser.findFirst({ where: { ...others, email: { equals: next.email, mode: 'insensitive' } } })) {
+    add(errors, 'email', 'unique');
+  }
+  if (
+    await tx.portalUser.findFirst({ where: { ...others, username: { equals: next.username, mode: 'insensitive' } } })
+  ) {
+    add(errors, 'username', 'unique');
+  }
+  if (next.country && !(await tx.country.findUnique({ where: { country: next.country } }))) {
+    add(errors, 'country', 'unknown');
+  }
+  if (next.state) {
+    const state = next.country
+      ? await tx.state.findUnique({ where: { country_state: { country: next.country, state: next.state } } })
+      : null;
+    if (!state) add(errors, 'state', 'unknown');
+  }
+
+  const held = new Set(row.portalRoles.map((r) => r.portalRoleId));
+  const wanted = new Set(next.portalRoleIds);
+  const roles = await tx.portalRole.findMany({ where: { id: { in: [...new Set([...held, ...wanted])] } } });
+  const changed = roles.filter((r) => held.has(r.id) !== wanted.has(r.id));
+  // A role may be kept when it was made inactive, but not newly given.
+  if (next.portalRoleIds.some((id) => !held.has(id) && !roles.find((r) => r.id === id && !r.inactive))) {
+    add(errors, 'portalRoleIds', 'unknown');
+  }
+  if (!editor.isAdmin && changed.some((r) => r.permissions.includes('ADMIN'))) throw forbidden();
+}
+
+/** Writes the directory fields to the entry first; a conflict there is the field's 422. */
+async function writeDirectoryFirst(directory: DirectoryConfig, row: UserRow, next: Editable): Promise<void> {
+  if (!row.uuid || !DIRECTORY_FIELDS.some((f) => next[f] !== row[f])) return;
+  try {
+    await writePersonFields(directory, row.uuid, next);
+  } catch (err) {
+    if (!(err instanceof PersonFieldsConflictError)) throw err;
+    if (err.reason === 'usernameTaken') throw unprocessable({ username: ['doesntExistInLdap'] });
+    if (err.reason === 'emailTaken') throw unprocessable({ email: ['doesntExistInLdap'] });
+    throw unprocessable({ username: ['existsInLdap'] });
+  }
+}
+
+async function writeRow(tx: Tx, row: UserRow, next: Editable): Promise<void> {
+  const { portalRoleIds, ...fields } = next;
+  await tx.portalUser.update({ where: { id: row.id }, data: fields });
+  const held = row.portalRoles.map((r) => r.portalRoleId);
+  await tx.portalUserRole.deleteMany({ where: { portalUserId: row.id, portalRoleId: { notIn: portalRoleIds } } });
+  const added = portalRoleIds.filter((id) => !held.includes(id));
+  if (added.length) {
+    await tx.portalUserRole.createMany({ data: added.map((portalRoleId) => ({ portalUserId: row.id, portalRoleId })) });
+  }
+}
+
+/**
+ * Saves the user. @returns the saved user.
+ * @throws HttpError 304 (nothing changed), 403 (ADMIN roles without ADMIN), 404, 422 (`fieldErrors`).
+ */
+export async function updateUser(
+  prisma: PrismaClient,
+  directory: DirectoryConfig,
+  editor: Editor,
+  body: UpdateBody,
+): Promise<UserDetail> {
+  const { id, ...requested } = body;
+  const next: Editable = { ...requested, portalRoleIds: [...new Set(requested.portalRoleIds)].sort((a, b) => a - b) };
+  return prisma.$transaction(async (tx) => {
+    await lockUserAccess(tx, id);
+    const row = await loadUserRow(tx, id);
+    const before = editableOf(row);
+    if (sameFields(before, next)) throw notModified();
+
+    const errors: FieldErrors = {};
+    if (row.accountType === INTERNAL_ACCOUNT_TYPE && !editor.isAdmin) {
+      for (const f of DIRECTORY_FIELDS) if (next[f] !== row[f]) add(errors, f, 'internal');
+    }
+    await checkFields(tx, editor, row, next, errors);
+    if (Object.keys(errors).length) throw unprocessable(errors);
+
+    await writeDirectoryFirst(directory, row, next);
+    await writeRow(tx, row, next);
+    await recordAudit(tx, editor.actor, {
+      entityType: USER_ENTITY,
+      entityId: id,
+      action: 'UPDATED',
+      before,
+      after: next,
+    });
+    const saved = await loadUserRow(tx, id);
+    return userDetailView(tx, saved, await uidNumberOf(directory, saved.uuid));
+  }, USER_TX_OPTIONS);
+}
