@@ -12,5 +12,4 @@ export * from './configuration';
 export * from './audit';
 export * from './auth';
 export * from './registration';
-export * from './users';
 export * from './user-detail';
