@@ -24,6 +24,7 @@ import { referenceRoutes } from './features/reference/routes';
 import { registrationRoutes } from './features/registrations/routes';
 import { requestRoutes } from './features/requests/routes';
 import { userDetailRoutes } from './features/users/detail-routes';
+import { usersListRoutes } from './features/users/list-routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { openApi } from './plugins/openapi';
 import { permissionGuard } from './plugins/permissions';
@@ -73,6 +74,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     requestRoutes,
     registrationRoutes,
     userDetailRoutes,
+    usersListRoutes,
   ]) {
     await app.register(feature, { deps });
   }

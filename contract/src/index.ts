@@ -12,4 +12,5 @@ export * from './configuration';
 export * from './audit';
 export * from './auth';
 export * from './registration';
+export * from './users';
 export * from './user-detail';

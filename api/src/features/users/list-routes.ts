@@ -1,0 +1,49 @@
+/**
+ * The Users list (000 §2 Users list, §7 GET /rest/secure/user_management/users, READ_USERS): one tab (the
+ * `inactive` query) server-paged, sorted and OR-filtered. A hot read: plain SQL (list-sql.ts) with rows parsed
+ * by zod instead of Prisma's query compiler (issue 11 Speed). Bad page, size, sort or filter: 422 fieldErrors.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Page, UserListRow, UserSortField, UsersQuery } from '@portal/contract';
+import { USERS_DEFAULT_SORT, UserListRowSchema, UsersQuerySchema } from '@portal/contract';
+import type { PrismaClient } from '@portal/db';
+import type { Deps } from '../../deps';
+import { toPage } from '../../http/page';
+import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { UserListCountSchema, UserListSqlRowSchema, usersListSql } from './list-sql';
+
+/**
+ * One page of the Users list; the page and the count run side by side. `sort` in the answer is the order
+ * applied ('person.lastName,asc' when none was asked).
+ * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
+ */
+export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Page<UserListRow>> {
+  const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
+  const sql = usersListSql(q.inactive === 'true', q, field, dir);
+  const [count, rows] = await Promise.all([
+    prisma.$queryRaw<unknown[]>(sql.count),
+    prisma.$queryRaw<unknown[]>(sql.rows),
+  ]);
+  return toPage(
+    z.array(UserListSqlRowSchema).parse(rows),
+    UserListCountSchema.parse(count)[0]!.total,
+    q,
+    `${field},${dir}`,
+  );
+}
+
+/** GET /rest/secure/user_management/users (000 §7), READ_USERS. */
+export const usersListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/rest/secure/user_management/users',
+    {
+      config: { permission: 'READ_USERS' },
+      schema: {
+        querystring: UsersQuerySchema,
+        response: { 200: pageSchema(UserListRowSchema), ...SECURE_ERRORS },
+      },
+    },
+    async (req) => listUsers(deps.prisma, req.query),
+  );
+};

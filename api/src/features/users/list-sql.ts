@@ -1,0 +1,89 @@
+/**
+ * The Users list as SQL (000 §7 GET users; issue 11 Speed): the page and the count of one tab (inactive
+ * false or true), built as `Prisma.sql` fragments (values always bound, sort columns only from the whitelist
+ * below). The OR filter is a case-insensitive "contains" over person.firstName, lastName, email,
+ * organizationName, phoneNumber (trigram GIN indexes) and the user's current sites: sites.siteCode (AO
+ * Member IDs) and sites.otherIdentifier (LAO codes), matched in the Site table and then through the GIN
+ * indexes of the current access records' arrays (prisma/migrations/20261125000000_users_list_indexes).
+ * Rows are parsed with zod. `tests/bench` runs the same statements on PostgreSQL directly.
+ */
+import { z } from 'zod';
+import type { UserSortField } from '@portal/contract';
+import { Prisma } from '@portal/db';
+import { CountRowsSchema, containsPattern } from '../../shared/sql';
+
+/** The sort keys of 000 §7 and their columns of "PortalUser" `u`. */
+const SORT_COLUMNS: Record<UserSortField, string> = {
+  'person.firstName': 'u."firstName"',
+  'person.lastName': 'u."lastName"',
+  'person.email': 'u."email"',
+  'person.organizationName': 'u."organizationName"',
+  'person.phoneNumber': 'u."phoneNumber"',
+};
+
+/** One list row as PostgreSQL returns it. */
+export const UserListSqlRowSchema = z.object({
+  id: z.number().int(),
+  uuid: z.string().nullable(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  organizationName: z.string(),
+  phoneNumber: z.string(),
+  phoneExtension: z.string(),
+  inactive: z.boolean(),
+  siteCodes: z.array(z.string()),
+  laoIds: z.array(z.string()),
+});
+
+/** The count statement's answer. */
+export const UserListCountSchema = CountRowsSchema;
+
+/**
+ * The ids of users matching `like` anywhere: a UNION of the person columns (one bitmap OR of the trigram
+ * indexes) and the current access records naming a matching site code or LAO code.
+ */
+function matchingIds(like: string): Prisma.Sql {
+  return Prisma.sql`SELECT p."id" FROM "PortalUser" p
+      WHERE p."firstName" ILIKE ${like} OR p."lastName" ILIKE ${like} OR p."email" ILIKE ${like}
+        OR p."organizationName" ILIKE ${like} OR p."phoneNumber" ILIKE ${like}
+    UNION
+    SELECT a."portalUserId" FROM "UserAccess" a
+      WHERE NOT a."inactive" AND (
+        a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
+        OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like}))`;
+}
+
+function whereClause(inactive: boolean, filter: string | undefined): Prisma.Sql {
+  const tab = Prisma.sql`u."inactive" = ${inactive}`;
+  if (!filter) return Prisma.sql`WHERE ${tab}`;
+  return Prisma.sql`WHERE ${tab} AND u."id" IN (${matchingIds(containsPattern(filter))})`;
+}
+
+/** The sorted, unique values of one array column over a user's current access records. */
+const currentSites = (column: 'siteCodes' | 'laoIds') =>
+  Prisma.raw(`ARRAY(SELECT DISTINCT c FROM "UserAccess" a CROSS JOIN unnest(a."${column}") c
+      WHERE a."portalUserId" = u."id" AND NOT a."inactive" ORDER BY c) AS "${column}"`);
+
+/**
+ * The two statements of one list page: `rows` (the page sorted by `field` `dir`, then by id, with the
+ * sites of the page's users only) and `count` (every matching user of the tab).
+ */
+export function usersListSql(
+  inactive: boolean,
+  q: { page: number; size: number; filter?: string },
+  field: UserSortField,
+  dir: 'asc' | 'desc',
+): { rows: Prisma.Sql; count: Prisma.Sql } {
+  const direction = dir === 'asc' ? 'ASC' : 'DESC';
+  const order = Prisma.raw(`${SORT_COLUMNS[field]} ${direction}, u."id" ${direction}`);
+  const where = whereClause(inactive, q.filter);
+  const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
+      u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
+      ${currentSites('siteCodes')}, ${currentSites('laoIds')}
+    FROM (SELECT * FROM "PortalUser" u ${where} ORDER BY ${order}
+      LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}) u
+    ORDER BY ${order}`;
+  return { rows, count: Prisma.sql`SELECT count(*)::int AS total FROM "PortalUser" u ${where}` };
+}
