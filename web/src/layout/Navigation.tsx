@@ -27,6 +27,7 @@ const MAIN_ITEMS: NavItem[] = [
 
 /** Under the 'Administration' heading, shown to users with READ_USERS (000 §2 Routes). */
 const ADMIN_ITEMS: NavItem[] = [
+  { label: 'Users', to: app.users.href, isActive: (p) => p.startsWith(app.users.path), permission: 'READ_USERS' },
   {
     label: 'User Requests',
     to: app.userRequests.href,

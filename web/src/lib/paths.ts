@@ -72,6 +72,14 @@ export const paths = {
       path: '/app/user-requests/access-change/:id',
       href: (id: number) => `/app/user-requests/access-change/${id}`,
     },
+    /** The Users list (000 §2); `detail` opens a user with Back returning to `returnUrl` (the list's own view). */
+    users: {
+      path: '/app/users',
+      href: '/app/users',
+      detail: (id: number, returnUrl: string) => `/app/users/${id}?${query(new URLSearchParams({ returnUrl }))}`,
+    },
+    /** User detail (000 §2); Back goes to `returnUrl`, by default `usersList` (the Users list). */
+    userDetail: { path: '/app/users/:id', href: (id: number) => `/app/users/${id}`, usersList: '/app/users' },
     /** A user's request history (users administration, not built yet), returning to the User Requests queue. */
     userHistory: {
       href: (userId: number) =>

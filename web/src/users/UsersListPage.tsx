@@ -1,0 +1,146 @@
+import { Anchor, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { CONSTANTS, USERS_DEFAULT_SORT, USER_SORT_FIELDS, type UserListRow } from '@portal/contract';
+import type { DataTableSortStatus } from 'mantine-datatable';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { paths } from '../lib/paths';
+import { CondensedList } from '../shared/CondensedList';
+import { ServerDataTable } from '../shared/DataTable';
+import { LoadError } from '../shared/ErrorAlert';
+import { orMissing } from '../shared/format';
+import { usePageTitle } from '../shared/usePageTitle';
+import { useUsers } from './api/getUsers';
+
+const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
+const LOAD_FAILED = 'Problem loading users.';
+
+/** Table columns and the API's sort keys (000 §7 person.*); the site columns do not sort on the server. */
+const SORT_KEYS: Partial<Record<keyof UserListRow, string>> = {
+  firstName: 'person.firstName',
+  lastName: 'person.lastName',
+  email: 'person.email',
+  organizationName: 'person.organizationName',
+  phoneNumber: 'person.phoneNumber',
+};
+const columnOf = (sortKey: string) => Object.entries(SORT_KEYS).find(([, k]) => k === sortKey)?.[0];
+
+/** The sort in the URL ('person.lastName,asc'), or the default when absent or not one of the spec's keys. */
+function sortFromUrl(value: string | null): DataTableSortStatus<UserListRow> {
+  const [key = '', dir] = (value ?? USERS_DEFAULT_SORT).split(',');
+  const known = (USER_SORT_FIELDS as readonly string[]).includes(key) ? key : USERS_DEFAULT_SORT.split(',')[0]!;
+  return { columnAccessor: columnOf(known)!, direction: dir === 'desc' ? 'desc' : 'asc' };
+}
+
+/**
+ * Users /app/users (000 §2 Users list, §7 GET users, §9): the Active and Inactive tabs, the 'Filter users'
+ * box (500 ms debounce, OR over names, email, organization, phone and site codes on the server), server paging
+ * (page sizes 10-200, default 25) and sorting (default last name ascending). Tab, page, size, sort and filter
+ * live in the URL; a row opens the user detail, whose Back link returns to this same view.
+ */
+export function UsersListPage() {
+  usePageTitle('Users');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [search, setSearch] = useSearchParams();
+  const inactive = search.get('tab') === 'inactive';
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const size = CONSTANTS.tablePageSizes.find((s) => s === Number(search.get('size'))) ?? DEFAULT_SIZE;
+  const sortStatus = sortFromUrl(search.get('sort'));
+  const sort = `${SORT_KEYS[sortStatus.columnAccessor as keyof UserListRow]},${sortStatus.direction}`;
+
+  const [filter, setFilter] = useState(search.get('filter') ?? '');
+  const [debouncedFilter] = useDebouncedValue(filter.trim(), CONSTANTS.tableFilterDebounceMs);
+
+  const update = (changes: Record<string, string | null>) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, v);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+
+  useEffect(() => {
+    if ((search.get('filter') ?? '') !== debouncedFilter) update({ filter: debouncedFilter, page: null });
+    // Only a new debounced filter writes the URL (and goes back to page 1), not every URL change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debouncedFilter]);
+
+  const users = useUsers({ inactive, page, size, sort, filter: search.get('filter') ?? '' });
+  const detail = (row: UserListRow) => paths.app.users.detail(row.id, `${location.pathname}${location.search}`);
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>Users</Title>
+      <Tabs
+        value={inactive ? 'inactive' : 'active'}
+        onChange={(tab) => update({ tab: tab === 'inactive' ? 'inactive' : null, page: null })}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="active">Active</Tabs.Tab>
+          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <TextInput
+        label="Filter users"
+        placeholder="Name, email, organization, phone, site code…"
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+        w={{ base: '100%', sm: 360 }}
+        maxLength={256}
+      />
+      {users.isError && <LoadError text={LOAD_FAILED} onRetry={() => void users.refetch()} />}
+      <ServerDataTable<UserListRow>
+        ariaLabel={inactive ? 'Inactive users' : 'Active users'}
+        records={users.data?.content ?? []}
+        totalRecords={users.data?.totalElements ?? 0}
+        fetching={users.isFetching}
+        page={page}
+        onPageChange={(p) => update({ page: p === 1 ? null : String(p) })}
+        recordsPerPage={size}
+        onRecordsPerPageChange={(s) => update({ size: s === DEFAULT_SIZE ? null : String(s), page: null })}
+        sortStatus={sortStatus}
+        onSortStatusChange={(s) =>
+          update({ sort: `${SORT_KEYS[s.columnAccessor as keyof UserListRow]},${s.direction}`, page: null })
+        }
+        onRowClick={(row) => navigate(detail(row))}
+        columns={[
+          {
+            accessor: 'firstName',
+            title: 'First Name',
+            sortable: true,
+            render: (r) => (
+              <Anchor component={Link} to={detail(r)} onClick={(e) => e.stopPropagation()} size="sm">
+                {r.firstName}
+              </Anchor>
+            ),
+          },
+          { accessor: 'lastName', title: 'Last Name', sortable: true },
+          { accessor: 'email', title: 'Email', sortable: true },
+          {
+            accessor: 'organizationName',
+            title: 'Organization',
+            sortable: true,
+            render: (r) => orMissing(r.organizationName),
+          },
+          {
+            accessor: 'siteCodes',
+            title: 'AO Member ID(s)',
+            render: (r) => <CondensedList items={r.siteCodes} noun={['AO', 'AOs']} />,
+          },
+          {
+            accessor: 'laoIds',
+            title: 'LAO Affiliation(s)',
+            render: (r) => <CondensedList items={r.laoIds} noun={['LAO', 'LAOs']} />,
+          },
+          { accessor: 'phoneNumber', title: 'Phone', sortable: true, render: (r) => orMissing(r.phoneNumber) },
+        ]}
+      />
+    </Stack>
+  );
+}
