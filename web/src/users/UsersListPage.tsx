@@ -74,18 +74,9 @@ export function UsersListPage() {
   const users = useUsers({ inactive, page, size, sort, filter: search.get('filter') ?? '' });
   const detail = (row: UserListRow) => paths.app.users.detail(row.id, `${location.pathname}${location.search}`);
 
-  return (
+  // One panel shows at a time (keepMounted false): the filter and the table move with the selected tab.
+  const panel = (
     <Stack gap="md">
-      <Title order={1}>Users</Title>
-      <Tabs
-        value={inactive ? 'inactive' : 'active'}
-        onChange={(tab) => update({ tab: tab === 'inactive' ? 'inactive' : null, page: null })}
-      >
-        <Tabs.List>
-          <Tabs.Tab value="active">Active</Tabs.Tab>
-          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
-        </Tabs.List>
-      </Tabs>
       <TextInput
         label="Filter users"
         placeholder="Name, email, organization, phone, site code…"
@@ -141,6 +132,27 @@ export function UsersListPage() {
           { accessor: 'phoneNumber', title: 'Phone', sortable: true, render: (r) => orMissing(r.phoneNumber) },
         ]}
       />
+    </Stack>
+  );
+
+  return (
+    <Stack gap="md">
+      <Title order={1}>Users</Title>
+      <Tabs
+        value={inactive ? 'inactive' : 'active'}
+        onChange={(tab) => update({ tab: tab === 'inactive' ? 'inactive' : null, page: null })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          <Tabs.Tab value="active">Active</Tabs.Tab>
+          <Tabs.Tab value="inactive">Inactive</Tabs.Tab>
+        </Tabs.List>
+        {(['active', 'inactive'] as const).map((value) => (
+          <Tabs.Panel key={value} value={value} pt="md">
+            {panel}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </Stack>
   );
 }
