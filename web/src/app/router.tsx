@@ -45,6 +45,7 @@ const PortalRolePage = screen(() => import('../configure/PortalRolePage'), 'Port
 const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyRolePage');
 const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
+const UserDetailPage = screen(() => import('../users/UserDetailPage'), 'UserDetailPage');
 
 /** An address that matches no route (000 §2 Routes): a heading, the fact, and the way home. */
 function NotFound({ home }: { home: string }) {
@@ -118,6 +119,7 @@ export const router = createBrowserRouter([
         secure(route.path, Screen, 'READ_USERS'),
       ]),
       secure(app.auditTrail.path, AuditTrailPage, 'READ_USERS'),
+      secure(app.userDetail.path, UserDetailPage, 'READ_USERS'),
       { path: '*', element: <NotFound home={app.dashboard.href} /> },
     ],
   },

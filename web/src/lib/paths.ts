@@ -78,8 +78,8 @@ export const paths = {
       href: '/app/users',
       detail: (id: number, returnUrl: string) => `/app/users/${id}?${query(new URLSearchParams({ returnUrl }))}`,
     },
-    /** User detail (000 §2); Back goes to `returnUrl`, by default `usersList` (the Users list). */
-    userDetail: { path: '/app/users/:id', href: (id: number) => `/app/users/${id}`, usersList: '/app/users' },
+    /** User detail (000 §2); Back goes to `returnUrl`, by default the Users list. */
+    userDetail: { path: '/app/users/:id', href: (id: number) => `/app/users/${id}` },
     /** A user's request history (users administration, not built yet), returning to the User Requests queue. */
     userHistory: {
       href: (userId: number) =>

@@ -1,0 +1,181 @@
+/**
+ * The user detail screen (000 §2 User detail, §4 Saving / Country change / User status, §5): loading and its
+ * failure, View User without WRITE_USERS, the internal lock, Save with 304, 422 and success, the country
+ * clearing the state, and the status change behind 'Change User Status'.
+ */
+import type { PortalRole, UserDetail } from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockApi, reply, type Handler } from '../testing/mockApi';
+import { renderRoute } from '../testing/render';
+import { UserDetailPage } from './UserDetailPage';
+
+const BASE = '/rest/secure/user_management';
+const roles: PortalRole[] = [
+  { id: 1, description: 'Administrator', permissions: ['ADMIN'], inactive: false, sort: 1 },
+  { id: 4, description: 'Network User', permissions: ['USER'], inactive: false, sort: 4 },
+];
+const person = (patch: Partial<UserDetail> = {}): UserDetail => ({
+  id: 7,
+  uuid: 'u-7',
+  firstName: 'Casey',
+  lastName: 'Lapsed',
+  email: 'casey@portal.test',
+  username: 'casey',
+  gecos: 'Casey Lapsed',
+  accountType: 'external',
+  uidNumber: 60007,
+  organizationName: 'Org',
+  jobTitle: '',
+  phoneNumber: '',
+  phoneExtension: '',
+  address1: '',
+  address2: '',
+  city: '',
+  state: 'ON',
+  country: 'CA',
+  postalCode: '',
+  inactive: false,
+  portalRoleIds: [4],
+  siteCodes: [],
+  laoIds: [],
+  sites: [],
+  userAccesses: [],
+  ...patch,
+});
+
+function renderDetail(
+  url: string,
+  handlers: Record<string, Handler>,
+  permissions: ('ADMIN' | 'WRITE_USERS' | 'READ_USERS')[],
+) {
+  const api = mockApi({
+    [`GET ${BASE}/portal_roles`]: () => reply(200, roles),
+    'GET /rest/public/countries': () =>
+      reply(200, [
+        { country: 'CA', countryName: 'Canada' },
+        { country: 'US', countryName: 'United States' },
+      ]),
+    'GET /rest/public/states/CA': () => reply(200, [{ state: 'ON', stateName: 'Ontario' }]),
+    'GET /rest/public/states/US': () => reply(200, [{ state: 'TX', stateName: 'Texas' }]),
+    ...handlers,
+  });
+  const view = renderRoute({
+    path: '/app/users/:id',
+    url,
+    element: <UserDetailPage />,
+    permissions,
+    otherRoutes: [
+      { path: '/app/users', element: <p>Users list</p> },
+      { path: '/app/user-requests', element: <p>Requests queue</p> },
+    ],
+  });
+  return { ...view, api };
+}
+
+const WRITER: ('WRITE_USERS' | 'READ_USERS')[] = ['WRITE_USERS', 'READ_USERS'];
+
+describe('user detail', () => {
+  it("says 'Unable to load the specified user.' when the load fails", async () => {
+    renderDetail(
+      '/app/users/7',
+      { [`GET ${BASE}/user/7`]: () => reply(404, { message: 'Problem loading user.' }) },
+      WRITER,
+    );
+    expect(await screen.findByText('Unable to load the specified user.')).toBeInTheDocument();
+  });
+
+  it('is View User, read-only, without WRITE_USERS', async () => {
+    renderDetail('/app/users/7', { [`GET ${BASE}/user/7`]: () => reply(200, person()) }, ['READ_USERS']);
+    expect(await screen.findByRole('heading', { level: 1, name: 'View User Casey Lapsed' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'First Name' })).toHaveAttribute('readonly');
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Change to Inactive' })).not.toBeInTheDocument();
+  });
+
+  it('locks the directory fields of an internal user unless the viewer is an admin', async () => {
+    const internal = { [`GET ${BASE}/user/7`]: () => reply(200, person({ accountType: 'internal' })) };
+    const { unmount } = renderDetail('/app/users/7', internal, WRITER);
+    expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly');
+    expect(screen.getByRole('textbox', { name: 'Gecos (optional)' })).toHaveAttribute('readonly');
+    unmount();
+    renderDetail('/app/users/7', internal, ['ADMIN', ...WRITER]);
+    expect((await screen.findByRole('textbox', { name: 'Email' })).hasAttribute('readonly')).toBe(false);
+  });
+
+  it('saves: 304 info, 422 under the field, then success and back to returnUrl', async () => {
+    const { user, api, router } = renderDetail(
+      '/app/users/7?returnUrl=%2Fapp%2Fuser-requests&returnPage=User%20Requests',
+      {
+        [`GET ${BASE}/user/7`]: () => reply(200, person()),
+        [`PUT ${BASE}/update_user`]: ({ body }) => {
+          const b = body as UserDetail;
+          if (b.firstName === 'Casey') return reply(304);
+          if (b.firstName === 'Taken') return reply(422, { fieldErrors: { email: ['unique'] }, globalErrors: [] });
+          return reply(200, person({ firstName: b.firstName }));
+        },
+      },
+      WRITER,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit User Casey Lapsed' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Back to User Requests/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('There are no changes to submit.')).toBeInTheDocument();
+
+    const first = screen.getByRole('textbox', { name: 'First Name' });
+    await user.clear(first);
+    await user.type(first, 'Taken');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Email is already in use')).toBeInTheDocument();
+    expect(screen.getByText('Unable to update the specified user due to one or more errors.')).toBeInTheDocument();
+
+    await user.clear(first);
+    await user.type(first, 'Cassie');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('User Account Updated')).toBeInTheDocument();
+    expect(await screen.findByText('Requests queue')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/app/user-requests');
+    expect(api.callsTo(`PUT ${BASE}/update_user`).at(-1)!.body).toMatchObject({
+      id: 7,
+      firstName: 'Cassie',
+      portalRoleIds: [4],
+    });
+  });
+
+  it('a new country clears the state', async () => {
+    const { user, api } = renderDetail(
+      '/app/users/7?tab=details',
+      { [`GET ${BASE}/user/7`]: () => reply(200, person()), [`PUT ${BASE}/update_user`]: () => reply(200, person()) },
+      WRITER,
+    );
+    const country = await screen.findByRole('textbox', { name: 'Country (optional)' });
+    await waitFor(() => expect(country).toHaveValue('Canada'));
+    await user.click(country);
+    await user.click(await screen.findByRole('option', { name: 'United States', hidden: true }));
+    expect(screen.getByRole('textbox', { name: 'State (optional)' })).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(api.callsTo(`PUT ${BASE}/update_user`)).toHaveLength(1));
+    expect(api.callsTo(`PUT ${BASE}/update_user`)[0]!.body).toMatchObject({ country: 'US', state: null });
+  });
+
+  it("changes the status after 'Change User Status' and reloads the user", async () => {
+    let inactive = false;
+    const { user, api } = renderDetail(
+      '/app/users/7',
+      {
+        [`GET ${BASE}/user/7`]: () => reply(200, person({ inactive })),
+        [`PUT ${BASE}/deactivate_user/7`]: () => {
+          inactive = true;
+          return reply(200, person({ inactive }));
+        },
+      },
+      WRITER,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Change to Inactive' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change User Status' });
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+    expect(await screen.findByRole('button', { name: 'Change to Active' })).toBeInTheDocument();
+    expect(screen.getByTestId('user-status')).toHaveTextContent('Inactive');
+    expect(api.callsTo(`PUT ${BASE}/deactivate_user/7`)).toHaveLength(1);
+  });
+});
