@@ -117,6 +117,8 @@ describe('PUT update_user', () => {
     });
     const taken = await save(reviewer, { ...body, email: other.email.toUpperCase(), username: other.username });
     expect(taken.json()).toEqual({ fieldErrors: { email: ['unique'], username: ['unique'] }, globalErrors: [] });
+    const ascii = await save(reviewer, { ...body, gecos: 'Zoë Person' });
+    expect(ascii.json()).toEqual({ fieldErrors: { gecos: ['invalid'] }, globalErrors: [] });
     const codes = await save(reviewer, { ...body, country: 'ZZ', state: 'QQ', portalRoleIds: [2000000000] });
     expect(codes.json().fieldErrors).toEqual({
       country: ['unknown'],

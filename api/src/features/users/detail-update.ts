@@ -67,6 +67,8 @@ async function checkFields(tx: Tx, editor: Editor, row: UserRow, next: Editable,
   ) {
     add(errors, 'username', 'unique');
   }
+  // The directory holds gecos as IA5 (ASCII) text; a stored value is kept as it is, a new one must fit.
+  if (next.gecos !== row.gecos && !/^[\x20-\x7E]*$/.test(next.gecos)) add(errors, 'gecos', 'invalid');
   if (next.country && !(await tx.country.findUnique({ where: { country: next.country } }))) {
     add(errors, 'country', 'unknown');
   }
