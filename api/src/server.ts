@@ -26,6 +26,7 @@ import { requestRoutes } from './features/requests/routes';
 import { userDetailRoutes } from './features/users/detail-routes';
 import { usersListRoutes } from './features/users/list-routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
+import { OneLineRequestLog } from './http/request-log';
 import { openApi } from './plugins/openapi';
 import { permissionGuard } from './plugins/permissions';
 import { routeCatalog } from './plugins/route-catalog';
@@ -42,6 +43,8 @@ function trustProxyOption(
 export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.cfg.LOG_LEVEL === 'silent' ? false : { level: deps.cfg.LOG_LEVEL },
+    // One cheap line per request instead of Fastify's two (http/request-log.ts).
+    logController: new OneLineRequestLog(),
     bodyLimit: 1024 * 1024,
     // Forwarded headers count only from the configured proxy hops (TRUST_PROXY; none by default).
     trustProxy: trustProxyOption(deps.cfg.TRUST_PROXY),

@@ -5,7 +5,8 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { PERMISSIONS, type Permission } from '@portal/contract';
-import type { PrismaClient } from '@portal/db';
+import { Prisma, type PrismaClient } from '@portal/db';
+import { queryRows } from '../shared/sql';
 
 export const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
@@ -67,7 +68,8 @@ export interface LiveSession {
 
 /**
  * Finds a live session by cookie token, with its user and the permissions of the user's active portal roles
- * (one SQL statement, rows parsed with zod: the look-up of every secure call, issue 14), and slides its
+ * (one SQL statement on the hot-read pool, shared/sql.ts, rows parsed with zod: the look-up of every secure
+ * call, issue 14), and slides its
  * expiry. Nothing is cached: sign-out, a password change and a deactivation end the session at the next
  * call. The write is skipped while the last one is younger than a tenth of the timeout (at most 5 s), so a
  * page's burst of calls costs one write; the expiry is then at most that much early.
@@ -80,14 +82,17 @@ export async function touchSession(
 ): Promise<LiveSession | null> {
   const id = digest(token);
   const now = new Date();
-  const rows = await prisma.$queryRaw<unknown[]>`
+  const rows = await queryRows(
+    prisma,
+    Prisma.sql`
     SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired",
       u."id", u."username", u."firstName", u."lastName", u."email", u."inactive",
       COALESCE((SELECT array_agg(p::text) FROM "PortalUserRole" ur
           JOIN "PortalRole" r ON r."id" = ur."portalRoleId" CROSS JOIN LATERAL unnest(r."permissions") p
           WHERE ur."portalUserId" = u."id" AND NOT r."inactive"), '{}') AS "permissions"
     FROM "Session" s JOIN "PortalUser" u ON u."id" = s."portalUserId"
-    WHERE s."id" = ${id}`;
+    WHERE s."id" = ${id}`,
+  );
   const row = z.array(LiveSessionRowSchema).max(1).parse(rows)[0];
   if (!row || row.expiresAt <= now) return null;
   const throttleMs = Math.min(5_000, timeoutSeconds * 100);

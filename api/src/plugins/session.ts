@@ -7,6 +7,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { authenticate } from '../auth/guard';
 import type { Deps } from '../deps';
+import { attachSqlPool, detachSqlPool } from '../shared/sql';
 import { appPlugin } from './app-plugin';
 
 /** Every URL under this prefix needs a session. */
@@ -18,6 +19,14 @@ export const hookList = (hooks: onRequestHookHandler | onRequestHookHandler[] | 
 
 export const sessionGuard = appPlugin(async (app: FastifyInstance, { deps }: { deps: Deps }) => {
   app.decorateRequest('auth', null);
+  // The session look-up and the hot reads run on their own small pool (shared/sql.ts), ended with the app.
+  const pool = attachSqlPool(deps.prisma, deps.cfg.DATABASE_URL, (err) =>
+    app.log.warn({ err }, 'hot-read pool: an idle connection failed'),
+  );
+  app.addHook('onClose', async () => {
+    detachSqlPool(deps.prisma);
+    await pool.end();
+  });
   const guard = authenticate(deps) as onRequestHookHandler;
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(SECURE_PREFIX)) return;

@@ -1,5 +1,15 @@
-/** Helpers of the hot read paths written as SQL (issue 14): shared by the features' queries. */
+/**
+ * Helpers of the hot read paths written as SQL (issue 14): shared by the features' queries.
+ *
+ * The hot statements (the session look-up of every secure call, the queue page) run on a small `pg` pool of
+ * their own instead of Prisma's `$queryRaw`, whose client runtime costs more CPU than PostgreSQL spends on
+ * them. The pool belongs to one Prisma client (`attachSqlPool`, by the session plugin, which also ends it
+ * when the app closes); `queryRows` falls back to `$queryRaw` for a client without one (a script, a test
+ * calling a query function directly), so the answers are the same either way.
+ */
+import pg from 'pg';
 import { z } from 'zod';
+import { type Prisma, poolConfigFromUrl, type PrismaClient } from '@portal/db';
 
 /**
  * The pattern of a case-insensitive "contains" (`column ILIKE pattern`): `%text%` with the text's own `%`,
@@ -9,3 +19,57 @@ export const containsPattern = (text: string): string => `%${text.replace(/[\\%_
 
 /** The answer of `SELECT count(*)::int AS total ...`: exactly one row. */
 export const CountRowsSchema = z.array(z.object({ total: z.number().int() })).length(1);
+
+/** OID of `timestamp without time zone`, the column type of Prisma's `DateTime`. */
+const TIMESTAMP_OID = 1114;
+
+/**
+ * Prisma stores `DateTime` as UTC in `timestamp` columns; pg would read them in the process's time zone.
+ * This parser reads them as UTC, as Prisma does ('2026-11-22 01:15:18.123' is 01:15:18.123Z).
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP_OID && format !== 'binary'
+      ? (value: string) => new Date(`${value.replace(' ', 'T')}Z`)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+const pools = new WeakMap<PrismaClient, pg.Pool>();
+
+/**
+ * Gives `prisma` a pool of at most `max` connections to `databaseUrl` for `queryRows`. Idle connections
+ * close after 10 s and never keep the process alive; a connection PostgreSQL drops while idle is logged by
+ * `onError` and replaced on the next query. @returns the pool (its owner ends it).
+ */
+export function attachSqlPool(
+  prisma: PrismaClient,
+  databaseUrl: string,
+  onError: (err: Error) => void,
+  max = 4,
+): pg.Pool {
+  const pool = new pg.Pool({
+    ...poolConfigFromUrl(databaseUrl),
+    max,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+    types,
+  });
+  pool.on('error', onError);
+  pools.set(prisma, pool);
+  return pool;
+}
+
+/** Forgets `prisma`'s pool (the caller ends it). */
+export const detachSqlPool = (prisma: PrismaClient): void => void pools.delete(prisma);
+
+/**
+ * Runs one `Prisma.sql` statement and returns its rows, unparsed (the caller parses them with zod): on
+ * `prisma`'s pool when it has one (dates bound as UTC ISO strings, which a `timestamp` column reads as
+ * written), otherwise through `$queryRaw`.
+ */
+export async function queryRows(prisma: PrismaClient, sql: Prisma.Sql): Promise<unknown[]> {
+  const pool = pools.get(prisma);
+  if (!pool) return prisma.$queryRaw<unknown[]>(sql);
+  const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+  return (await pool.query(sql.text, values)).rows as unknown[];
+}

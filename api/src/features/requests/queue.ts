@@ -10,13 +10,15 @@ import { PageQuerySchema, UserRequestRowSchema, UserRequestsStatusSchema } from 
 import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
+import { queryRows } from '../../shared/sql';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { QueueCountSchema, QueueRowSchema, USER_REQUEST_SORT_FIELDS, userRequestQueueSql } from './queue-sql';
 
 export { USER_REQUEST_SORT_FIELDS } from './queue-sql';
 
 /**
- * One queue page (raw SQL with zod-parsed rows: queue-sql.ts; the page and the count run side by side).
+ * One queue page (raw SQL with zod-parsed rows: queue-sql.ts; the page and the count run side by side on the
+ * hot-read pool, shared/sql.ts).
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listUserRequests(
@@ -26,10 +28,7 @@ export async function listUserRequests(
 ): Promise<Page<UserRequestRow>> {
   const [field = 'dateSubmitted', dir = 'desc'] = (q.sort ?? 'dateSubmitted,desc').split(',');
   const sql = userRequestQueueSql(status, q, field, dir as 'asc' | 'desc');
-  const [count, rows] = await Promise.all([
-    prisma.$queryRaw<unknown[]>(sql.count),
-    prisma.$queryRaw<unknown[]>(sql.rows),
-  ]);
+  const [count, rows] = await Promise.all([queryRows(prisma, sql.count), queryRows(prisma, sql.rows)]);
   return toPage(
     z
       .array(QueueRowSchema)
