@@ -1,0 +1,125 @@
+/**
+ * The Users list at scale (issue 11 Speed; a benchmark script, not a timed test): a stack seeded with
+ * BENCH_USERS generated users (default 100,000), then for two views, page 1 sorted by last name and a
+ * wildcard filter, the p50 and p95 through the API one request at a time beside the same two statements
+ * (list-sql.ts: rows and count, side by side as the API runs them) on PostgreSQL directly in the same run,
+ * the ratio of the p50s, and the first view under load (autocannon, 10 connections, 10 s; printed only, the
+ * load generator shares the machine's cores). Targets: p95 under 50 ms through the API, ratio under 1.5.
+ *
+ *   cd tests && npx tsx --conditions=development bench/users-list.ts
+ *
+ * Prints one JSON object and exits 1 when a target is missed. Traffic stays on 127.0.0.1.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { poolConfigFromUrl } from '@portal/db';
+import { DEMO_ACCOUNTS } from '@portal/db/seed';
+import { startStack } from '@portal/scripts';
+import { usersListSql } from '../../api/src/features/users/list-sql';
+
+const USERS = process.env.BENCH_USERS ?? '100000';
+const TIMES = Number(process.env.BENCH_USERS_LIST_TIMES ?? 300);
+const TARGETS = { apiP95Ms: 50, apiToSqlP50Ratio: 1.5 };
+
+/** The two views of issue 11: the default page, and a wildcard that matches inside last names and emails. */
+const VIEWS = [
+  { name: 'page1ByLastName', query: { page: 1, size: 25 } },
+  { name: 'wildcardFilter', query: { page: 1, size: 25, filter: 'son' } },
+] as const;
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+
+/** Times `run` `times` times, one after another, after 20 untimed runs. */
+async function timeEach(run: () => Promise<void>, times: number): Promise<number[]> {
+  for (let i = 0; i < 20; i++) await run();
+  const ms: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await run();
+    ms.push(performance.now() - started);
+  }
+  return ms;
+}
+
+const urlOf = (q: { page: number; size: number; filter?: string }) =>
+  `/rest/secure/user_management/users?page=${q.page}&size=${q.size}&sort=person.lastName,asc${q.filter ? `&filter=${q.filter}&filterType=OR` : ''}`;
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-users-'));
+  fs.chmodSync(dataDir, 0o755);
+  const stack = await startStack({
+    dataDir,
+    ports: 'random',
+    seed: true,
+    apps: true,
+    handleSignals: false,
+    env: { ...process.env, SEED_GENERATED_USERS: USERS },
+    log: () => {},
+  });
+  const base = stack.urls.portal;
+  const pool = new pg.Pool({ ...poolConfigFromUrl(stack.urls.database), max: 2 });
+  try {
+    const password = DEMO_ACCOUNTS.find((a) => a.username === 'readonly')!.password;
+    const signedIn = await fetch(`${base}/rest/token/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'readonly', password }),
+    });
+    if (!signedIn.ok) throw new Error(`sign-in answered ${signedIn.status}`);
+    const headers = {
+      cookie: signedIn.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('pg_session='))!
+        .split(';')[0]!,
+      'x-xsrf-token': ((await signedIn.json()) as { xsrfToken: string }).xsrfToken,
+    };
+    await pool.query('ANALYZE');
+
+    const results: Record<string, number> = {};
+    const missed: string[] = [];
+    for (const view of VIEWS) {
+      const api = await timeEach(async () => {
+        const res = await fetch(`${base}${urlOf(view.query)}`, { headers });
+        if (res.status !== 200) throw new Error(`${view.name} answered ${res.status}`);
+        await res.arrayBuffer();
+      }, TIMES);
+      const { rows, count } = usersListSql(false, view.query, 'person.lastName', 'asc');
+      const sql = await timeEach(async () => {
+        await Promise.all([pool.query(rows.text, rows.values), pool.query(count.text, count.values)]);
+      }, TIMES);
+      const total = ((await pool.query(count.text, count.values)).rows[0] as { total: number }).total;
+      const r = {
+        matching: total,
+        apiP50Ms: percentile(api, 50),
+        apiP95Ms: percentile(api, 95),
+        sqlP50Ms: percentile(sql, 50),
+        sqlP95Ms: percentile(sql, 95),
+        apiToSqlP50Ratio: percentile(api, 50) / percentile(sql, 50),
+      };
+      for (const [k, v] of Object.entries(r)) results[`${view.name}.${k}`] = Math.round(v * 100) / 100;
+      if (r.apiP95Ms > TARGETS.apiP95Ms) missed.push(`${view.name} p95 ${r.apiP95Ms.toFixed(1)} ms`);
+      if (r.apiToSqlP50Ratio > TARGETS.apiToSqlP50Ratio)
+        missed.push(`${view.name} ratio ${r.apiToSqlP50Ratio.toFixed(2)}`);
+    }
+
+    const load = await autocannon({ url: `${base}${urlOf(VIEWS[0].query)}`, connections: 10, duration: 10, headers });
+    if (load.non2xx > 0 || load.errors > 0) throw new Error(`load: ${load.non2xx} non-2xx, ${load.errors} errors`);
+    results['underLoad.p50Ms'] = load.latency.p50;
+    results['underLoad.p99Ms'] = load.latency.p99;
+    results['underLoad.pagesPerSecond'] = load.requests.average;
+
+    console.log(JSON.stringify({ users: Number(USERS), targets: TARGETS, results, missed }, null, 2));
+    if (missed.length) process.exitCode = 1;
+  } finally {
+    await pool.end();
+    await stack.stop();
+  }
+}
+
+await main();
