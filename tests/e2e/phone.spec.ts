@@ -93,5 +93,9 @@ test("an administrator's screens at phone size", async ({ page }) => {
     await shot(page, 'phone-38-audit-before-after');
     await page.keyboard.press('Escape');
   }
+  await page.goto('/app/users?filter=expired%40portal.test');
+  await page.getByRole('table').getByText('expired@portal.test').click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
+  await shot(page, 'phone-40-user-detail');
   await signOut(page);
 });
