@@ -1,7 +1,8 @@
 /**
  * The Users list (000 §2 Users list, §7 GET /rest/secure/user_management/users, READ_USERS): one tab (the
- * `inactive` query) server-paged, sorted and OR-filtered. A hot read: plain SQL (list-sql.ts) with rows parsed
- * by zod instead of Prisma's query compiler (issue 11 Speed). Bad page, size, sort or filter: 422 fieldErrors.
+ * `inactive` query) server-paged, sorted and OR-filtered. A hot read: plain SQL (list-sql.ts) on the API's
+ * own pg pool (shared/sql.ts `queryRows`) with rows parsed by zod, not Prisma's query compiler (issue 11
+ * Speed). A bad page, size, sort, tab or filter is answered 422 with fieldErrors.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,6 +12,7 @@ import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { queryRows } from '../../shared/sql';
 import { UserListCountSchema, UserListSqlRowSchema, usersListSql } from './list-sql';
 
 /**
@@ -21,10 +23,7 @@ import { UserListCountSchema, UserListSqlRowSchema, usersListSql } from './list-
 export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Page<UserListRow>> {
   const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
   const sql = usersListSql(q.inactive === 'true', q, field, dir);
-  const [count, rows] = await Promise.all([
-    prisma.$queryRaw<unknown[]>(sql.count),
-    prisma.$queryRaw<unknown[]>(sql.rows),
-  ]);
+  const [count, rows] = await Promise.all([queryRows(prisma, sql.count), queryRows(prisma, sql.rows)]);
   return toPage(
     z.array(UserListSqlRowSchema).parse(rows),
     UserListCountSchema.parse(count)[0]!.total,
