@@ -7,7 +7,7 @@
  * - a reviewer's save (Temporal update round trip: validator, activity writes, projection read back); a
  *   202 (still processing, REQUEST-LIFECYCLE rule 6) is retried with the same `attemptKey` until 200;
  * - the User Requests queue page one request at a time through the API and as SQL on PostgreSQL directly
- *   (queue.ts): the ratio of the medians (target at most 1.5);
+ *   (queue.ts): the ratio of the medians (target at most 1.5), and the statements prepared (printed only);
  * - the queue page under load (autocannon, 10 connections, 10 s): latency and pages/s, printed only (the
  *   load generator shares the machine's two cores);
  * - sign-in with a wrong password for a known and an unknown username (sign-in-timing.ts): both medians and
@@ -174,6 +174,7 @@ async function main(): Promise<void> {
       reviewP95Ms: percentile(reviewMs, 95),
       queueApiP50Ms: queue.apiP50Ms,
       queueSqlP50Ms: queue.sqlP50Ms,
+      queueSqlPreparedP50Ms: queue.sqlPreparedP50Ms,
       queueToSqlP50Ratio: queue.ratio,
       queueUnderLoadP50Ms: load.latency.p50,
       queueUnderLoadP99Ms: load.latency.p99,

@@ -7,6 +7,7 @@
  * when the app closes); `queryRows` falls back to `$queryRaw` for a client without one (a script, a test
  * calling a query function directly), so the answers are the same either way.
  */
+import crypto from 'node:crypto';
 import pg from 'pg';
 import { z } from 'zod';
 import { type Prisma, poolConfigFromUrl, type PrismaClient } from '@portal/db';
@@ -59,17 +60,35 @@ export function attachSqlPool(
   return pool;
 }
 
+/** At most this many distinct statements are prepared; any further one runs unnamed (planned each time). */
+const MAX_PREPARED = 256;
+const statementNames = new Map<string, string>();
+
+/**
+ * The name under which `text` is prepared on each pool connection: PostgreSQL then parses and plans it once
+ * per connection instead of on every call (planning the queue's view is most of its cost). The name is a
+ * digest of the text, so one name never stands for two statements. @returns undefined past MAX_PREPARED.
+ */
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_PREPARED) {
+    name = `hot_${crypto.createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /** Forgets `prisma`'s pool (the caller ends it). */
 export const detachSqlPool = (prisma: PrismaClient): void => void pools.delete(prisma);
 
 /**
  * Runs one `Prisma.sql` statement and returns its rows, unparsed (the caller parses them with zod): on
- * `prisma`'s pool when it has one (dates bound as UTC ISO strings, which a `timestamp` column reads as
- * written), otherwise through `$queryRaw`.
+ * `prisma`'s pool when it has one, as a prepared statement (dates bound as UTC ISO strings, which a
+ * `timestamp` column reads as written), otherwise through `$queryRaw`.
  */
 export async function queryRows(prisma: PrismaClient, sql: Prisma.Sql): Promise<unknown[]> {
   const pool = pools.get(prisma);
   if (!pool) return prisma.$queryRaw<unknown[]>(sql);
   const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
-  return (await pool.query(sql.text, values)).rows as unknown[];
+  return (await pool.query({ name: statementName(sql.text), text: sql.text, values })).rows as unknown[];
 }
