@@ -178,4 +178,36 @@ describe('user detail', () => {
     expect(screen.getByTestId('user-status')).toHaveTextContent('Inactive');
     expect(api.callsTo(`PUT ${BASE}/deactivate_user/7`)).toHaveLength(1);
   });
+
+  it('shows the access records on the Access tab, without the form buttons', async () => {
+    const access = {
+      id: 3,
+      portalUserId: 7,
+      roleName: 'Data Manager',
+      inactive: false,
+      siteCodes: ['AO1'],
+      laoIds: [],
+      studyNames: ['STUDY-1'],
+      systemAccessIds: [],
+      versionno: 1,
+      priorAccessControlId: null,
+      originalRevisionNumber: null,
+      createdBy: 'admin',
+      lastModifiedBy: 'admin',
+      sysdat: '2026-01-01T00:00:00.000Z',
+      dchng: '2026-01-01T00:00:00.000Z',
+    };
+    renderDetail(
+      '/app/users/7?tab=access',
+      {
+        [`GET ${BASE}/user/7`]: () => reply(200, person({ userAccesses: [access] })),
+        'GET /rest/public/user_registration/system_accesses/': () => reply(200, []),
+      },
+      WRITER,
+    );
+    const table = await screen.findByRole('table', { name: 'Access of Casey Lapsed' });
+    // The table's cells are not drawn under jsdom (no media queries); the journeys see them in a browser.
+    expect(within(table).getAllByRole('row')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+  });
 });

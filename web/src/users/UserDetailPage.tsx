@@ -10,6 +10,7 @@ import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert'
 import { PageLoader } from '../shared/PageLoader';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
 import { usePageTitle } from '../shared/usePageTitle';
+import { AccessTab } from './AccessTab';
 import { AccountTab } from './AccountTab';
 import { useUser } from './api/getUser';
 import { useSetUserStatus } from './api/setUserStatus';
@@ -18,7 +19,7 @@ import { DetailsTab } from './DetailsTab';
 import { StatusSection } from './StatusSection';
 import { DETAILS_FIELDS, bodyOf, describeUserFailure, lockedFields, valuesOf } from './userForm';
 
-const TABS = { account: 'Account', details: 'Details' } as const;
+const TABS = { account: 'Account', details: 'Details', access: 'Access' } as const;
 type TabKey = keyof typeof TABS;
 const isTab = (value: string | null): value is TabKey => !!value && value in TABS;
 
@@ -125,7 +126,7 @@ function UserEditor({
     <form onSubmit={submit} noValidate>
       {guard.dialog}
       <MessageAlert message={message} onClose={() => setMessage(null)} />
-      {!readOnly && (
+      {!readOnly && tab !== 'access' && (
         <Text size="sm" c="dimmed" mb="sm">
           All fields are required unless indicated.
         </Text>
@@ -152,8 +153,11 @@ function UserEditor({
         <Tabs.Panel value="details">
           <DetailsTab form={form} readOnly={readOnly} />
         </Tabs.Panel>
+        <Tabs.Panel value="access">
+          <AccessTab user={user} />
+        </Tabs.Panel>
       </Tabs>
-      {!readOnly && (
+      {!readOnly && tab !== 'access' && (
         <Group mt="lg">
           <Button type="submit" loading={save.isPending}>
             Save Changes
