@@ -93,6 +93,7 @@ test("an administrator's screens at phone size", async ({ page }) => {
     await shot(page, 'phone-38-audit-before-after');
     await page.keyboard.press('Escape');
   }
+  await visit(page, '/app/users', 'Users', '39-users-list');
   await page.goto('/app/users?filter=expired%40portal.test');
   await page.getByRole('table').getByText('expired@portal.test').click();
   await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
