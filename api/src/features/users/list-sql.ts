@@ -2,7 +2,7 @@
  * The Users list as SQL (000 §7 GET users; issue 11 Speed): the page and the count of one tab (inactive
  * false or true), built as `Prisma.sql` fragments (values always bound, sort columns only from the whitelist
  * below). The OR filter is a case-insensitive "contains" over person.firstName, lastName, email,
- * organizationName, phoneNumber (trigram GIN indexes) and the user's current sites: sites.siteCode (AO
+ * organizationName, phoneNumber (one trigram GIN index over them) and the user's current sites: sites.siteCode (AO
  * Member IDs) and sites.otherIdentifier (LAO codes), matched in the Site table and then through the GIN
  * indexes of the current access records' arrays (prisma/migrations/20261125000000_users_list_indexes).
  * Rows are parsed with zod. `tests/bench` runs the same statements on PostgreSQL directly.
@@ -41,13 +41,23 @@ export const UserListSqlRowSchema = z.object({
 export const UserListCountSchema = CountRowsSchema;
 
 /**
- * The ids of users matching `like` anywhere: a UNION of the person columns (one bitmap OR of the trigram
- * indexes) and the current access records naming a matching site code or LAO code.
+ * The person fields the wildcard searches, lower-cased and joined by line breaks: exactly the expression of
+ * the trigram index "PortalUser_search_trgm_idx" (prisma/migrations/20261125100000_users_list_search), so
+ * PostgreSQL can use it. A filter is one line, so a match stays inside one field (the spec's OR).
  */
-function matchingIds(like: string): Prisma.Sql {
-  return Prisma.sql`SELECT p."id" FROM "PortalUser" p
-      WHERE p."firstName" ILIKE ${like} OR p."lastName" ILIKE ${like} OR p."email" ILIKE ${like}
-        OR p."organizationName" ILIKE ${like} OR p."phoneNumber" ILIKE ${like}
+const SEARCH_TEXT = Prisma.raw(
+  `lower(p."firstName"::text || E'\\n' || p."lastName"::text || E'\\n' || p."email"::text || E'\\n' ||
+  p."organizationName"::text || E'\\n' || p."phoneNumber"::text)`,
+);
+
+/**
+ * The ids of users matching `filter` anywhere: a UNION of the person fields (one trigram index) and the
+ * current access records naming a matching site code or LAO code.
+ */
+function matchingIds(filter: string): Prisma.Sql {
+  const like = containsPattern(filter);
+  const lower = containsPattern(filter.toLowerCase());
+  return Prisma.sql`SELECT p."id" FROM "PortalUser" p WHERE ${SEARCH_TEXT} LIKE ${lower}
     UNION
     SELECT a."portalUserId" FROM "UserAccess" a
       WHERE NOT a."inactive" AND (
@@ -58,7 +68,7 @@ function matchingIds(like: string): Prisma.Sql {
 function whereClause(inactive: boolean, filter: string | undefined): Prisma.Sql {
   const tab = Prisma.sql`u."inactive" = ${inactive}`;
   if (!filter) return Prisma.sql`WHERE ${tab}`;
-  return Prisma.sql`WHERE ${tab} AND u."id" IN (${matchingIds(containsPattern(filter))})`;
+  return Prisma.sql`WHERE ${tab} AND u."id" IN (${matchingIds(filter)})`;
 }
 
 /** The sorted, unique values of one array column over a user's current access records. */
