@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { MESSAGES } from '@portal/contract';
-import { account, linkFromMail, pick, shot, signIn, signOut } from './support';
+import { account, expectNoSidewaysScroll, linkFromMail, pick, shot, signIn, signOut } from './support';
 
 test('requester files, reviewer approves, requester sees APPROVED', async ({ page }) => {
   const comment = `Journey ${Date.now()}: please add me as data manager`;
@@ -27,6 +27,9 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     const row = page.getByRole('row').filter({ hasText: comment });
     await expect(row).toContainText('Data Manager');
     await expect(row).toContainText('New');
+    // At 1280 px the history fits: no sideways scrolling, the last column (Requester Comments) in view.
+    await expectNoSidewaysScroll(page.getByRole('table', { name: 'Access requests' }));
+    await expect(row.getByText(comment)).toBeInViewport();
     await shot(page, '03-requester-history-new');
     await signOut(page);
   });
@@ -37,6 +40,9 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await expect(page.getByRole('heading', { name: 'User Requests', level: 1 })).toBeVisible();
     const row = page.getByRole('row').filter({ hasText: 'user@portal.test' }).first();
     await expect(row).toBeVisible();
+    // The status is the queue's second column, as a badge.
+    await expect(row.getByRole('cell').nth(1)).toHaveText('New');
+    await expectNoSidewaysScroll(page.getByRole('table', { name: 'User requests' }));
     await shot(page, '04-reviewer-queue');
     await row.click();
     await expect(page.getByText(comment)).toBeVisible();
@@ -78,6 +84,7 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
   await test.step('the requester sees APPROVED and the new access', async () => {
     const row = page.getByRole('row').filter({ hasText: comment });
     await expect(row).toContainText('Approved');
+    await expectNoSidewaysScroll(page.getByRole('table', { name: 'Access requests' }));
     await shot(page, '07-requester-history-approved');
     await page.goto('/app/profile?tab=access');
     await expect(page.getByRole('row').filter({ hasText: 'Data Manager' })).toBeVisible();

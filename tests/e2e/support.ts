@@ -134,3 +134,17 @@ export async function startExtraApi(overrides: Record<string, string>): Promise<
   }
   return { url, stop };
 }
+
+/**
+ * Fails when the table needs sideways scrolling (issue 9: at 1280 px every column, the last one included,
+ * is in view): the first ancestor of the table that scrolls horizontally must be as wide as its content.
+ */
+export async function expectNoSidewaysScroll(table: Locator): Promise<void> {
+  const widths = await table.evaluate((el) => {
+    let box: HTMLElement | null = el.parentElement;
+    while (box && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) box = box.parentElement;
+    const container = box ?? document.documentElement;
+    return { scrollWidth: container.scrollWidth, clientWidth: container.clientWidth };
+  });
+  expect(widths.scrollWidth, 'the table container scrolls sideways').toBeLessThanOrEqual(widths.clientWidth);
+}

@@ -13,6 +13,7 @@ import { ClientDataTable } from '../shared/DataTable';
 import { CondensedList } from '../shared/CondensedList';
 import { LoadError } from '../shared/ErrorAlert';
 import { StatusBadge } from '../shared/StatusBadge';
+import { CondensedText, DateTimeCell } from '../shared/TableCells';
 import { formatDateTime, joinOrMissing, orMissing, sitesText } from '../shared/format';
 import { systemNames, useSystems } from '../shared/referenceData';
 
@@ -51,10 +52,10 @@ export function HistoryTab() {
 
   const text = (key: keyof ReturnType<typeof cells>) => (r: AccessModRequest) => cells(r, systems.data)[key];
   const blocks = (r: AccessModRequest) => r.accessControls;
-  // Status first-class (second, after the date), long lists condensed: the row stays one or two lines at
-  // 1280 px and nothing needs sideways scrolling (issue 9).
+  // Status first-class (second, after the date), long lists and comments condensed, the date breaking before
+  // its time: the row stays a few lines at 1280 px and nothing needs sideways scrolling (issue 9).
   const columns: DataTableColumn<AccessModRequest>[] = [
-    { accessor: 'sysdat', title: 'Date Submitted', sortable: true, render: text('dateSubmitted') },
+    { accessor: 'sysdat', title: 'Date Submitted', sortable: true, render: (r) => <DateTimeCell value={r.sysdat} /> },
     {
       accessor: 'status',
       title: 'Request Status',
@@ -62,7 +63,12 @@ export function HistoryTab() {
       render: (r) => <StatusBadge status={r.requestStatus} />,
     },
     { accessor: 'requestType', title: 'Request Type', sortable: true, render: text('requestType') },
-    { accessor: 'roles', title: 'Study Role(s)', sortable: true, render: text('roles') },
+    {
+      accessor: 'roles',
+      title: 'Study Role(s)',
+      sortable: true,
+      render: (r) => <CondensedList items={blocks(r).map((b) => b.roleName)} noun={['role', 'roles']} />,
+    },
     {
       accessor: 'sites',
       title: 'LAOs / AOs',
@@ -88,7 +94,11 @@ export function HistoryTab() {
         />
       ),
     },
-    { accessor: 'requesterComments', title: 'Requester Comments', render: text('requesterComments') },
+    {
+      accessor: 'requesterComments',
+      title: 'Requester Comments',
+      render: (r) => <CondensedText text={r.requesterComments} />,
+    },
   ];
 
   return (

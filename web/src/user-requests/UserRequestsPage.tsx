@@ -3,7 +3,6 @@ import { useDebouncedValue } from '@mantine/hooks';
 import {
   CONSTANTS,
   MESSAGES,
-  REGISTRATION_STATUS_LABELS,
   REQUEST_STATUSES,
   REQUEST_STATUS_LABELS,
   REQUEST_TYPE_LABELS,
@@ -15,7 +14,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
-import { formatDateTime, orMissing } from '../shared/format';
+import { orMissing } from '../shared/format';
+import { StatusBadge } from '../shared/StatusBadge';
+import { DateTimeCell, TruncatedText } from '../shared/TableCells';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useUserRequests } from './api/getUserRequests';
 
@@ -32,11 +33,13 @@ const reviewPath = (row: Pick<UserRequestRow, 'id' | 'userRequestType'>) =>
   row.userRequestType === 'REGISTRATION'
     ? paths.app.registrationReview.href(row.id)
     : paths.app.accessChangeReview.href(row.id);
-/** A registration row's status is a registration status (001 §4), the others' a request status. */
-const statusLabel = (row: UserRequestRow) =>
-  (REQUEST_STATUS_LABELS as Record<string, string>)[row.requestStatus] ??
-  (REGISTRATION_STATUS_LABELS as Record<string, string>)[row.requestStatus] ??
-  row.requestStatus;
+/** A registration (requestType null) reads 'Registration'; an access change its request type. */
+const typeLabel = (row: UserRequestRow) =>
+  row.userRequestType === 'REGISTRATION'
+    ? 'Registration'
+    : row.requestType
+      ? REQUEST_TYPE_LABELS[row.requestType]
+      : orMissing(row.userRequestType);
 
 /**
  * User Requests /app/user-requests (000 §2 Routes, §7 user_requests; 001 §2.3): the reviewers' queue,
@@ -131,43 +134,40 @@ export function UserRequestsPage() {
         sortStatus={sortStatus}
         onSortStatusChange={(s) => update({ sort: `${String(s.columnAccessor)},${s.direction}`, page: null })}
         onRowClick={(row) => navigate(reviewPath(row))}
+        compact
+        // Status first-class (second, a badge as in the Requests History; a registration's own statuses too),
+        // dates breaking before their time, long names and addresses cut with the whole text on hover (issue 9).
         columns={[
           {
             accessor: 'dateSubmitted',
             title: 'Date Submitted',
             sortable: true,
-            noWrap: true,
             render: (r) => (
               <Anchor component={Link} to={reviewPath(r)} onClick={(e) => e.stopPropagation()} size="sm">
-                {formatDateTime(r.dateSubmitted)}
+                <DateTimeCell value={r.dateSubmitted} />
               </Anchor>
             ),
-          },
-          {
-            accessor: 'requestType',
-            title: 'Request Type',
-            sortable: true,
-            render: (r) =>
-              r.userRequestType === 'REGISTRATION'
-                ? 'Registration'
-                : r.requestType
-                  ? REQUEST_TYPE_LABELS[r.requestType]
-                  : orMissing(r.userRequestType),
-          },
-          { accessor: 'firstName', title: 'First Name', sortable: true },
-          { accessor: 'lastName', title: 'Last Name', sortable: true },
-          { accessor: 'email', title: 'Email', sortable: true },
-          {
-            accessor: 'organizationName',
-            title: 'Organization',
-            sortable: true,
-            render: (r) => orMissing(r.organizationName),
           },
           {
             accessor: 'requestStatus',
             title: 'Status',
             sortable: true,
-            render: statusLabel,
+            render: (r) => <StatusBadge status={r.requestStatus} />,
+          },
+          { accessor: 'requestType', title: 'Request Type', sortable: true, render: typeLabel },
+          { accessor: 'firstName', title: 'First Name', sortable: true },
+          { accessor: 'lastName', title: 'Last Name', sortable: true },
+          {
+            accessor: 'email',
+            title: 'Email',
+            sortable: true,
+            render: (r) => <TruncatedText text={r.email} maw="10rem" />,
+          },
+          {
+            accessor: 'organizationName',
+            title: 'Organization',
+            sortable: true,
+            render: (r) => <TruncatedText text={r.organizationName} maw="7.5rem" />,
           },
           {
             accessor: 'sysaidTicket',
@@ -179,14 +179,13 @@ export function UserRequestsPage() {
             accessor: 'lastModified',
             title: 'Last Modified',
             sortable: true,
-            noWrap: true,
-            render: (r) => formatDateTime(r.lastModified),
+            render: (r) => <DateTimeCell value={r.lastModified} />,
           },
           {
             accessor: 'lastModifiedBy',
             title: 'Last Modified By',
             sortable: true,
-            render: (r) => orMissing(r.lastModifiedBy),
+            render: (r) => <TruncatedText text={r.lastModifiedBy} maw="8rem" />,
           },
         ]}
       />
