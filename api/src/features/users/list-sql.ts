@@ -2,10 +2,10 @@
  * The Users list as SQL (000 §7 GET users; issue 11 Speed): the page and the count of one tab (inactive
  * false or true), built as `Prisma.sql` fragments (values always bound, sort columns only from the whitelist
  * below). The OR filter is a case-insensitive "contains" over person.firstName, lastName, email,
- * organizationName, phoneNumber (one trigram GIN index over them) and the user's current sites: sites.siteCode (AO
- * Member IDs) and sites.otherIdentifier (LAO codes), matched in the Site table and then through the GIN
- * indexes of the current access records' arrays (prisma/migrations/20261125000000_users_list_indexes).
- * Rows are parsed with zod. `tests/bench` runs the same statements on PostgreSQL directly.
+ * organizationName and phoneNumber (one trigram GIN index over them) and the user's current sites:
+ * sites.siteCode (AO Member IDs) and sites.otherIdentifier (LAO codes), matched in the Site table and then
+ * through the GIN indexes of the current access records' arrays (prisma/migrations/2026112500*_users_list_*).
+ * Rows are parsed with zod. `tests/bench/users-list.ts` runs the same statements on PostgreSQL directly.
  */
 import { z } from 'zod';
 import type { UserSortField } from '@portal/contract';
@@ -43,7 +43,8 @@ export const UserListCountSchema = CountRowsSchema;
 /**
  * The person fields the wildcard searches, lower-cased and joined by line breaks: exactly the expression of
  * the trigram index "PortalUser_search_trgm_idx" (prisma/migrations/20261125100000_users_list_search), so
- * PostgreSQL can use it. A filter is one line, so a match stays inside one field (the spec's OR).
+ * PostgreSQL can use it (the alias `p` is the person row). A filter is one line, so a match stays inside
+ * one field (the spec's OR).
  */
 const SEARCH_TEXT = Prisma.raw(
   `lower(p."firstName"::text || E'\\n' || p."lastName"::text || E'\\n' || p."email"::text || E'\\n' ||
@@ -51,24 +52,22 @@ const SEARCH_TEXT = Prisma.raw(
 );
 
 /**
- * The ids of users matching `filter` anywhere: a UNION of the person fields (one trigram index) and the
- * current access records naming a matching site code or LAO code.
+ * The users of one tab matching `filter`, as a relation `u`: without a filter the tab itself (its page comes
+ * from the (inactive, sort column, id) indexes); with one, the UNION of the users whose person fields match
+ * (the trigram index) and those whose current access records name a matching site code or LAO code. The
+ * UNION of two small selections keeps PostgreSQL from scanning the whole tab to join a list of ids.
  */
-function matchingIds(filter: string): Prisma.Sql {
+function matchingUsers(inactive: boolean, filter: string | undefined): Prisma.Sql {
+  if (!filter) return Prisma.sql`(SELECT * FROM "PortalUser" p WHERE p."inactive" = ${inactive}) u`;
   const like = containsPattern(filter);
-  const lower = containsPattern(filter.toLowerCase());
-  return Prisma.sql`SELECT p."id" FROM "PortalUser" p WHERE ${SEARCH_TEXT} LIKE ${lower}
+  return Prisma.sql`(SELECT p.* FROM "PortalUser" p
+      WHERE p."inactive" = ${inactive} AND ${SEARCH_TEXT} LIKE ${containsPattern(filter.toLowerCase())}
     UNION
-    SELECT a."portalUserId" FROM "UserAccess" a
-      WHERE NOT a."inactive" AND (
-        a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
-        OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like}))`;
-}
-
-function whereClause(inactive: boolean, filter: string | undefined): Prisma.Sql {
-  const tab = Prisma.sql`u."inactive" = ${inactive}`;
-  if (!filter) return Prisma.sql`WHERE ${tab}`;
-  return Prisma.sql`WHERE ${tab} AND u."id" IN (${matchingIds(filter)})`;
+    SELECT p.* FROM "PortalUser" p
+      WHERE p."inactive" = ${inactive} AND p."id" IN (SELECT a."portalUserId" FROM "UserAccess" a
+        WHERE NOT a."inactive" AND (
+          a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
+          OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like})))) u`;
 }
 
 /** The sorted, unique values of one array column over a user's current access records. */
@@ -88,12 +87,12 @@ export function usersListSql(
 ): { rows: Prisma.Sql; count: Prisma.Sql } {
   const direction = dir === 'asc' ? 'ASC' : 'DESC';
   const order = Prisma.raw(`${SORT_COLUMNS[field]} ${direction}, u."id" ${direction}`);
-  const where = whereClause(inactive, q.filter);
+  const users = matchingUsers(inactive, q.filter);
   const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
       u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
       ${currentSites('siteCodes')}, ${currentSites('laoIds')}
-    FROM (SELECT * FROM "PortalUser" u ${where} ORDER BY ${order}
+    FROM (SELECT * FROM ${users} ORDER BY ${order}
       LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}) u
     ORDER BY ${order}`;
-  return { rows, count: Prisma.sql`SELECT count(*)::int AS total FROM "PortalUser" u ${where}` };
+  return { rows, count: Prisma.sql`SELECT count(*)::int AS total FROM ${users}` };
 }
