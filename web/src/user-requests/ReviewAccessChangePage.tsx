@@ -1,39 +1,17 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
-import {
-  REQUEST_STATUS_LABELS,
-  REQUEST_TYPE_LABELS,
-  type AccessControl,
-  type AccessModRequest,
-  type System,
-} from '@portal/contract';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
+import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, type AccessModRequest, type System } from '@portal/contract';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
-import { formatDateTime, joinOrMissing, orMissing } from '../shared/format';
-import { systemNames, useSystems } from '../shared/referenceData';
+import { formatDateTime, orMissing } from '../shared/format';
+import { useSystems } from '../shared/referenceData';
 import { useAccessChangeRequest } from './api/getAccessChangeRequest';
+import { RequestedAccess } from './review/RequestedAccess';
 import { ReviewShell, ReviewItem as Item } from './review/ReviewShell';
 import { ReviewForm, type ReviewValues } from './ReviewForm';
 
 const TITLE = 'Review Access Change Request';
-
-function RequestedBlock({ block, index, systems }: { block: AccessControl; index: number; systems?: System[] }) {
-  return (
-    <Paper withBorder p="sm" component="section" aria-label={`Requested role #${index + 1}`}>
-      <Text fw={700} mb="xs">
-        Role #{index + 1}
-      </Text>
-      <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="sm" m={0}>
-        <Item label="Study Role">{block.roleName}</Item>
-        <Item label="LAOs">{joinOrMissing(block.laoIds)}</Item>
-        <Item label="AOs">{joinOrMissing(block.siteCodes)}</Item>
-        <Item label="Studies">{joinOrMissing(block.studyNames)}</Item>
-        <Item label="Systems">{joinOrMissing(systemNames(block.systemAccessIds, systems))}</Item>
-      </SimpleGrid>
-    </Paper>
-  );
-}
 
 function RequestDetails({ request, systems }: { request: AccessModRequest; systems?: System[] }) {
   return (
@@ -72,25 +50,12 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
           )}
         </Group>
       </Paper>
-      <Paper withBorder p="md" component="section" aria-labelledby="requested-access-heading">
-        <Title order={2} mb="sm" id="requested-access-heading">
-          Requested Access
-        </Title>
-        <Stack gap="sm">
-          {request.accessControls.length === 0 && <Text c="dimmed">No access blocks in this request.</Text>}
-          {request.accessControls.map((block, i) => (
-            <RequestedBlock key={`${block.roleName}-${i}`} block={block} index={i} systems={systems} />
-          ))}
-          <Textarea
-            label="Requester Comments"
-            value={request.requesterComments || ''}
-            placeholder="---"
-            readOnly
-            autosize
-            minRows={2}
-          />
-        </Stack>
-      </Paper>
+      <RequestedAccess
+        accessControls={request.accessControls}
+        requesterComments={request.requesterComments}
+        systems={systems}
+        emptyText="No access blocks in this request."
+      />
     </Stack>
   );
 }

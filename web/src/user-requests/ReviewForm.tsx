@@ -2,16 +2,15 @@ import { Select, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import {
-  FIELD_LIMITS,
   isResolved,
   MESSAGES,
   REQUEST_STATUS_LABELS,
   type AccessModRequest,
   type RequestStatus,
 } from '@portal/contract';
-import { CountedTextarea, CountedTextInput } from '../shared/CountedText';
 import { useReviewAccessChangeRequest } from './api/reviewAccessChangeRequest';
 import { ReviewFormShell } from './review/ReviewFormShell';
+import { ReviewerFields } from './review/ReviewerFields';
 import { useReviewSave } from './review/useReviewSave';
 
 export interface ReviewValues {
@@ -127,23 +126,7 @@ export function ReviewForm({
         maw={320}
         {...form.getInputProps('requestStatus')}
       />
-      <CountedTextarea
-        label={`${LABELS.reviewerComments} (optional)`}
-        maxLength={FIELD_LIMITS.reviewerComments}
-        readOnly={readOnly}
-        variant={readOnly ? 'filled' : 'default'}
-        {...form.getInputProps('reviewerComments')}
-        value={form.values.reviewerComments}
-      />
-      <CountedTextInput
-        label={`${LABELS.sysaidTicket} (optional)`}
-        maxLength={FIELD_LIMITS.sysaidTicket}
-        readOnly={readOnly}
-        variant={readOnly ? 'filled' : 'default'}
-        maw={320}
-        {...form.getInputProps('sysaidTicket')}
-        value={form.values.sysaidTicket}
-      />
+      <ReviewerFields form={form} labels={LABELS} readOnly={readOnly} />
     </ReviewFormShell>
   );
 }

@@ -1,15 +1,9 @@
 import { Button, Divider, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import {
-  FIELD_LIMITS,
-  REGISTRATION_MESSAGES,
-  type AccountTypes,
-  type PortalRole,
-  type Registration,
-} from '@portal/contract';
-import { CountedTextarea, CountedTextInput } from '../../shared/CountedText';
+import { REGISTRATION_MESSAGES, type AccountTypes, type PortalRole, type Registration } from '@portal/contract';
 import { ReviewFormShell } from '../review/ReviewFormShell';
+import { ReviewerFields } from '../review/ReviewerFields';
 import { useReviewSave } from '../review/useReviewSave';
 import { useUpdateRegistration } from './api/updateRegistration';
 import { LdapDetails } from './LdapDetails';
@@ -153,23 +147,7 @@ export function PendingUserForm({
         error={typeof form.errors.portalRoleIds === 'string' ? form.errors.portalRoleIds : undefined}
         readOnly={readOnly}
       />
-      <CountedTextarea
-        label={`${SAVE_LABELS.reviewerComments} (optional)`}
-        maxLength={FIELD_LIMITS.reviewerComments}
-        readOnly={readOnly}
-        variant={readOnly ? 'filled' : 'default'}
-        {...form.getInputProps('reviewerComments')}
-        value={form.values.reviewerComments}
-      />
-      <CountedTextInput
-        label={`${SAVE_LABELS.sysaidTicket} (optional)`}
-        maxLength={FIELD_LIMITS.sysaidTicket}
-        readOnly={readOnly}
-        variant={readOnly ? 'filled' : 'default'}
-        maw={320}
-        {...form.getInputProps('sysaidTicket')}
-        value={form.values.sysaidTicket}
-      />
+      <ReviewerFields form={form} labels={SAVE_LABELS} readOnly={readOnly} />
       {/* A resolved registration has no directory choice left to make. */}
       {!locked && (
         <LdapDetails registration={registration} form={form} accountTypes={accountTypes} readOnly={readOnly} />

@@ -1,29 +1,12 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
-import { REGISTRATION_STATUS_LABELS, type AccessControl, type Registration, type System } from '@portal/contract';
-import { formatDateTime, joinOrMissing, orMissing } from '../../shared/format';
-import { systemNames } from '../../shared/referenceData';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
+import { REGISTRATION_STATUS_LABELS, type Registration, type System } from '@portal/contract';
+import { formatDateTime, orMissing } from '../../shared/format';
+import { RequestedAccess } from '../review/RequestedAccess';
 import { ReviewItem as Item } from '../review/ReviewShell';
 
 /** 001 §4: a status the screen does not know reads as UNKNOWN. */
 export const registrationStatusLabel = (status: string) =>
   (REGISTRATION_STATUS_LABELS as Record<string, string>)[status] ?? 'Unknown';
-
-function RequestedRole({ block, index, systems }: { block: AccessControl; index: number; systems?: System[] }) {
-  return (
-    <Paper withBorder p="sm" component="section" aria-label={`Requested role #${index + 1}`}>
-      <Text fw={700} mb="xs">
-        Role #{index + 1}
-      </Text>
-      <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="sm" m={0}>
-        <Item label="Study Role">{block.roleName}</Item>
-        <Item label="LAOs">{joinOrMissing(block.laoIds)}</Item>
-        <Item label="AOs">{joinOrMissing(block.siteCodes)}</Item>
-        <Item label="Studies">{joinOrMissing(block.studyNames)}</Item>
-        <Item label="Systems">{joinOrMissing(systemNames(block.systemAccessIds, systems))}</Item>
-      </SimpleGrid>
-    </Paper>
-  );
-}
 
 const phoneText = (phone: string | null | undefined, ext: string | null | undefined) =>
   phone ? `${phone}${ext ? ` ext. ${ext}` : ''}` : orMissing(phone);
@@ -78,25 +61,12 @@ export function RegistrationDetails({ registration: r, systems }: { registration
           </Anchor>
         )}
       </Paper>
-      <Paper withBorder p="md" component="section" aria-labelledby="requested-access-heading">
-        <Title order={2} mb="sm" id="requested-access-heading">
-          Requested Access
-        </Title>
-        <Stack gap="sm">
-          {r.accessControls.length === 0 && <Text c="dimmed">No access blocks in this registration.</Text>}
-          {r.accessControls.map((block, i) => (
-            <RequestedRole key={`${block.roleName}-${i}`} block={block} index={i} systems={systems} />
-          ))}
-          <Textarea
-            label="Requester Comments"
-            value={r.requesterComments || ''}
-            placeholder="---"
-            readOnly
-            autosize
-            minRows={2}
-          />
-        </Stack>
-      </Paper>
+      <RequestedAccess
+        accessControls={r.accessControls}
+        requesterComments={r.requesterComments}
+        systems={systems}
+        emptyText="No access blocks in this registration."
+      />
     </Stack>
   );
 }
