@@ -3,6 +3,7 @@
  * (000 §4 Sign-in) and uses the admin DN for look-ups and provisioning.
  */
 import { Attribute, Change, type Client, InvalidCredentialsError, type Entry } from 'ldapts';
+import { firstValue } from './entry';
 import { newClient, withAdmin } from './client';
 import { type DirectoryConfig, defaultPolicyDn, escapeFilterValue, peopleDn, policiesDn, userDn } from './config';
 import { sshaHash } from './password';
@@ -46,27 +47,21 @@ const PERSON_ATTRIBUTES = [
   'pwdGraceUseTime',
 ];
 
-function first(entry: Entry, attr: string): string {
-  const v = entry[attr];
-  if (Array.isArray(v)) return v.length ? String(v[0]) : '';
-  return v === undefined ? '' : String(v);
-}
-
 function toPerson(entry: Entry): DirectoryPerson {
-  const uidNumber = first(entry, 'uidNumber');
+  const uidNumber = firstValue(entry, 'uidNumber');
   return {
     dn: entry.dn,
-    uuid: first(entry, 'entryUUID'),
-    username: first(entry, 'uid'),
-    email: first(entry, 'mail'),
-    firstName: first(entry, 'givenName'),
-    lastName: first(entry, 'sn'),
-    gecos: first(entry, 'gecos'),
+    uuid: firstValue(entry, 'entryUUID'),
+    username: firstValue(entry, 'uid'),
+    email: firstValue(entry, 'mail'),
+    firstName: firstValue(entry, 'givenName'),
+    lastName: firstValue(entry, 'sn'),
+    gecos: firstValue(entry, 'gecos'),
     uidNumber: uidNumber ? Number(uidNumber) : null,
-    lockedTime: first(entry, 'pwdAccountLockedTime') || null,
+    lockedTime: firstValue(entry, 'pwdAccountLockedTime') || null,
     failureCount: ([] as unknown[]).concat(entry['pwdFailureTime'] ?? []).length,
-    changedTime: parseGeneralizedTime(first(entry, 'pwdChangedTime')),
-    mustChange: first(entry, 'pwdReset') === 'TRUE',
+    changedTime: parseGeneralizedTime(firstValue(entry, 'pwdChangedTime')),
+    mustChange: firstValue(entry, 'pwdReset') === 'TRUE',
     graceUses: ([] as unknown[]).concat(entry['pwdGraceUseTime'] ?? []).length,
   };
 }
@@ -200,7 +195,7 @@ export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Cli
       filter: '(objectClass=*)',
       attributes: ['entryUUID'],
     });
-    return first(searchEntries[0]!, 'entryUUID');
+    return firstValue(searchEntries[0]!, 'entryUUID');
   };
   return client ? run(client) : withAdmin(cfg, run);
 }

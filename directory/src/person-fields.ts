@@ -5,6 +5,7 @@
  * username renames the entry (its RDN is `uid`). All writes bind as the directory administrator.
  */
 import { Attribute, Change, type Entry } from 'ldapts';
+import { firstValue } from './entry';
 import { withAdmin } from './client';
 import { type DirectoryConfig, escapeDnValue, escapeFilterValue, peopleDn } from './config';
 
@@ -27,12 +28,6 @@ export class PersonFieldsConflictError extends Error {
 
 const ATTRIBUTES = ['entryUUID', 'uid', 'givenName', 'sn', 'mail', 'gecos', 'cn'];
 
-function text(entry: Entry, attr: string): string {
-  const v = entry[attr];
-  if (Array.isArray(v)) return v.length ? String(v[0]) : '';
-  return v === undefined ? '' : String(v);
-}
-
 /** The fields as the entry holds them, or null when no entry has that entryUUID. */
 export async function readPersonFields(cfg: DirectoryConfig, uuid: string): Promise<PersonFields | null> {
   return withAdmin(cfg, async (c) => {
@@ -45,11 +40,11 @@ export async function readPersonFields(cfg: DirectoryConfig, uuid: string): Prom
     const e = searchEntries[0];
     if (searchEntries.length !== 1 || !e) return null;
     return {
-      username: text(e, 'uid'),
-      firstName: text(e, 'givenName'),
-      lastName: text(e, 'sn'),
-      email: text(e, 'mail'),
-      gecos: text(e, 'gecos'),
+      username: firstValue(e, 'uid'),
+      firstName: firstValue(e, 'givenName'),
+      lastName: firstValue(e, 'sn'),
+      email: firstValue(e, 'mail'),
+      gecos: firstValue(e, 'gecos'),
     };
   });
 }
@@ -73,7 +68,7 @@ export async function writePersonFields(cfg: DirectoryConfig, uuid: string, next
       ).searchEntries;
     const [entry] = await find(`(entryUUID=${escapeFilterValue(uuid)})`);
     if (!entry) throw new PersonFieldsConflictError('entryNotFound');
-    const others = (found: Entry[]) => found.some((e) => text(e, 'entryUUID') !== uuid);
+    const others = (found: Entry[]) => found.some((e) => firstValue(e, 'entryUUID') !== uuid);
     if (others(await find(`(uid=${escapeFilterValue(next.username)})`))) {
       throw new PersonFieldsConflictError('usernameTaken');
     }
@@ -83,7 +78,7 @@ export async function writePersonFields(cfg: DirectoryConfig, uuid: string, next
 
     const written: string[] = [];
     let dn = entry.dn;
-    if (text(entry, 'uid') !== next.username) {
+    if (firstValue(entry, 'uid') !== next.username) {
       await c.modifyDN(dn, `uid=${escapeDnValue(next.username)}`);
       dn = `uid=${escapeDnValue(next.username)},${peopleDn(cfg)}`;
       written.push('uid');
@@ -96,7 +91,7 @@ export async function writePersonFields(cfg: DirectoryConfig, uuid: string, next
       gecos: next.gecos || `${next.firstName} ${next.lastName}`,
     };
     const changes = Object.entries(wanted)
-      .filter(([type, value]) => text(entry, type) !== value)
+      .filter(([type, value]) => firstValue(entry, type) !== value)
       .map(
         ([type, value]) => new Change({ operation: 'replace', modification: new Attribute({ type, values: [value] }) }),
       );

@@ -7,6 +7,7 @@
  * All writes bind as the directory administrator.
  */
 import { Attribute, Change, type Client, type Entry } from 'ldapts';
+import { firstValue } from './entry';
 import { withAdmin } from './client';
 import { type DirectoryConfig, escapeFilterValue, peopleDn, userDn } from './config';
 
@@ -36,20 +37,14 @@ const MATCH_ATTRIBUTES = ['entryUUID', 'uid', 'mail', 'givenName', 'sn', 'gecos'
 /** Matches are for a person to pick from: a short list, never the whole directory. */
 const MATCH_LIMIT = 50;
 
-function text(entry: Entry, attr: string): string {
-  const v = entry[attr];
-  if (Array.isArray(v)) return v.length ? String(v[0]) : '';
-  return v === undefined ? '' : String(v);
-}
-
 const toMatch = (e: Entry): DirectoryMatch => ({
   dn: e.dn,
-  uuid: text(e, 'entryUUID'),
-  username: text(e, 'uid'),
-  email: text(e, 'mail'),
-  firstName: text(e, 'givenName'),
-  lastName: text(e, 'sn'),
-  gecos: text(e, 'gecos'),
+  uuid: firstValue(e, 'entryUUID'),
+  username: firstValue(e, 'uid'),
+  email: firstValue(e, 'mail'),
+  firstName: firstValue(e, 'givenName'),
+  lastName: firstValue(e, 'sn'),
+  gecos: firstValue(e, 'gecos'),
 });
 
 async function searchPeople(client: Client, cfg: DirectoryConfig, filter: string): Promise<DirectoryMatch[]> {

@@ -13,7 +13,7 @@ import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { queryRows } from '../../shared/sql';
-import { UserListCountSchema, UserListSqlRowSchema, usersListSql } from './list-sql';
+import { UserListCountSchema, usersListSql } from './list-sql';
 
 /**
  * One page of the Users list; the page and the count run side by side. `sort` in the answer is the order
@@ -25,7 +25,8 @@ export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Pa
   const sql = usersListSql(q.inactive === 'true', q, field, dir);
   const [count, rows] = await Promise.all([queryRows(prisma, sql.count), queryRows(prisma, sql.rows)]);
   return toPage(
-    z.array(UserListSqlRowSchema).parse(rows),
+    // The statement selects exactly the wire row's columns.
+    z.array(UserListRowSchema).parse(rows),
     UserListCountSchema.parse(count)[0]!.total,
     q,
     `${field},${dir}`,

@@ -7,7 +7,6 @@
  * through the GIN indexes of the current access records' arrays (prisma/migrations/2026112500*_users_list_*).
  * Rows are parsed with zod. `tests/bench/users-list.ts` runs the same statements on PostgreSQL directly.
  */
-import { z } from 'zod';
 import type { UserSortField } from '@portal/contract';
 import { Prisma } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
@@ -20,22 +19,6 @@ const SORT_COLUMNS: Record<UserSortField, string> = {
   'person.organizationName': 'u."organizationName"',
   'person.phoneNumber': 'u."phoneNumber"',
 };
-
-/** One list row as PostgreSQL returns it. */
-export const UserListSqlRowSchema = z.object({
-  id: z.number().int(),
-  uuid: z.string().nullable(),
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  organizationName: z.string(),
-  phoneNumber: z.string(),
-  phoneExtension: z.string(),
-  inactive: z.boolean(),
-  siteCodes: z.array(z.string()),
-  laoIds: z.array(z.string()),
-});
 
 /** The count statement's answer. */
 export const UserListCountSchema = CountRowsSchema;
