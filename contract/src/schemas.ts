@@ -227,11 +227,12 @@ export interface Page<T> {
 
 /** A row of the User Requests queue (000 §3 User request). */
 /** The kinds the User Requests queue lists (000 §3 User request `userRequestType`). */
-export const USER_REQUEST_TYPES = ['ACCESS_CHANGE', 'REGISTRATION'] as const;
+export const USER_REQUEST_TYPES = ['ACCESS_CHANGE', 'REGISTRATION', 'PROFILE_CHANGE'] as const;
 export type UserRequestType = (typeof USER_REQUEST_TYPES)[number];
 export const USER_REQUEST_TYPE_LABELS: Record<UserRequestType, string> = {
   ACCESS_CHANGE: 'Access Change',
   REGISTRATION: 'Registration',
+  PROFILE_CHANGE: 'Profile Change',
 };
 
 /** Every status a queue row may have: the requests' (001 §4) and the registrations' (PENDING, DENIED). */
@@ -240,7 +241,7 @@ export type UserRequestStatus = (typeof USER_REQUEST_STATUSES)[number];
 
 /**
  * One row of the User Requests queue (000 §3 User request), of any kind; (`userRequestType`, `id`) is its key.
- * `requestType` is the access-change type, null for a registration.
+ * `requestType` is the access-change type, null for a registration or a profile change.
  */
 export const UserRequestRowSchema = z.object({
   id: z.number().int(),
