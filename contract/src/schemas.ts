@@ -131,6 +131,18 @@ export const UserAccessSchema = z.object({
 });
 export type UserAccess = z.infer<typeof UserAccessSchema>;
 
+/**
+ * One access record as a writer sends it (000 §3 User access record; 000 §7 user_access POST / PUT and the
+ * review's `userAccesses`): the role block, plus the record's `id` and `versionno` when it edits a stored one
+ * (a stale `versionno` is refused). The other fields of the record's shape may be sent back and are ignored.
+ */
+export const UserAccessInputSchema = AccessControlSchema.extend({
+  id: BodyIdSchema.nullable().optional(),
+  portalUserId: BodyIdSchema.optional(),
+  versionno: bodyIntSchema(0).optional(),
+});
+export type UserAccessInput = z.input<typeof UserAccessInputSchema>;
+
 // --- Access-modification requests (001 §3, §7) -------------------------------------------------------
 
 /** POST /rest/secure/user_access_mod_request body (001 §7). */
@@ -172,6 +184,8 @@ export const AccessModRequestSchema = z.object({
   allowedNextStatuses: z.array(z.enum(REQUEST_STATUSES)),
   /** Link to the request's workflow in the Temporal Web UI, when configured. */
   workflowUrl: z.string().nullable(),
+  /** CHANGE / REMOVAL: the access record the request was filed against (its original access, 001 §2.8). */
+  existingUserAccessId: z.number().int().nullable().optional(),
 });
 export type AccessModRequest = z.infer<typeof AccessModRequestSchema>;
 
@@ -186,7 +200,14 @@ export const ReviewAttemptKeySchema = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
 export const ReviewProcessingSchema = z.object({ status: z.literal('PROCESSING'), message: z.string() });
 export type ReviewProcessing = z.infer<typeof ReviewProcessingSchema>;
 
+/**
+ * The review's body (000 §7): `portalUser` (its `portalRoleIds`; the rest of the user is ignored) and
+ * `userAccesses` are the user's portal roles and access records as the reviewer wants them (001 §2.8: they take
+ * effect on saving, whatever the status); absent, they are left as they are.
+ */
 export const ReviewAccessChangeBodySchema = z.object({
+  portalUser: z.object({ id, portalRoleIds: z.array(id).max(50).default([]) }).optional(),
+  userAccesses: z.array(UserAccessInputSchema).max(50).optional(),
   userAccessModificationRequest: z.object({
     id,
     versionno: bodyIntSchema(0),
@@ -280,6 +301,13 @@ export const ProfileSchema = z.object({
   phoneNumber: z.string(),
   /** The phone extension ('' when none): the proxy registration's requester banner shows it (001 §2.2). */
   phoneExtension: z.string(),
+  /** The mailing address (000 §2 Profile Details tab); country and state as objects (000 §3 Profile). */
+  address1: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  country: z.object({ country: z.string(), countryName: z.string() }).nullable(),
+  state: z.object({ state: z.string(), stateName: z.string() }).nullable(),
+  postalCode: z.string(),
   accountType: z.string(),
   roles: z.array(PortalRoleSchema),
   userAccesses: z.array(UserAccessSchema),

@@ -7,6 +7,9 @@ import { BodyIdSchema } from './ids';
 import { FIELD_LIMITS } from './limits';
 import { textSchema } from './text';
 import { UserAccessSchema } from './schemas';
+import { UserDetailsFieldsSchema } from './details-fields';
+
+export * from './details-fields';
 
 /** One of the user's sites (000 §3 User.sites): an AO, or an LAO with its code in otherIdentifier. */
 export const UserSiteSchema = z.object({
@@ -47,16 +50,6 @@ export const UserDetailSchema = z.object({
 });
 export type UserDetail = z.infer<typeof UserDetailSchema>;
 
-const optional = (max: number) => textSchema(max).default('');
-/** Phone numbers: digits and the usual separators only, as on the registration form. */
-const phone = (max: number, min = 0) => textSchema(max, { min }).regex(/^[0-9+()\-. ]*$/, { message: 'invalid' });
-/** A code of the reference lists, or none ('' and null both mean none). */
-const code = (max: number) =>
-  textSchema(max)
-    .nullable()
-    .default(null)
-    .transform((v) => (v ? v : null));
-
 /**
  * PUT /rest/secure/user_management/update_user: the user as body (000 §7). Only the editable fields are read;
  * the rest of the User shape (uuid, accountType, inactive, sites, userAccesses) may be sent back and is
@@ -68,17 +61,8 @@ export const UserUpdateBodySchema = z.object({
   lastName: textSchema(FIELD_LIMITS.lastName, { min: 1 }),
   email: textSchema(FIELD_LIMITS.email, { min: 1 }).pipe(z.email({ message: 'validEmail' })),
   username: textSchema(FIELD_LIMITS.username, { min: 1 }).regex(/^[A-Za-z0-9._@-]+$/, { message: 'invalid' }),
-  gecos: optional(FIELD_LIMITS.gecos),
-  organizationName: optional(FIELD_LIMITS.organizationName),
-  jobTitle: optional(FIELD_LIMITS.jobTitle),
-  phoneNumber: phone(FIELD_LIMITS.phoneNumber).default(''),
-  phoneExtension: phone(FIELD_LIMITS.phoneExtension).default(''),
-  address1: optional(FIELD_LIMITS.address),
-  address2: optional(FIELD_LIMITS.address),
-  city: optional(FIELD_LIMITS.city),
-  country: code(2),
-  state: code(8),
-  postalCode: optional(FIELD_LIMITS.postalCode),
+  gecos: textSchema(FIELD_LIMITS.gecos).default(''),
+  ...UserDetailsFieldsSchema.shape,
   portalRoleIds: z.array(BodyIdSchema).max(50).default([]),
 });
 export type UserUpdateBody = z.input<typeof UserUpdateBodySchema>;
