@@ -6,5 +6,6 @@ export * from './lifecycle/rules';
 export * from './lifecycle/start';
 export * from './access-change/definition';
 export * from './registration/definition';
+export * from './profile-change/definition';
 export * from './digest/types';
 export * from './search-attributes';

@@ -4,4 +4,5 @@
  */
 export { accessChangeWorkflow } from './access-change/workflow';
 export { registrationWorkflow } from './registration/workflow';
+export { profileChangeWorkflow } from './profile-change/workflow';
 export { reviewerDigestWorkflow } from './digest/workflow';
