@@ -4,11 +4,13 @@ import { NON_RETRYABLE_ERRORS } from '@portal/workflows';
 import type { WorkflowKind } from '@portal/contract';
 import { accessChangeStore } from './access-change/store';
 import { registrationStore } from './registration/store';
+import { profileChangeStore } from './profile-change/store';
 import type { KindStore } from './types';
 
 export const KIND_STORES: Partial<Record<WorkflowKind, KindStore>> = {
   ACCESS_CHANGE: accessChangeStore,
   REGISTRATION: registrationStore,
+  PROFILE_CHANGE: profileChangeStore,
 };
 
 /** The store of `kind`. @throws a non-retryable ApplicationFailure for a kind this worker does not serve. */
