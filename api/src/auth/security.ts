@@ -13,6 +13,12 @@ import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { AUTH_MESSAGES } from '@portal/contract';
 import type { ApiConfig } from '../config';
 
+/** The origin the browser loads Tableau visualizations from, when a Tableau server is configured. */
+const tableauOrigin = (cfg: ApiConfig): string | null => {
+  const url = cfg.TABLEAU_EXTERNAL_URL ?? cfg.TABLEAU_SERVER_URL;
+  return url ? new URL(url).origin : null;
+};
+
 /** Registers helmet on every answer and the rate-limit plugin (limits are set per route). */
 export async function registerSecurity(app: FastifyInstance, cfg: ApiConfig): Promise<void> {
   await app.register(helmet, {
@@ -29,6 +35,8 @@ export async function registerSecurity(app: FastifyInstance, cfg: ApiConfig): Pr
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
+        // The dashboard's Tableau visualizations load in a frame from the configured server (issue 11).
+        ...(tableauOrigin(cfg) ? { frameSrc: ["'self'", tableauOrigin(cfg)!] } : {}),
         ...(cfg.COOKIE_SECURE ? { upgradeInsecureRequests: [] } : {}),
       },
     },

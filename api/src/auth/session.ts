@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PERMISSIONS, type Permission } from '@portal/contract';
 import { Prisma, type PrismaClient } from '@portal/db';
 import { queryRows } from '../shared/sql';
+import { type CachedSession, forgetSessions, sessionCacheOf } from './session-cache';
 
 export const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
@@ -67,12 +68,13 @@ export interface LiveSession {
 }
 
 /**
- * Finds a live session by cookie token, with its user and the permissions of the user's active portal roles
- * (one SQL statement on the hot-read pool, shared/sql.ts, rows parsed with zod: the look-up of every secure
- * call, issue 14), and slides its
- * expiry. Nothing is cached: sign-out, a password change and a deactivation end the session at the next
- * call. The write is skipped while the last one is younger than a tenth of the timeout (at most 5 s), so a
- * page's burst of calls costs one write; the expiry is then at most that much early.
+ * Finds a live session by cookie token, with its user and the permissions of the user's active portal roles,
+ * and slides its expiry. The look-up is one SQL statement on the hot-read pool (shared/sql.ts, rows parsed
+ * with zod), kept in `prisma`'s session cache when it has one (session-cache.ts: entries leave it on
+ * PostgreSQL's `session_changed` notifications, so sign-out, a password change, deactivation and role
+ * changes still end or narrow the session at once). The expiry write is skipped while the last one is
+ * younger than a tenth of the timeout (at most 5 s), so a page's burst of calls costs one write; the expiry
+ * is then at most that much early. A cached session whose expiry write finds no row is gone.
  * @returns null when the session is missing or expired.
  */
 export async function touchSession(
@@ -82,42 +84,62 @@ export async function touchSession(
 ): Promise<LiveSession | null> {
   const id = digest(token);
   const now = new Date();
-  const rows = await queryRows(
-    prisma,
-    Prisma.sql`
+  const cache = sessionCacheOf(prisma);
+  const cached = cache?.get(id, now.getTime());
+  const mark = cache?.mark ?? 0;
+  let found: Omit<CachedSession, 'cachedAt'> | undefined = cached;
+  if (!found) {
+    const rows = await queryRows(prisma, liveSessionSql(id));
+    const row = z.array(LiveSessionRowSchema).max(1).parse(rows)[0];
+    found = row && { session: liveSessionOf(row), lastSeen: row.lastSeen, expiresAt: row.expiresAt };
+  }
+  if (!found || found.expiresAt <= now) {
+    if (cached) cache?.apply({ session: id });
+    return null;
+  }
+  const throttleMs = Math.min(5_000, timeoutSeconds * 100);
+  if (now.getTime() - found.lastSeen.getTime() >= throttleMs) {
+    const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
+    const touched =
+      await prisma.$executeRaw`UPDATE "Session" SET "lastSeen" = ${now}, "expiresAt" = ${expiresAt} WHERE "id" = ${id}`;
+    if (touched === 0) {
+      cache?.apply({ session: id });
+      return null;
+    }
+    found = { ...found, lastSeen: now, expiresAt };
+  }
+  cache?.set(id, found, mark, now.getTime());
+  return found.session;
+}
+
+/** The look-up statement of session `id` (a digest). */
+const liveSessionSql = (id: string): Prisma.Sql => Prisma.sql`
     SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired",
       u."id", u."username", u."firstName", u."lastName", u."email", u."inactive",
       COALESCE((SELECT array_agg(p::text) FROM "PortalUserRole" ur
           JOIN "PortalRole" r ON r."id" = ur."portalRoleId" CROSS JOIN LATERAL unnest(r."permissions") p
           WHERE ur."portalUserId" = u."id" AND NOT r."inactive"), '{}') AS "permissions"
     FROM "Session" s JOIN "PortalUser" u ON u."id" = s."portalUserId"
-    WHERE s."id" = ${id}`,
-  );
-  const row = z.array(LiveSessionRowSchema).max(1).parse(rows)[0];
-  if (!row || row.expiresAt <= now) return null;
-  const throttleMs = Math.min(5_000, timeoutSeconds * 100);
-  if (now.getTime() - row.lastSeen.getTime() >= throttleMs) {
-    const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
-    await prisma.$executeRaw`UPDATE "Session" SET "lastSeen" = ${now}, "expiresAt" = ${expiresAt} WHERE "id" = ${id}`;
-  }
-  return {
-    xsrfToken: row.xsrfToken,
-    passwordChangeRequired: row.passwordChangeRequired,
-    user: {
-      id: row.id,
-      username: row.username,
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email,
-      inactive: row.inactive,
-      portalRoles: [{ role: { inactive: false, permissions: row.permissions } }],
-    },
-  };
-}
+    WHERE s."id" = ${id}`;
+
+const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession => ({
+  xsrfToken: row.xsrfToken,
+  passwordChangeRequired: row.passwordChangeRequired,
+  user: {
+    id: row.id,
+    username: row.username,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    inactive: row.inactive,
+    portalRoles: [{ role: { inactive: false, permissions: row.permissions } }],
+  },
+});
 
 /** Deletes a session (sign-out) and, opportunistically, expired ones. */
 export async function invalidateSession(prisma: PrismaClient, token: string): Promise<void> {
   await prisma.session.deleteMany({ where: { OR: [{ id: digest(token) }, { expiresAt: { lt: new Date() } }] } });
+  forgetSessions(prisma, { session: digest(token) });
 }
 
 /**
@@ -130,11 +152,13 @@ export async function afterOwnPasswordChange(prisma: PrismaClient, token: string
     prisma.session.updateMany({ where: { id }, data: { passwordChangeRequired: false } }),
     prisma.session.deleteMany({ where: { portalUserId, NOT: { id } } }),
   ]);
+  forgetSessions(prisma, { user: portalUserId });
 }
 
 /** Ends every session of a user (after a password is set through an emailed link). */
 export async function invalidateUserSessions(prisma: PrismaClient, portalUserId: number): Promise<void> {
   await prisma.session.deleteMany({ where: { portalUserId } });
+  forgetSessions(prisma, { user: portalUserId });
 }
 
 /** Constant-time comparison of two tokens. */

@@ -7,6 +7,8 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { authenticate } from '../auth/guard';
 import type { Deps } from '../deps';
+import { attachSessionCache, detachSessionCache, SessionCache } from '../auth/session-cache';
+import { listenForSessionChanges } from '../auth/session-notify';
 import { attachSqlPool, detachSqlPool } from '../shared/sql';
 import { appPlugin } from './app-plugin';
 
@@ -23,7 +25,18 @@ export const sessionGuard = appPlugin(async (app: FastifyInstance, { deps }: { d
   const pool = attachSqlPool(deps.prisma, deps.cfg.DATABASE_URL, (err) =>
     app.log.warn({ err }, 'hot-read pool: an idle connection failed'),
   );
+  // Session look-ups are cached while a listener hears PostgreSQL's session_changed notifications.
+  const cache = new SessionCache();
+  attachSessionCache(deps.prisma, cache);
+  const listener = listenForSessionChanges(deps.cfg.DATABASE_URL, cache, (event, err) =>
+    event === 'lost'
+      ? app.log.warn({ err }, 'session listener: connection lost, session cache bypassed until it listens again')
+      : app.log.info('session listener: listening, session cache in use'),
+  );
+  await listener.ready;
   app.addHook('onClose', async () => {
+    detachSessionCache(deps.prisma);
+    await listener.close();
     detachSqlPool(deps.prisma);
     await pool.end();
   });

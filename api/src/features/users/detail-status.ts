@@ -7,6 +7,7 @@
 import { USER_DETAIL_MESSAGES, type UserDetail } from '@portal/contract';
 import { type PrismaClient, lockUserAccess } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
+import { forgetSessions } from '../../auth/session-cache';
 import { notModified, unprocessable } from '../../http/errors';
 import { recordAudit } from '../../shared/audit-log';
 import { type Editor, USER_ENTITY, USER_TX_OPTIONS } from './detail-common';
@@ -24,7 +25,7 @@ export async function setUserStatus(
 ): Promise<UserDetail> {
   if (id === editor.actor.userId) throw unprocessable({}, [USER_DETAIL_MESSAGES.ownStatus]);
   const inactive = action === 'deactivate';
-  return prisma.$transaction(async (tx) => {
+  const detail = await prisma.$transaction(async (tx) => {
     await lockUserAccess(tx, id);
     const row = await loadUserRow(tx, id);
     if (row.inactive === inactive) throw notModified();
@@ -39,4 +40,7 @@ export async function setUserStatus(
     });
     return userDetailView(tx, { ...row, inactive }, await uidNumberOf(directory, row.uuid));
   }, USER_TX_OPTIONS);
+  // This process's cached sessions of the user end before the answer (others hear PostgreSQL's notification).
+  forgetSessions(prisma, { user: id });
+  return detail;
 }
