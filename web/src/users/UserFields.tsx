@@ -1,25 +1,19 @@
 import { FIELD_LIMITS } from '@portal/contract';
 import type { UseFormReturnType } from '@mantine/form';
-import { CountedTextInput } from '../shared/CountedText';
+import { DETAILS_LIMITS } from '../shared/userDetails/detailsFields';
+import { FormTextField } from '../shared/userDetails/FormTextField';
 import { USER_FIELD_LABELS, type UserFormValues } from './userForm';
 
 type TextField = Exclude<keyof UserFormValues, 'country' | 'state' | 'portalRoleIds'>;
 
-/** Each text field's limit (000 §5 Maximum lengths). */
+/** Each text field's limit (000 §5 Maximum lengths); the Details fields' are shared with the profile. */
 const LIMITS: Record<TextField, number> = {
   firstName: FIELD_LIMITS.firstName,
   lastName: FIELD_LIMITS.lastName,
   email: FIELD_LIMITS.email,
   username: FIELD_LIMITS.username,
   gecos: FIELD_LIMITS.gecos,
-  organizationName: FIELD_LIMITS.organizationName,
-  jobTitle: FIELD_LIMITS.jobTitle,
-  phoneNumber: FIELD_LIMITS.phoneNumber,
-  phoneExtension: FIELD_LIMITS.phoneExtension,
-  address1: FIELD_LIMITS.address,
-  address2: FIELD_LIMITS.address,
-  city: FIELD_LIMITS.city,
-  postalCode: FIELD_LIMITS.postalCode,
+  ...DETAILS_LIMITS,
 };
 
 /** The fields the server requires (the form note: 'All fields are required unless indicated.'). */
@@ -40,18 +34,15 @@ export function UserTextField({
   readOnly: boolean;
   hint?: string;
 }) {
-  const required = REQUIRED.has(name);
-  const label = `${USER_FIELD_LABELS[name]}${required ? '' : ' (optional)'}`;
   return (
-    <CountedTextInput
-      label={label}
-      title={hint}
+    <FormTextField
+      form={form}
+      name={name}
+      label={USER_FIELD_LABELS[name] ?? name}
       maxLength={LIMITS[name]}
+      required={REQUIRED.has(name)}
       readOnly={readOnly}
-      required={required}
-      {...form.getInputProps(name)}
-      value={form.values[name]}
-      onBlur={() => form.setFieldValue(name, form.values[name].trim())}
+      hint={hint}
     />
   );
 }

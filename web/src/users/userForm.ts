@@ -2,15 +2,8 @@
  * The user detail's form model (000 §3 User, §5 limits, §8): the values a user loads into, the body a save
  * sends, the spec's field labels, and a failed call turned into field texts and a page message.
  */
-import {
-  DIRECTORY_FIELDS,
-  INTERNAL_ACCOUNT_TYPE,
-  translateFieldErrors,
-  type UserDetail,
-  type UserUpdateBody,
-} from '@portal/contract';
-import { ApiError } from '../lib/apiClient';
-import type { PageMessage } from '../shared/ErrorAlert';
+import { DIRECTORY_FIELDS, INTERNAL_ACCOUNT_TYPE, type UserDetail, type UserUpdateBody } from '@portal/contract';
+import { DETAILS_FIELDS, DETAILS_FIELD_LABELS, describeFieldFailure } from '../shared/userDetails/detailsFields';
 
 export interface UserFormValues {
   firstName: string;
@@ -63,58 +56,23 @@ export const bodyOf = (u: UserDetail, v: UserFormValues): UserUpdateBody => ({
 export const lockedFields = (u: UserDetail, isAdmin: boolean): ReadonlySet<string> =>
   new Set(u.accountType === INTERNAL_ACCOUNT_TYPE && !isAdmin ? DIRECTORY_FIELDS : []);
 
-/** The labels the spec's messages use ('{label} {reason}', 000 §5). */
+/** The labels the spec's messages use ('{label} {reason}', 000 §5); the Details fields' are shared. */
 export const USER_FIELD_LABELS: Record<string, string> = {
   firstName: 'First Name',
   lastName: 'Last Name',
   email: 'Email',
   username: 'Username',
   gecos: 'Gecos',
-  organizationName: 'Organization Name',
-  jobTitle: 'Job Title',
-  phoneNumber: 'Phone Number',
-  phoneExtension: 'Phone Extension',
-  address1: 'Address Line 1',
-  address2: 'Address Line 2',
-  city: 'City',
-  country: 'Country',
-  state: 'State',
-  postalCode: 'Postal Code',
+  ...DETAILS_FIELD_LABELS,
   portalRoleIds: 'Portal Roles',
 };
 
 /** The Details tab's fields (the rest are the Account tab's): a field error opens the tab that shows it. */
-export const DETAILS_FIELDS: ReadonlySet<string> = new Set([
-  'organizationName',
-  'jobTitle',
-  'phoneNumber',
-  'phoneExtension',
-  'address1',
-  'address2',
-  'city',
-  'country',
-  'state',
-  'postalCode',
-]);
+export { DETAILS_FIELDS };
 
 /**
  * A failed call as the page shows it (000 §4 Saving, §8): 422 field errors under their fields (joined with
  * '; '), everything else (global errors, unknown keys, 403, network) in the message under `text`.
  */
-export function describeUserFailure(error: unknown, text: string) {
-  const fieldErrors: Record<string, string> = {};
-  const details: string[] = [];
-  if (error instanceof ApiError) {
-    for (const [key, reasons] of Object.entries(error.fieldErrors)) {
-      const label = USER_FIELD_LABELS[key];
-      if (label) fieldErrors[key] = translateFieldErrors(label, reasons, key === 'portalRoleIds');
-      else details.push(translateFieldErrors(key, reasons));
-    }
-    details.push(...error.globalErrors);
-    if (error.status !== 422 && error.message) details.push(error.message);
-  } else if (error instanceof Error && error.message) {
-    details.push(error.message);
-  }
-  const message: PageMessage = { kind: 'error', text, details };
-  return { fieldErrors, message };
-}
+export const describeUserFailure = (error: unknown, text: string) =>
+  describeFieldFailure(error, text, USER_FIELD_LABELS, new Set(['portalRoleIds']));
