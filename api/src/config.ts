@@ -91,6 +91,18 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
     .regex(/^\d+(\.\d+)?\s*(ms|s|seconds?|m|minutes?|h|hours?|d|days?)$/, 'must be a duration such as "24 hours"')
     .default('24 hours'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * The dashboard's Tableau server (000 §7 Visualizations, issue 11; api/src/features/dashboard/tableau.ts):
+   * unset, the visualizations are hidden. TABLEAU_SERVER_URL is where the API asks for trusted tickets,
+   * TABLEAU_EXTERNAL_URL what the browser loads (default the same), TABLEAU_SITE the default target site,
+   * TABLEAU_TICKET_USER the Tableau user tickets are for (default the signed-in username), and
+   * TABLEAU_VISUALIZATIONS a JSON list of {id, filePath, title, description, tableauSite, permission?}.
+   */
+  TABLEAU_SERVER_URL: z.url().optional(),
+  TABLEAU_EXTERNAL_URL: z.url().optional(),
+  TABLEAU_SITE: z.string().default(''),
+  TABLEAU_TICKET_USER: z.string().min(1).optional(),
+  TABLEAU_VISUALIZATIONS: z.string().default('[]'),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -18,6 +18,7 @@ import type { Deps } from './deps';
 import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
+import { dashboardRoutes } from './features/dashboard/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
@@ -78,6 +79,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     registrationRoutes,
     userDetailRoutes,
     usersListRoutes,
+    dashboardRoutes,
   ]) {
     await app.register(feature, { deps });
   }

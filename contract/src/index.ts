@@ -14,4 +14,5 @@ export * from './auth';
 export * from './registration';
 export * from './users';
 export * from './user-detail';
+export * from './dashboard';
 export * from './profile-change';
