@@ -18,8 +18,8 @@ import type { Deps } from './deps';
 import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
-import { dashboardRoutes } from './features/dashboard/routes';
 import { passwordRoutes } from './features/password/routes';
+import { profileChangeRoutes } from './features/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
 import { registrationRoutes } from './features/registrations/routes';
@@ -76,10 +76,10 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     configurationRoutes,
     auditRoutes,
     requestRoutes,
+    profileChangeRoutes,
     registrationRoutes,
     userDetailRoutes,
     usersListRoutes,
-    dashboardRoutes,
   ]) {
     await app.register(feature, { deps });
   }

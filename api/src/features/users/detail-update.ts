@@ -8,12 +8,15 @@
  * same transaction. The `internal` account type locks those five fields for everyone but an ADMIN (key
  * `internal`). Changing a portal role that grants ADMIN needs ADMIN (403).
  *
- * Not here yet: REQUEST_IN_PROGRESS (000 §8) applies while a profile-change request is open, and no
- * profile-change request kind exists yet; it joins this check when that kind lands.
+ * While the user has an open (unresolved) profile-change request the call answers 422 REQUEST_IN_PROGRESS (000
+ * §8 '...because they have an open/unresolved profile-change request.'): its approval would overwrite the name
+ * and email, so a reviewer resolves the request first. Checked under the user's lock, after the 304.
  */
 import {
   DIRECTORY_FIELDS,
   type FieldErrors,
+  GLOBAL_ERRORS,
+  RESOLVED_STATUSES,
   INTERNAL_ACCOUNT_TYPE,
   type UserDetail,
   type UserUpdateBodySchema,
@@ -131,6 +134,10 @@ export async function updateUser(
     const row = await loadUserRow(tx, id);
     const before = editableOf(row);
     if (sameFields(before, next)) throw notModified();
+    const openRequest = await tx.profileChangeRequest.count({
+      where: { portalUserId: id, requestStatus: { notIn: [...RESOLVED_STATUSES] } },
+    });
+    if (openRequest > 0) throw unprocessable({}, [GLOBAL_ERRORS.requestInProgress]);
 
     const errors: FieldErrors = {};
     if (row.accountType === INTERNAL_ACCOUNT_TYPE && !editor.isAdmin) {

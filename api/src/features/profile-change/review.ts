@@ -1,0 +1,61 @@
+/**
+ * A reviewer's save of a profile-change request (001 §7 PUT /rest/secure/ldap_user_profile_mod_request/{id};
+ * §2.10, §4), sent through the lifecycle's `review` update (`reviewRequest`): 200 with the fresh request once the
+ * save is committed (saved as APPROVED: the name and email applied to the directory entry and the portal user),
+ * 202 while still being processed (retrying with the same attempt key is safe), 304, 403, 404, 409 (another save
+ * runs), 422 (the body's id is not the path's, stale version, illegal status, resolved request, the email taken).
+ */
+import {
+  PROFILE_CHANGE_MESSAGES,
+  type ProfileChangeRequest,
+  type ReviewProcessing,
+  type UpdateProfileChangeBodySchema,
+  MESSAGES,
+  isResolved,
+} from '@portal/contract';
+import { profileChangeDefinition } from '@portal/workflows';
+import type { z } from 'zod';
+import type { AuthContext } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { notFound, unprocessable } from '../../http/errors';
+import { reviewRequest } from '../../shared/lifecycle-client';
+import { emailProblems } from './email-check';
+import { WITH_USER, profileChangeView } from './view';
+
+type UpdateBody = z.output<typeof UpdateProfileChangeBodySchema>;
+const STATUS_KEY = 'requestStatus';
+
+export async function reviewProfileChange(
+  deps: Deps,
+  actor: AuthContext,
+  id: number,
+  body: UpdateBody,
+): Promise<ProfileChangeRequest | ReviewProcessing> {
+  if (body.id !== id) throw unprocessable({ id: ['invalid'] });
+  const row = await deps.prisma.profileChangeRequest.findUnique({ where: { id }, include: WITH_USER });
+  if (!row) throw notFound(PROFILE_CHANGE_MESSAGES.loadFailed);
+  if (isResolved(row.requestStatus)) {
+    throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
+  }
+  // Checked before the update (the worker checks again before the directory write and inside the commit).
+  if (body.requestStatus === 'APPROVED') {
+    const problems = await emailProblems(deps.prisma, deps.directory, row.user, row.email);
+    if (Object.keys(problems).length) throw unprocessable(problems);
+  }
+  const answer = await reviewRequest(deps, {
+    def: profileChangeDefinition,
+    requestId: id,
+    attemptKey: body.attemptKey,
+    statusKey: STATUS_KEY,
+    input: {
+      expectedVersion: body.versionno,
+      requestStatus: body.requestStatus,
+      reviewerComments: body.reviewerComments,
+      sysaidTicket: body.sysaidTicket,
+      actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+    },
+  });
+  if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
+  const fresh = await deps.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id }, include: WITH_USER });
+  return profileChangeView(fresh, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+}
