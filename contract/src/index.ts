@@ -16,3 +16,4 @@ export * from './users';
 export * from './user-detail';
 export * from './dashboard';
 export * from './profile-change';
+export * from './proxy-batch';

@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import type { PrismaClient } from '@portal/db';
 import { startRequestWorkflow, workflowIdOf } from '@portal/workflows';
 import { KIND_STORES } from './kinds';
+import { reconcileUnstartedBatches } from './kinds/proxy-batch/reconcile';
 
 export interface ReconcilerOptions {
   prisma: PrismaClient;
@@ -62,6 +63,7 @@ export async function reconcileUnstartedRequests(opts: ReconcilerOptions): Promi
       repaired.push(workflowId);
     }
   }
+  repaired.push(...(await reconcileUnstartedBatches({ ...opts, before })));
   return repaired;
 }
 

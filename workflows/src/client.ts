@@ -9,3 +9,5 @@ export * from './registration/definition';
 export * from './profile-change/definition';
 export * from './digest/types';
 export * from './search-attributes';
+export * from './proxy-batch/types';
+export * from './proxy-batch/start';

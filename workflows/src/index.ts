@@ -6,3 +6,4 @@ export { accessChangeWorkflow } from './access-change/workflow';
 export { registrationWorkflow } from './registration/workflow';
 export { profileChangeWorkflow } from './profile-change/workflow';
 export { reviewerDigestWorkflow } from './digest/workflow';
+export { proxyBatchWorkflow } from './proxy-batch/workflow';

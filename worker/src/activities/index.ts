@@ -1,7 +1,8 @@
 /** Builds the worker's activity implementations around one Prisma client and one SMTP transport. */
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
-import type { DigestActivities, LifecycleActivities } from '@portal/workflows';
+import type { DigestActivities, LifecycleActivities, ProxyBatchActivities } from '@portal/workflows';
+import { createProxyBatchActivities } from '../kinds/proxy-batch';
 import { type MailSettings, createTransport } from '../mail/transport';
 import { createApplyOutsideEffects, createCommitSave } from './commit';
 import { createSendReviewerDigest } from './digest';
@@ -9,7 +10,7 @@ import { createRecordMailFailure, createSendResolutionMail } from './mail';
 
 export type { MailSettings } from '../mail/transport';
 
-export type PortalActivities = LifecycleActivities & DigestActivities;
+export type PortalActivities = LifecycleActivities & DigestActivities & ProxyBatchActivities;
 
 /** `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. */
 export function createActivities(
@@ -24,5 +25,6 @@ export function createActivities(
     sendResolutionMail: createSendResolutionMail(prisma, transport, mail),
     recordMailFailure: createRecordMailFailure(prisma),
     sendReviewerDigest: createSendReviewerDigest(prisma, transport, mail),
+    ...createProxyBatchActivities(prisma),
   };
 }

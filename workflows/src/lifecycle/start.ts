@@ -5,6 +5,7 @@
  * a static summary and details so the Temporal UI reads like the queue. Client-side only: not workflow code.
  */
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import { RequestStatusKey, RequestTypeKey, RequesterUserIdKey, SubjectUserIdKey } from '../search-attributes';
 import { type RequestKindDefinition, workflowIdOf } from './definition';
 import type { LifecycleInput } from './types';
@@ -14,6 +15,8 @@ export interface StartRequestOptions {
   /** Shown in the Temporal UI's summary, e.g. 'Jane Doe (jdoe)'. */
   subjectLabel: string;
   requesterLabel: string;
+  /** More search attributes, e.g. `ProxyBatchId` of a request filed by a proxy batch. */
+  extraSearchAttributes?: SearchAttributePair[];
 }
 
 /**
@@ -40,6 +43,7 @@ export async function startRequestWorkflow(
         { key: RequestStatusKey, value: def.initialStatus },
         { key: SubjectUserIdKey, value: input.subjectUserId },
         { key: RequesterUserIdKey, value: input.requesterUserId },
+        ...(opts.extraSearchAttributes ?? []),
       ],
       staticSummary: `${def.label} #${input.requestId} for ${opts.subjectLabel}`,
       staticDetails: [
