@@ -7,7 +7,8 @@ import { PageLoader } from '../shared/PageLoader';
 import { LoadError } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AccessTab } from './AccessTab';
-import { AccountTab, DetailsTab } from './AccountTabs';
+import { AccountTab } from './AccountTabs';
+import { ProfileDetailsTab } from './details/ProfileDetailsTab';
 import { HistoryTab } from './HistoryTab';
 
 const TABS = {
@@ -48,7 +49,7 @@ export function ProfilePage() {
           <AccountTab profile={profile.data} />
         </Tabs.Panel>
         <Tabs.Panel value="details" pt="md">
-          <DetailsTab profile={profile.data} />
+          <ProfileDetailsTab profile={profile.data} />
         </Tabs.Panel>
         <Tabs.Panel value="access" pt="md">
           <AccessTab profile={profile.data} />
