@@ -23,6 +23,7 @@ import { profileChangeRoutes } from './features/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
 import { referenceRoutes } from './features/reference/routes';
 import { registrationRoutes } from './features/registrations/routes';
+import { reportRoutes } from './features/reports/routes';
 import { requestRoutes } from './features/requests/routes';
 import { userDetailRoutes } from './features/users/detail-routes';
 import { usersListRoutes } from './features/users/list-routes';
@@ -77,6 +78,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     auditRoutes,
     requestRoutes,
     profileChangeRoutes,
+    reportRoutes,
     registrationRoutes,
     userDetailRoutes,
     usersListRoutes,

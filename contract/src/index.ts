@@ -17,3 +17,4 @@ export * from './user-detail';
 export * from './dashboard';
 export * from './profile-change';
 export * from './proxy-batch';
+export * from './access-requests';

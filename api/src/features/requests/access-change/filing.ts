@@ -1,15 +1,17 @@
 /**
  * Filing access-modification requests (001 §7 POST /rest/secure/user_access_mod_request; 001 §4) through
  * the lifecycle's `fileRequest` (commit, then start). One open request per subject and study role
- * (REQUEST_IN_PROGRESS), re-checked under the (ACCESS_CHANGE, subject) filing lock.
+ * (REQUEST_IN_PROGRESS), re-checked under the (ACCESS_CHANGE, subject) filing lock. A CHANGE that asks for the
+ * access already held, without comments, answers 304 (no changes).
  */
 import type { AccessModRequest, CreateAccessModRequestBody, FieldErrors } from '@portal/contract';
-import { GLOBAL_ERRORS, RESOLVED_STATUSES } from '@portal/contract';
+import { GLOBAL_ERRORS, RESOLVED_STATUSES, sameAccess } from '@portal/contract';
 import { accessChangeDefinition, accessChangeWorkflowId } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { forbidden, notFound, unprocessable } from '../../../http/errors';
+import { notFound, notModified, unprocessable } from '../../../http/errors';
 import { fileRequest } from '../../../shared/lifecycle-client';
+import { proxyFilingFor } from '../../../shared/proxy-filing';
 import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
 import { accessModRequestView } from './view';
 
@@ -19,8 +21,8 @@ export async function createAccessModRequest(
   body: CreateAccessModRequestBody,
 ): Promise<AccessModRequest> {
   const { prisma } = deps;
-  // Requests for other users are proxy requests (001 §2.7), filed through the proxy batch.
-  if (body.portalUserId !== actor.userId) throw forbidden();
+  // A request for another user is a proxy request (001 §6, §9): the proxy right and the proxy's sites.
+  const proxy = await proxyFilingFor(deps, actor, body.portalUserId);
   const subject = await prisma.portalUser.findUnique({ where: { id: body.portalUserId } });
   if (!subject) throw notFound('Unable to load the specified user.');
 
@@ -38,6 +40,10 @@ export async function createAccessModRequest(
   if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
   const existing =
     body.requestType === 'NEW' ? null : active.find((a) => a.roleName === body.accessControls[0]!.roleName);
+  // 001 §5, §7: a CHANGE asking for exactly the access held, with no comments, has nothing to submit (304).
+  if (body.requestType === 'CHANGE' && existing && !body.requesterComments) {
+    if (sameAccess(existing, body.accessControls[0]!)) throw notModified();
+  }
 
   const person = (u: { id: number; firstName: string; lastName: string; username: string }) => ({
     id: u.id,
@@ -46,7 +52,7 @@ export async function createAccessModRequest(
   const { result: row } = await fileRequest(deps, {
     def: accessChangeDefinition,
     subject: person(subject),
-    requester: person(subject),
+    requester: proxy ? person({ ...actor, id: actor.userId }) : person(subject),
     markStarted: async (id) => {
       await prisma.accessModRequest.update({ where: { id }, data: { workflowStartedAt: new Date() } });
     },
@@ -75,10 +81,10 @@ export async function createAccessModRequest(
           requestStatus: 'NEW',
           subjectUserId: subject.id,
           requesterUserId: actor.userId,
-          isProxyRequest: false,
+          isProxyRequest: proxy !== null,
           accessControls: body.accessControls.map((b, i) => ({ ...b, questionNum: b.questionNum ?? i + 1 })),
           existingUserAccessId: existing?.id ?? null,
-          requesterComments: body.requesterComments,
+          requesterComments: proxy ? proxy.comment(subject, body.requesterComments) : body.requesterComments,
           lastModifiedBy: actor.username,
         },
       });
