@@ -18,3 +18,4 @@ export * from './dashboard';
 export * from './profile-change';
 export * from './proxy-batch';
 export * from './access-requests';
+export * from './user-access';

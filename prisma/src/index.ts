@@ -10,6 +10,8 @@ export * from '../generated/client/client';
 export { poolConfigFromUrl } from './url';
 export * from './locks';
 export * from './password-links';
+export * from './access-rules';
+export * from './access-records';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -1,85 +1,90 @@
 /**
- * The effect of approving an access-modification request (000 §3 User access record; 001 §4): NEW and
- * CHANGE replace or add the requested study role, REMOVAL removes it. A replaced record is kept, inactive,
- * and the new version points at it (priorAccessControlId, originalRevisionNumber). Runs inside the commit
- * transaction of the approving save, so the access records and the request row are written together or not
- * at all (REQUEST-LIFECYCLE rule 2); the caller holds the subject's access lock (rule 7).
+ * The effect of a reviewer's save of an access-change request (001 §2.8, §4 Apply Above Changes; 000 §7
+ * review_access_change_request): the user's portal roles and access records as the reviewer left them, written
+ * on saving whatever the status. Approval by itself grants nothing: what is granted is what the reviewer
+ * applied (docs/decisions.md). Runs inside the commit transaction, under the subject's access lock (taken by
+ * the commit, rule 7), with the shared writer of `@portal/db` (the one the API's user_access calls use), so
+ * the roles, the records and the request row are written together or not at all (rule 2).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Prisma } from '@portal/db';
-import { AccessControlSchema } from '@portal/contract';
-import { type CommitSaveInput, NON_RETRYABLE_ERRORS } from '@portal/workflows';
-import type { Tx } from '../types';
+import { type AccessReviewPayload, AccessReviewPayloadSchema } from '@portal/contract';
+import { type AccessWriteCheck, checkAccessWrite, writeAccess, writesSomething } from '@portal/db';
+import { type CommitSaveInput, NON_RETRYABLE_ERRORS, REVIEW_FAILURES } from '@portal/workflows';
+import type { Refusal, StoredRequest, Tx } from '../types';
 
-/** Applies the request's blocks and writes one `APPLY_<type>` audit row, keyed `<workflowId>:<version>:apply`. */
-export async function applyApprovedAccess(tx: Tx, input: CommitSaveInput): Promise<void> {
-  const request = await tx.accessModRequest.findUniqueOrThrow({ where: { id: input.requestId } });
-  const parsed = AccessControlSchema.array().safeParse(request.accessControls);
+/** The save's payload, parsed; an unreadable one can never succeed (non-retryable). */
+export function reviewPayload(input: CommitSaveInput): AccessReviewPayload {
+  if (input.payload === undefined) return {};
+  const parsed = AccessReviewPayloadSchema.safeParse(input.payload);
   if (!parsed.success) {
     throw ApplicationFailure.nonRetryable(
-      `request ${input.requestId} holds an invalid access body`,
+      `save ${input.workflowId}:${input.version} carries an invalid payload`,
       NON_RETRYABLE_ERRORS.invalidStoredBody,
     );
   }
-  const changes: Prisma.InputJsonValue[] = [];
-  for (const block of parsed.data) {
-    const prior = await findPrior(tx, request.subjectUserId, block.roleName, request.existingUserAccessId);
-    if (prior) {
-      await tx.userAccess.update({
-        where: { id: prior.id },
-        data: { inactive: true, lastModifiedBy: input.actor.username },
-      });
-    }
-    // A removal of a role no longer held changes nothing, but is still audited below (rule 4).
-    if (request.requestType === 'REMOVAL' && !prior) continue;
-    const removal = request.requestType === 'REMOVAL';
-    const created = await tx.userAccess.create({
-      data: {
-        portalUserId: request.subjectUserId,
-        roleName: block.roleName,
-        inactive: removal,
-        siteCodes: removal ? (prior?.siteCodes ?? []) : block.siteCodes,
-        laoIds: removal ? (prior?.laoIds ?? []) : block.laoIds,
-        studyNames: removal ? (prior?.studyNames ?? []) : block.studyNames,
-        systemAccessIds: removal ? (prior?.systemAccessIds ?? []) : block.systemAccessIds,
-        versionno: prior ? prior.versionno + 1 : 1,
-        priorAccessControlId: prior?.id ?? null,
-        originalRevisionNumber: prior ? (prior.originalRevisionNumber ?? prior.id) : null,
-        sourceRequestId: input.requestId,
-        createdBy: input.actor.username,
-        lastModifiedBy: input.actor.username,
-      },
-    });
-    changes.push({
-      roleName: block.roleName,
-      priorId: prior?.id ?? null,
-      newId: created.id,
-      inactive: created.inactive,
-    });
+  return parsed.data;
+}
+
+/** The shared checks against the stored rows (the same the API made before sending the update). */
+const checkReview = (tx: Tx, input: CommitSaveInput, row: StoredRequest): Promise<AccessWriteCheck> =>
+  checkAccessWrite(tx, row.subjectUserId!, reviewPayload(input), {
+    keyPrefix: 'userAccesses',
+    isAdmin: input.actor.permissions.includes('ADMIN'),
+  });
+
+/**
+ * The commit's re-check of a review save (REQUEST-LIFECYCLE "checks that need the database ... again inside
+ * the commit"): `userAccesses[i]` field errors, a record changed since it was read (STALE_VERSION), unknown
+ * portal roles, ADMIN roles without ADMIN, and "no change" (304) against the stored rows. A refusal leaves
+ * state and version unchanged.
+ */
+export async function reviewProblems(tx: Tx, input: CommitSaveInput, row: StoredRequest): Promise<Refusal | null> {
+  const check = await checkReview(tx, input, row);
+  if (check.adminRoleChange) {
+    check.fieldErrors['portalUser.portalRoleIds'] = ['Only an administrator may give or take an ADMIN portal role.'];
   }
+  if (Object.keys(check.fieldErrors).length || check.globalErrors.length) {
+    return {
+      outcome: 'REFUSED',
+      failure: REVIEW_FAILURES.invalid,
+      fieldErrors: check.fieldErrors,
+      globalErrors: check.globalErrors,
+    };
+  }
+  const requestUnchanged =
+    input.toStatus === row.status &&
+    input.reviewerComments === row.reviewerComments &&
+    input.sysaidTicket === row.sysaidTicket;
+  if (requestUnchanged && !writesSomething(check)) {
+    return { outcome: 'REFUSED', failure: REVIEW_FAILURES.noChanges, fieldErrors: {}, globalErrors: [] };
+  }
+  return null;
+}
+
+/**
+ * Writes the reviewer's portal roles and access records (nothing when the payload changes nothing) and one
+ * `ACCESS_UPDATED` audit row keyed `<workflowId>:<version>:apply`.
+ */
+export async function applyReviewedAccess(tx: Tx, input: CommitSaveInput, row: StoredRequest): Promise<void> {
+  const check = await checkReview(tx, input, row);
+  if (!writesSomething(check)) return;
+  const written = await writeAccess(tx, row.subjectUserId!, check, input.actor, input.requestId);
   await tx.auditEvent.create({
     data: {
       actorUserId: input.actor.userId,
       actorUsername: input.actor.username,
       entityType: 'UserAccess',
-      entityId: String(request.subjectUserId),
-      action: `APPLY_${request.requestType}`,
-      after: { requestId: input.requestId, changes },
+      entityId: String(row.subjectUserId),
+      action: 'ACCESS_UPDATED',
+      after: {
+        requestId: input.requestId,
+        changes: written.changes.map((c) => ({ ...c })),
+        ...(written.portalRoles
+          ? { portalRolesAdded: written.portalRoles.added, portalRolesRemoved: written.portalRoles.removed }
+          : {}),
+      },
       workflowId: input.workflowId,
       idempotencyKey: `${input.workflowId}:${input.version}:apply`,
     },
-  });
-}
-
-async function findPrior(tx: Tx, portalUserId: number, roleName: string, existingUserAccessId: number | null) {
-  if (existingUserAccessId) {
-    const existing = await tx.userAccess.findFirst({
-      where: { id: existingUserAccessId, portalUserId, inactive: false },
-    });
-    if (existing && existing.roleName === roleName) return existing;
-  }
-  return tx.userAccess.findFirst({
-    where: { portalUserId, roleName, inactive: false },
-    orderBy: { versionno: 'desc' },
   });
 }

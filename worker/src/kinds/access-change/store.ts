@@ -1,12 +1,12 @@
 /**
- * The access-change request kind's store for the lifecycle's activities (001 §4, §7): the
- * AccessModRequest row, approval's effect on the access records, the resolution mail, and the reconciler's
- * and digest's reads.
+ * The access-change request kind's store for the lifecycle's activities (001 §2.8, §4, §7): the
+ * AccessModRequest row, the review's effect on the user's portal roles and access records, the resolution
+ * mail, and the reconciler's and digest's reads.
  */
 import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, RESOLVED_STATUSES, type RequestStatus } from '@portal/contract';
 import { accessChangeDefinition } from '@portal/workflows';
 import type { KindStore } from '../types';
-import { applyApprovedAccess } from './apply';
+import { applyReviewedAccess, reviewProblems } from './apply';
 
 const personLabel = (u: { firstName: string; lastName: string; username: string }) =>
   `${u.firstName} ${u.lastName} (${u.username})`;
@@ -28,13 +28,14 @@ export const accessChangeStore: KindStore = {
     );
   },
 
-  // Status, comments and ticket were checked against the workflow's state; nothing else is saved yet.
-  async check() {
-    return null;
+  // Status, comments and ticket were checked against the workflow's state; the roles and records against the rows.
+  async check(tx, input, row) {
+    return reviewProblems(tx, input, row);
   },
 
-  async effects(tx, input) {
-    if (input.toStatus === 'APPROVED') await applyApprovedAccess(tx, input);
+  // What the reviewer applied, on saving whatever the status (001 §2.8); approval by itself grants nothing.
+  async effects(tx, input, row) {
+    await applyReviewedAccess(tx, input, row);
   },
 
   async write(tx, input) {

@@ -2,14 +2,26 @@
  * A reviewer's save of an access-change request (000 §7 review_access_change_request; 001 §2.8, §4), sent
  * through the lifecycle's `reviewRequest`: 200 with the fresh request once the save is committed, 202 when it
  * is still being processed after the deadline (retrying with the same attempt key is safe), 304, 403, 409
- * (another save runs), 422 (stale version, illegal status, resolved request).
+ * (another save runs), 422 (stale version, illegal status, resolved request, `userAccesses[i]` field errors).
+ *
+ * The body's `portalUser.portalRoleIds` and `userAccesses` are the user's portal roles and access as the
+ * reviewer left them: checked here against the stored rows (the same `checkAccessWrite` the commit runs
+ * again under the user's lock), and sent in the update's payload only when they change something, so the
+ * commit writes them with the request row in one transaction (REQUEST-LIFECYCLE rules 2, 7).
  */
-import type { AccessModRequest, ReviewAccessChangeBody, ReviewProcessing } from '@portal/contract';
+import type {
+  AccessModRequest,
+  AccessReviewPayload,
+  FieldErrors,
+  ReviewAccessChangeBody,
+  ReviewProcessing,
+} from '@portal/contract';
 import { MESSAGES, isResolved } from '@portal/contract';
+import { type AccessModRequest as RequestRow, checkAccessWrite, writesSomething } from '@portal/db';
 import { accessChangeDefinition } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { notFound, unprocessable } from '../../../http/errors';
+import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
 import { reviewRequest } from '../../../shared/lifecycle-client';
 import { accessModRequestView } from './view';
 
@@ -26,6 +38,7 @@ export async function reviewAccessChange(
   if (isResolved(row.requestStatus)) {
     throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
   }
+  const payload = await reviewPayload(deps, actor, body, row);
   const answer = await reviewRequest(deps, {
     def: accessChangeDefinition,
     requestId: r.id,
@@ -37,6 +50,7 @@ export async function reviewAccessChange(
       reviewerComments: r.reviewerComments,
       sysaidTicket: r.sysaidTicket,
       actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+      payload,
     },
   });
   if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
@@ -45,4 +59,47 @@ export async function reviewAccessChange(
     include: { subject: true, requester: true },
   });
   return accessModRequestView(fresh, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+}
+
+/**
+ * The checks of the body's roles and records that need the stored rows, before the update (the commit makes
+ * them again): 422 field errors or STALE_VERSION, 403 for an ADMIN role without ADMIN, 304 when neither the
+ * request nor the roles nor the records change. @returns the payload, or undefined when it changes nothing.
+ */
+async function reviewPayload(
+  deps: Deps,
+  actor: AuthContext,
+  body: ReviewAccessChangeBody,
+  row: RequestRow,
+): Promise<AccessReviewPayload | undefined> {
+  const errors: FieldErrors = {};
+  if (body.portalUser && body.portalUser.id !== row.subjectUserId) errors['portalUser.id'] = ['invalid'];
+  body.userAccesses?.forEach((a, i) => {
+    if (a.portalUserId !== undefined && a.portalUserId !== row.subjectUserId) {
+      errors[`userAccesses[${i}].portalUserId`] = ['invalid'];
+    }
+  });
+  if (Object.keys(errors).length) throw unprocessable(errors);
+  const want: AccessReviewPayload = {
+    ...(body.portalUser ? { portalRoleIds: body.portalUser.portalRoleIds } : {}),
+    ...(body.userAccesses ? { userAccesses: body.userAccesses } : {}),
+  };
+  const check = await checkAccessWrite(deps.prisma, row.subjectUserId, want, {
+    keyPrefix: 'userAccesses',
+    isAdmin: actor.permissions.includes('ADMIN'),
+  });
+  if (check.adminRoleChange) throw forbidden();
+  if (Object.keys(check.fieldErrors).length || check.globalErrors.length) {
+    throw unprocessable(check.fieldErrors, check.globalErrors);
+  }
+  const r = body.userAccessModificationRequest;
+  const requestUnchanged =
+    r.requestStatus === row.requestStatus &&
+    r.reviewerComments === row.reviewerComments &&
+    r.sysaidTicket === row.sysaidTicket;
+  if (!writesSomething(check)) {
+    if (requestUnchanged) throw notModified();
+    return undefined;
+  }
+  return want;
 }

@@ -38,5 +38,6 @@ export function accessModRequestView(r: RequestRow, temporal: TemporalUi): Acces
     versionno: r.versionno,
     allowedNextStatuses: allowedNextStatuses(r.requestStatus),
     workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, r.workflowId),
+    existingUserAccessId: r.existingUserAccessId,
   };
 }
