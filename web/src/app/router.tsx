@@ -40,6 +40,10 @@ const ReviewAccessChangePage = screen(
   () => import('../user-requests/ReviewAccessChangePage'),
   'ReviewAccessChangePage',
 );
+const ReviewProfileChangePage = screen(
+  () => import('../user-requests/profile-change/ReviewProfileChangePage'),
+  'ReviewProfileChangePage',
+);
 const ConfigurePage = screen(() => import('../configure/ConfigurePage'), 'ConfigurePage');
 const PortalRolePage = screen(() => import('../configure/PortalRolePage'), 'PortalRolePage');
 const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyRolePage');
@@ -106,6 +110,7 @@ export const router = createBrowserRouter([
       secure(app.userRequests.path, UserRequestsPage, 'READ_USERS'),
       secure(app.accessChangeReview.path, ReviewAccessChangePage, 'READ_USERS'),
       secure(app.registrationReview.path, ReviewRegistrationPage, 'READ_USERS'),
+      secure(app.profileChangeReview.path, ReviewProfileChangePage, 'READ_USERS'),
       // 001 §2.12 Configuration: READ_USERS views; creating needs ADMIN, as do the editors' changes.
       secure(app.configure.path, ConfigurePage, 'READ_USERS'),
       ...(

@@ -72,6 +72,14 @@ export const paths = {
       path: '/app/user-requests/access-change/:id',
       href: (id: number) => `/app/user-requests/access-change/${id}`,
     },
+    /** The profile-change review (001 §2.10: 'The route shape of the review screen is not shown'). */
+    profileChangeReview: {
+      path: '/app/user-requests/profile-change/:id',
+      href: (id: number) => `/app/user-requests/profile-change/${id}`,
+      /** 'View/Edit User' (001 §2.10): the user detail with returnPage and returnUrl leading back to the review. */
+      viewUser: (userId: number, requestId: number) =>
+        `/app/users/${userId}?${query(new URLSearchParams({ returnPage: 'Profile-Change Request', returnUrl: `/app/user-requests/profile-change/${requestId}` }))}`,
+    },
     /** The Users list (000 §2); `detail` opens a user with Back returning to `returnUrl` (the list's own view). */
     users: {
       path: '/app/users',

@@ -6,6 +6,7 @@ import {
   REQUEST_STATUSES,
   REQUEST_STATUS_LABELS,
   REQUEST_TYPE_LABELS,
+  USER_REQUEST_TYPE_LABELS,
   type UserRequestRow,
 } from '@portal/contract';
 import type { DataTableSortStatus } from 'mantine-datatable';
@@ -28,15 +29,17 @@ const STATUS_OPTIONS = [
 const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
 const DEFAULT_SORT: DataTableSortStatus<UserRequestRow> = { columnAccessor: 'dateSubmitted', direction: 'desc' };
 
-/** The review screen of a row: Review Pending User for a registration (001 §2.4), else the access change's. */
+/** The review screen of a row: Review Pending User (001 §2.4), the profile change's (§2.10), the access change's. */
 const reviewPath = (row: Pick<UserRequestRow, 'id' | 'userRequestType'>) =>
   row.userRequestType === 'REGISTRATION'
     ? paths.app.registrationReview.href(row.id)
-    : paths.app.accessChangeReview.href(row.id);
-/** A registration (requestType null) reads 'Registration'; an access change its request type. */
+    : row.userRequestType === 'PROFILE_CHANGE'
+      ? paths.app.profileChangeReview.href(row.id)
+      : paths.app.accessChangeReview.href(row.id);
+/** A registration or a profile change (requestType null) reads its kind; an access change its request type. */
 const typeLabel = (row: UserRequestRow) =>
-  row.userRequestType === 'REGISTRATION'
-    ? 'Registration'
+  row.userRequestType !== 'ACCESS_CHANGE'
+    ? USER_REQUEST_TYPE_LABELS[row.userRequestType]
     : row.requestType
       ? REQUEST_TYPE_LABELS[row.requestType]
       : orMissing(row.userRequestType);

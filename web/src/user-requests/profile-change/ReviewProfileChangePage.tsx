@@ -1,0 +1,45 @@
+import { Stack } from '@mantine/core';
+import { PROFILE_CHANGE_MESSAGES, PROFILE_CHANGE_REVIEW_TITLE } from '@portal/contract';
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { useHasPermissions } from '../../lib/sessionQueries';
+import { ReviewShell } from '../review/ReviewShell';
+import { useProfileChangeRequest } from './api/getProfileChangeRequest';
+import { ProfileChangeDetails } from './ProfileChangeDetails';
+import { ProfileChangeReviewForm, type ProfileChangeReviewValues } from './ProfileChangeReviewForm';
+
+const TEXTS = {
+  invalidId: 'There is no profile-change request with this id.',
+  loadFailed: PROFILE_CHANGE_MESSAGES.loadFailed,
+};
+
+/**
+ * The profile-change review /app/user-requests/profile-change/:id (001 §2.10; the route shape is not shown):
+ * READ_USERS sees the request, WRITE_USERS saves status, reviewer comments and external ticket number.
+ */
+export function ReviewProfileChangePage() {
+  const id = Number(useParams().id);
+  const canEdit = useHasPermissions('WRITE_USERS');
+  const request = useProfileChangeRequest(id);
+  // What the reviewer typed before 'Reload request' (a stale save), put back on the fresh version.
+  const [carried, setCarried] = useState<Partial<ProfileChangeReviewValues>>();
+  return (
+    <ReviewShell title={PROFILE_CHANGE_REVIEW_TITLE} id={id} request={request} texts={TEXTS}>
+      {(data) => (
+        <Stack gap="md">
+          <ProfileChangeDetails request={data} />
+          <ProfileChangeReviewForm
+            key={`${data.id}-${data.versionno}`}
+            request={data}
+            canEdit={canEdit}
+            carried={carried}
+            onReload={(kept) => {
+              setCarried(kept);
+              void request.refetch();
+            }}
+          />
+        </Stack>
+      )}
+    </ReviewShell>
+  );
+}
