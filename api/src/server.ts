@@ -25,6 +25,7 @@ import { referenceRoutes } from './features/reference/routes';
 import { registrationRoutes } from './features/registrations/routes';
 import { reportRoutes } from './features/reports/routes';
 import { requestRoutes } from './features/requests/routes';
+import { userAccessRoutes } from './features/user-access/routes';
 import { userDetailRoutes } from './features/users/detail-routes';
 import { usersListRoutes } from './features/users/list-routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
@@ -81,6 +82,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     reportRoutes,
     registrationRoutes,
     userDetailRoutes,
+    userAccessRoutes,
     usersListRoutes,
   ]) {
     await app.register(feature, { deps });
