@@ -1,59 +1,31 @@
-import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { isResolved, MESSAGES } from '@portal/contract';
+import { Skeleton, Stack, Text, Title } from '@mantine/core';
+import { DASHBOARD_MESSAGES } from '@portal/contract';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
-import { paths } from '../lib/paths';
-import { useHasPermissions, useOwnRequests, useProfile } from '../lib/sessionQueries';
+import { useProfile } from '../lib/sessionQueries';
+import { LoadError } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
-import { usePendingCount } from './api/getPendingCount';
+import { useDashboardSummary } from './api/getDashboardSummary';
+import { MyRequestsSection } from './MyRequestsSection';
+import { PermissionCard } from './PermissionCard';
+import { QueuesSection } from './QueuesSection';
+import { useDashboardArrival } from './useDashboardArrival';
+import { VisualizationsSection } from './VisualizationsSection';
 
-function CountCard(props: {
-  title: string;
-  count: number | undefined;
-  loading: boolean;
-  failed: string | null;
-  description: string;
-  linkLabel: string;
-  to: string;
-  testId: string;
-}) {
-  return (
-    <Card withBorder shadow="xs" padding="lg" radius="md" component="section" aria-label={props.title}>
-      <Stack gap="xs">
-        <Text fw={600}>{props.title}</Text>
-        {props.loading ? (
-          <Skeleton height={36} width={60} />
-        ) : props.failed ? (
-          <Text c="red" size="sm" role="alert">
-            {props.failed}
-          </Text>
-        ) : (
-          <Text fz={36} fw={700} lh={1} data-testid={props.testId}>
-            {props.count ?? 0}
-          </Text>
-        )}
-        <Text size="sm" c="dimmed">
-          {props.description}
-        </Text>
-        <Anchor component={Link} to={props.to} size="sm">
-          {props.linkLabel}
-        </Anchor>
-      </Stack>
-    </Card>
-  );
-}
-
-/** Dashboard /app/dashboard (000 §2 Routes): the default landing page after sign-in. */
+/**
+ * Dashboard /app/dashboard?skipRefresh=&keepAlert= (000 §2 Routes): the landing page after sign-in and after
+ * a password change. What the user's highest permission grants; what their permissions show (000 §6 "portal
+ * roles also control dashboard visibility"): their own requests (USER), the open queues (READ_USERS) and the
+ * analytics visualizations of a configured Tableau server.
+ */
 export function DashboardPage() {
   usePageTitle('Dashboard');
+  useDashboardArrival();
   const profile = useProfile();
-  const ownRequests = useOwnRequests();
-  const canReview = useHasPermissions('READ_USERS');
-  const pending = usePendingCount(canReview);
+  const summary = useDashboardSummary();
 
-  const openCount = ownRequests.data?.filter((r) => !isResolved(r.requestStatus)).length;
   let welcome: ReactNode = <Skeleton height={32} width={280} />;
   if (profile.data) welcome = `Welcome, ${profile.data.firstName} ${profile.data.lastName}`;
+  else if (profile.isError) welcome = 'Welcome';
 
   return (
     <Stack gap="lg">
@@ -61,35 +33,18 @@ export function DashboardPage() {
       <Text c="dimmed">
         Request access to studies and systems of the network, and follow what happens to your requests.
       </Text>
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-        <CountCard
-          title="My open access requests"
-          count={openCount}
-          loading={ownRequests.isPending}
-          failed={ownRequests.isError ? MESSAGES.access.loadRequestsFailed : null}
-          description="Requests you filed that User Support has not resolved yet."
-          linkLabel="View my requests history"
-          to={paths.app.profile.href('history')}
-          testId="open-requests-count"
-        />
-        {canReview && (
-          <CountCard
-            title="Pending user requests"
-            count={pending.data}
-            loading={pending.isPending}
-            failed={pending.isError ? MESSAGES.access.loadUserRequestsFailed : null}
-            description="Requests waiting for User Support to review."
-            linkLabel="Open the User Requests queue"
-            to={paths.app.userRequests.href}
-            testId="pending-requests-count"
-          />
-        )}
-      </SimpleGrid>
-      <Group>
-        <Button component={Link} to={paths.app.profile.href('access')} variant="light">
-          Request Access Change
-        </Button>
-      </Group>
+      {summary.isError && (
+        <LoadError text={DASHBOARD_MESSAGES.loadSummaryFailed} onRetry={() => void summary.refetch()} />
+      )}
+      {summary.isPending && <Skeleton height={120} />}
+      {summary.data && (
+        <>
+          <PermissionCard summary={summary.data} />
+          {summary.data.sections.queues && <QueuesSection />}
+          {summary.data.sections.ownRequests && <MyRequestsSection />}
+          {summary.data.visualizationIds.length > 0 && <VisualizationsSection ids={summary.data.visualizationIds} />}
+        </>
+      )}
     </Stack>
   );
 }

@@ -38,7 +38,21 @@ export const paths = {
   app: {
     root: { path: '/app', href: '/app' },
     signOut: { path: '/app/signout', href: '/app/signout' },
-    dashboard: { path: '/app/dashboard', href: '/app/dashboard' },
+    /**
+     * The dashboard (000 §2): `with` adds its query (skipRefresh: the session is brand new, no token refresh
+     * on arrival; keepAlert: the notification that led here stays shown).
+     */
+    dashboard: {
+      path: '/app/dashboard',
+      href: '/app/dashboard',
+      with: (q: { skipRefresh?: boolean; keepAlert?: boolean }) => {
+        const params = new URLSearchParams();
+        if (q.skipRefresh) params.set('skipRefresh', 'true');
+        if (q.keepAlert) params.set('keepAlert', 'true');
+        const qs = params.toString();
+        return qs ? `/app/dashboard?${qs}` : '/app/dashboard';
+      },
+    },
     profile: {
       path: '/app/profile',
       href: (tab?: 'account' | 'details' | 'access' | 'history') => (tab ? `/app/profile?tab=${tab}` : '/app/profile'),

@@ -51,11 +51,15 @@ export function signInUrl(message: string | undefined, current: { pathname: stri
   return qs ? `${paths.signIn.href}?${qs}` : paths.signIn.href;
 }
 
-/** After sign-in: redirectPath (+ redirectParams) when it is a path inside the app, else the dashboard (000 §4 Sign-in). */
-export function afterSignInPath(search: URLSearchParams): string {
+/**
+ * After sign-in: redirectPath (+ redirectParams) when it is a path inside the app, else the dashboard (000 §4
+ * Sign-in) with skipRefresh (the session is brand new) and, when `keepAlert`, keepAlert (the success message
+ * of a password change stays shown there).
+ */
+export function afterSignInPath(search: URLSearchParams, { keepAlert = false } = {}): string {
   const path = search.get('redirectPath');
   if (!path || !path.startsWith(`${paths.app.root.path}/`) || path.startsWith(paths.app.signOut.path)) {
-    return paths.app.dashboard.href;
+    return paths.app.dashboard.with({ skipRefresh: true, keepAlert });
   }
   const params = search.get('redirectParams');
   return params ? `${path}?${params.replace(/^\?/, '')}` : path;

@@ -42,7 +42,8 @@ export function ChangePasswordPage() {
 
   if (!signedIn) return <Navigate to={signInUrl(MESSAGES.signIn.pleaseSignIn, location)} replace />;
 
-  const goOn = () => void navigate(afterSignInPath(search), { replace: true });
+  // After a change the success notification stays on the dashboard (keepAlert, 000 §2 Routes).
+  const goOn = (keepAlert = false) => void navigate(afterSignInPath(search, { keepAlert }), { replace: true });
 
   const signInAgain = async (password: string): Promise<boolean> => {
     await invalidateSession();
@@ -65,7 +66,7 @@ export function ChangePasswordPage() {
       void navigate(signInUrl(MESSAGES.signIn.pleaseSignIn, location), { replace: true });
       return;
     }
-    goOn();
+    goOn(true);
   };
 
   const changeLater = () => {

@@ -16,6 +16,7 @@ import { useUser } from './api/getUser';
 import { useSetUserStatus } from './api/setUserStatus';
 import { useUpdateUser } from './api/updateUser';
 import { DetailsTab } from './DetailsTab';
+import { PasswordSection } from './PasswordSection';
 import { StatusSection } from './StatusSection';
 import { DETAILS_FIELDS, bodyOf, describeUserFailure, lockedFields, valuesOf } from './userForm';
 
@@ -148,6 +149,7 @@ function UserEditor({
               busy={status.isPending}
               onChange={(action) => status.mutate({ id: user.id, action })}
             />
+            <PasswordSection user={user} readOnly={readOnly} />
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="details">

@@ -6,7 +6,7 @@
  * - `queueGroupsSql`: every unresolved request grouped by kind, status and age bracket (time since filing).
  * - `ownRequestsSql`: the rows of the view that belong to one user. The view has no user columns, so each kind
  *   says here which of its rows are the user's: an access-change request they are the subject or the requester
- *   of, a registration they filed for someone else (proxy). A new kind adds its clause to OWNERSHIP; until it
+ *   of, a registration they filed for someone else (proxy), their own profile-change request. A new kind adds its clause to OWNERSHIP; until it
  *   does, its rows are simply not listed on the requester's side (the reviewers' side needs nothing).
  */
 import { z } from 'zod';
@@ -43,6 +43,8 @@ const ownership = (me: number): Prisma.Sql[] => [
       WHERE r."id" = q."id" AND (r."subjectUserId" = ${me} OR r."requesterUserId" = ${me})))`,
   Prisma.sql`(q."userRequestType" = 'REGISTRATION' AND EXISTS (SELECT 1 FROM "Registration" g
       WHERE g."id" = q."id" AND g."proxyUserId" = ${me}))`,
+  Prisma.sql`(q."userRequestType" = 'PROFILE_CHANGE' AND EXISTS (SELECT 1 FROM "ProfileChangeRequest" p
+      WHERE p."id" = q."id" AND p."portalUserId" = ${me}))`,
 ];
 
 const OWN_COLUMNS = Prisma.sql`q."userRequestType", q."id", q."requestType", q."requestStatus", q."sysdat", q."dchng",

@@ -49,6 +49,23 @@ export function registerPasswordAdminRoutes(app: ZodApp, deps: Deps): void {
     },
   );
 
+  // Beside the spec's boolean (kept as it is): until when the restriction stands, for the user detail's
+  // password section (issue 11: "show the restriction with its date"); null when none stands.
+  app.get(
+    '/rest/secure/admin/user_management/passwordChangeRestriction/:uuid',
+    {
+      config: { permission: 'ADMIN' },
+      schema: byUuid(z.object({ restricted: z.boolean(), changeAllowedFrom: z.iso.datetime().nullable() })),
+    },
+    async (req) => {
+      const user = await userByUuid(req.params.uuid);
+      return orUnavailable(AUTH_MESSAGES.restrictionUnknown, async () => {
+        const caps = await passwordCapabilities(deps, user);
+        return { restricted: caps.restricted, changeAllowedFrom: caps.restrictedUntil?.toISOString() ?? null };
+      });
+    },
+  );
+
   app.post(
     '/rest/secure/admin/user_management/clearUsersPasswordAllowChangeTime/:uuid',
     {

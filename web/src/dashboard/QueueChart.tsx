@@ -1,0 +1,34 @@
+import { BarChart } from '@mantine/charts';
+import { QUEUE_AGE_BUCKETS, QUEUE_AGE_LABELS, type QueueAgeBucket } from '@portal/contract';
+import type { QueueLine } from './queueRows';
+
+/** Age brackets from fresh to overdue, in theme colours (3:1 against white, as graphics need). */
+const AGE_COLORS: Record<QueueAgeBucket, string> = {
+  UNDER_1_DAY: 'teal.7',
+  DAYS_1_TO_3: 'blue.7',
+  DAYS_3_TO_7: 'orange.7',
+  OVER_7_DAYS: 'red.8',
+};
+
+/**
+ * The reviewers' open requests as horizontal stacked bars, one bar per kind and status, coloured by age: where
+ * the work waits and how long, at a glance. Loaded lazily (with @mantine/charts and recharts) by
+ * QueuesSection; the same numbers are in the table beside it for screen readers and exact reading.
+ */
+export default function QueueChart({ lines }: { lines: QueueLine[] }) {
+  return (
+    <BarChart
+      h={Math.max(160, 48 * lines.length + 80)}
+      data={lines}
+      dataKey="label"
+      type="stacked"
+      orientation="vertical"
+      withLegend
+      legendProps={{ verticalAlign: 'bottom' }}
+      yAxisProps={{ width: 220 }}
+      gridAxis="x"
+      maxBarWidth={28}
+      series={QUEUE_AGE_BUCKETS.map((b) => ({ name: b, label: QUEUE_AGE_LABELS[b], color: AGE_COLORS[b] }))}
+    />
+  );
+}
