@@ -193,6 +193,9 @@ export const REGISTRATION_MESSAGES = {
   loadListFailed: 'An error has occurred while loading registrations.',
   loadOwnFailed: 'Problem loading your registration information.',
   loadUserFailed: "Problem loading user's registration information.",
+  /** 000 §8: the Requests History's registration-by-proxy table, one's own and a viewed user's. */
+  loadOwnProxyFailed: 'Problem retrieving your proxy registration requests.',
+  loadUserProxyFailed: "Problem retrieving user's proxy registration requests.",
   deleteFailed: 'Unable to delete user registration.',
   deleteIssue: 'There was an issue deleting this user registration.',
   approveIssue: 'There was an issue approving this request.',

@@ -67,11 +67,12 @@ export function useOwnAccess() {
 }
 
 /** GET /rest/secure/user_access_mod_request/user: the signed-in user's own access requests (read from content). */
-export function useOwnRequests() {
+export function useOwnRequests(enabled = true) {
   return useQuery({
     queryKey: sessionKeys.ownRequests,
     queryFn: async ({ signal }) =>
       (await apiGet<{ content: AccessModRequest[] }>(URLS.ownRequests, undefined, signal)).content,
+    enabled,
   });
 }
 

@@ -1,0 +1,218 @@
+/**
+ * The Requests History (001 §2.9; 000 §2 User detail / Profile): one's own (reviewer comments hidden, the
+ * signed-in user's calls) and a viewed user's (reviewer comments shown, the user-id calls); the note; each
+ * table newest first; filter boxes on the access and proxy sections only; '---' for missing values; phone
+ * with extension; a failing section shown with its message while the others stay readable.
+ */
+import type { AccessModRequest, ProfileChangeRequest, Registration } from '@portal/contract';
+import { MESSAGES, PROFILE_CHANGE_MESSAGES, REGISTRATION_MESSAGES } from '@portal/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mockApi, reply, type Handler } from '../../testing/mockApi';
+import { referenceHandlers } from '../../testing/referenceFixtures';
+import { renderRoute } from '../../testing/render';
+import { RequestsHistory } from './RequestsHistory';
+import type { HistorySubject } from './historyQueries';
+
+const access = (id: number, patch: Partial<AccessModRequest>): AccessModRequest => ({
+  id,
+  workflowId: `access-change-${id}`,
+  requestType: 'NEW',
+  requestStatus: 'NEW',
+  requesterComments: '',
+  reviewerComments: '',
+  sysaidTicket: '',
+  inactive: false,
+  sysdat: '2026-01-01T10:00:00.000Z',
+  dchng: '2026-01-01T10:00:00.000Z',
+  lastModifiedBy: 'casey',
+  subjectUserId: 7,
+  proxyUserId: null,
+  portalUserId: 7,
+  firstName: 'Casey',
+  lastName: 'Lapsed',
+  email: 'casey@portal.test',
+  isProxyRequest: false,
+  proxyName: null,
+  accessControls: [
+    { roleName: 'Site Staff', siteCodes: ['A200'], laoIds: [], studyNames: ['STUDY-1'], systemAccessIds: [1] },
+  ],
+  versionno: 0,
+  allowedNextStatuses: [],
+  workflowUrl: null,
+  ...patch,
+});
+
+const profileChange = (id: number, patch: Partial<ProfileChangeRequest>): ProfileChangeRequest => ({
+  id,
+  portalUserId: 7,
+  firstName: 'Casey',
+  lastName: 'Lapsed',
+  email: 'casey@portal.test',
+  originalFirstName: 'Casey',
+  originalLastName: 'Lapsed',
+  originalEmail: 'casey@portal.test',
+  username: 'casey',
+  requestStatus: 'NEW',
+  requesterComments: '',
+  reviewerComments: '',
+  sysaidTicket: '',
+  sysdat: '2026-01-01T10:00:00.000Z',
+  dchng: '2026-01-01T10:00:00.000Z',
+  lastModifiedBy: 'casey',
+  inactive: false,
+  versionno: 0,
+  allowedNextStatuses: [],
+  workflowId: `profile-change-${id}`,
+  workflowUrl: null,
+  ...patch,
+});
+
+const registration = (id: number, patch: Partial<Registration>): Registration => ({
+  id,
+  versionno: 0,
+  firstName: 'Pat',
+  lastName: 'Proxied',
+  jobTitle: '',
+  organizationName: '',
+  phoneNumber: '',
+  phoneExtension: '',
+  email: 'pat@portal.test',
+  accessControls: [],
+  requesterComments: '',
+  reviewerComments: 'seen by support',
+  sysaidTicket: '',
+  registrationStatus: 'PENDING',
+  portalRoleIds: [],
+  isProxy: true,
+  proxyUserId: 7,
+  proxyName: 'Casey Lapsed',
+  proxyEmail: 'casey@portal.test',
+  proxyPhone: null,
+  proxyPhoneExt: null,
+  personCompletingThisFormEmail: '',
+  personCompletingThisFormFullName: '',
+  personCompletingThisFormPhoneNumber: '',
+  personCompletingThisFormPhoneExtension: '',
+  portalUserId: null,
+  sysdat: '2026-01-01T10:00:00.000Z',
+  dchng: '2026-01-02T10:00:00.000Z',
+  lastModifiedBy: 'casey',
+  workflowId: `registration-${id}`,
+  workflowUrl: null,
+  ...patch,
+});
+
+const page = <T,>(content: T[]) => ({
+  content,
+  totalElements: content.length,
+  numberOfElements: content.length,
+  size: 1000,
+  number: 1,
+  totalPages: 1,
+  first: true,
+  last: true,
+  sort: 'sysdat,desc',
+});
+
+const ACCESS = [
+  access(1, { sysdat: '2026-01-01T10:00:00.000Z', requesterComments: 'older one', reviewerComments: 'granted' }),
+  access(2, { sysdat: '2026-03-01T10:00:00.000Z', requestType: 'CHANGE', requesterComments: 'newer one' }),
+];
+const CHANGES = [
+  profileChange(5, { firstName: 'Kasey', sysdat: '2026-02-01T10:00:00.000Z', reviewerComments: 'name fixed' }),
+  profileChange(6, { email: 'kasey@portal.test', sysdat: '2026-04-01T10:00:00.000Z', requestStatus: 'APPROVED' }),
+];
+const PROXIED = [
+  registration(8, { phoneNumber: '555-0100', phoneExtension: '42', firstName: 'Robin' }),
+  registration(9, { sysdat: '2026-05-01T10:00:00.000Z', firstName: 'Sam', email: 'sam@portal.test' }),
+];
+
+// mantine-datatable renders a cell only when its column's media query matches, and a column without one asks
+// for the empty query; jsdom's stub (testing/setup.ts) matches nothing, so here the empty query matches.
+const stubbedMatchMedia = window.matchMedia;
+beforeEach(() => {
+  window.matchMedia = (query: string) => ({ ...stubbedMatchMedia(query), matches: query === '' });
+});
+afterEach(() => {
+  window.matchMedia = stubbedMatchMedia;
+});
+
+function renderHistory(subject: HistorySubject, handlers: Record<string, Handler>) {
+  const api = mockApi({ ...referenceHandlers, ...handlers });
+  renderRoute({ path: '/history', url: '/history', element: <RequestsHistory subject={subject} /> });
+  return api;
+}
+
+/** The data rows of a table, each as its text. */
+const rows = (name: string) =>
+  within(screen.getByRole('table', { name }))
+    .getAllByRole('row')
+    .filter((r) => r.classList.contains('mantine-datatable-row'))
+    .map((r) => r.textContent ?? '');
+/** The columns a table's cells carry (each cell names its column for the stacked phone layout). */
+const columnsOf = (name: string) => [
+  ...new Set(
+    [...screen.getByRole('table', { name }).querySelectorAll('td[data-label]')].map((c) =>
+      c.getAttribute('data-label'),
+    ),
+  ),
+];
+
+describe('RequestsHistory', () => {
+  it("one's own: the signed-in user's calls, the note, newest first, no reviewer comments, filters on two sections", async () => {
+    const api = renderHistory(
+      { self: true },
+      {
+        'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: ACCESS }),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: CHANGES }),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page(PROXIED)),
+      },
+    );
+    expect(screen.getByText(MESSAGES.access.requestsNote)).toBeInTheDocument();
+    await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
+    expect(rows('Access requests')[0]).toContain('newer one');
+    expect(rows('Access requests')[1]).toContain('older one');
+    await waitFor(() => expect(rows('Profile change requests')).toHaveLength(2));
+    // Newest first; the email column shows only a changed email, '---' otherwise.
+    expect(rows('Profile change requests')[0]).toContain('kasey@portal.test');
+    expect(rows('Profile change requests')[1]).toContain('Kasey');
+    expect(rows('Profile change requests')[1]).toContain('---');
+    await waitFor(() => expect(rows('Registration-by-proxy requests')).toHaveLength(2));
+    expect(rows('Registration-by-proxy requests')[0]).toContain('Sam');
+    expect(rows('Registration-by-proxy requests')[1]).toContain('555-0100 ext. 42');
+
+    expect(columnsOf('Access requests')).not.toContain('Reviewer Comments');
+    expect(columnsOf('Profile change requests')).not.toContain('Reviewer Comments');
+    expect(screen.queryByText('granted')).not.toBeInTheDocument();
+    expect(screen.queryByText('name fixed')).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Filter access requests' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Filter registration-by-proxy requests' })).toBeInTheDocument();
+    expect(screen.getAllByRole('textbox')).toHaveLength(2);
+    for (const h of ['Access Requests', 'Profile (Name/Email) Change Requests', 'Registration-by-Proxy Requests']) {
+      expect(screen.getByRole('heading', { level: 2, name: h })).toBeInTheDocument();
+    }
+    expect(api.callsTo('GET /rest/secure/user_management/user_registration/proxy')[0]?.search).toContain('size=1000');
+  });
+
+  it("a viewed user's: the user-id calls, reviewer comments shown, a failing section keeps the others", async () => {
+    const api = renderHistory(
+      { self: false, userId: 7 },
+      {
+        'GET /rest/secure/user_access_mod_request/user/7': () => reply(200, page(ACCESS)),
+        'GET /rest/secure/ldap_user_profile_mod_request/user/7': () => reply(500, { message: 'boom' }),
+        'GET /rest/secure/user_management/user_registration/proxy/7': () => reply(200, page([])),
+      },
+    );
+    await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
+    expect(columnsOf('Access requests')).toContain('Reviewer Comments');
+    expect(rows('Access requests')[1]).toContain('granted');
+    expect(await screen.findByText(PROFILE_CHANGE_MESSAGES.loadFailed)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(api.callsTo('GET /rest/secure/user_management/user_registration/proxy/7')).toHaveLength(1),
+    );
+    expect(rows('Registration-by-proxy requests')).toHaveLength(0);
+    expect(screen.queryByText(REGISTRATION_MESSAGES.loadUserProxyFailed)).not.toBeInTheDocument();
+    expect(api.callsTo('GET /rest/secure/user_access_mod_request/user')).toHaveLength(0);
+  });
+});
