@@ -2,6 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import type { Profile } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { orMissing } from '../shared/format';
+import { NameEmailRequest } from './name-email/NameEmailRequest';
 
 function Field({ label, value }: { label: string; value: string | null | undefined }) {
   return (
@@ -24,7 +25,10 @@ function FieldList({ children }: { children: ReactNode }) {
   );
 }
 
-/** Account tab: the signed-in user's account, read-only (000 §2 Profile screen). */
+/**
+ * Account tab (000 §2 Profile screen): username and account type, the name and email as a request for a change
+ * (`NameEmailRequest`: requested, not applied; 001 §2.10), and the portal roles.
+ */
 export function AccountTab({ profile }: { profile: Profile }) {
   return (
     <Stack gap="lg">
@@ -32,13 +36,13 @@ export function AccountTab({ profile }: { profile: Profile }) {
         <Title order={2} mb="sm" id="account-heading">
           Account
         </Title>
-        <FieldList>
-          <Field label="First Name" value={profile.firstName} />
-          <Field label="Last Name" value={profile.lastName} />
-          <Field label="Email" value={profile.email} />
-          <Field label="Username" value={profile.username} />
-          <Field label="Account Type" value={profile.accountType} />
-        </FieldList>
+        <Stack gap="lg">
+          <FieldList>
+            <Field label="Username" value={profile.username} />
+            <Field label="Account Type" value={profile.accountType} />
+          </FieldList>
+          <NameEmailRequest profile={profile} />
+        </Stack>
       </Paper>
       <Paper withBorder p="md" component="section" aria-labelledby="roles-heading">
         <Title order={2} mb="sm" id="roles-heading">

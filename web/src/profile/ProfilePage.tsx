@@ -8,6 +8,7 @@ import { LoadError } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AccessTab } from './AccessTab';
 import { AccountTab } from './AccountTabs';
+import { OutstandingRequestBanner } from './name-email/OutstandingRequestBanner';
 import { ProfileDetailsTab } from './details/ProfileDetailsTab';
 import { HistoryTab } from './HistoryTab';
 
@@ -75,6 +76,7 @@ export function ProfilePage() {
   return (
     <Stack gap="md">
       <Title order={1}>Profile</Title>
+      {profile.data && <OutstandingRequestBanner />}
       {body}
     </Stack>
   );
