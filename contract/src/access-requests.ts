@@ -109,3 +109,68 @@ export function sameAccess(held: AccessParts, block: AccessParts): boolean {
     sameSet(held.systemAccessIds, block.systemAccessIds)
   );
 }
+
+/** The parts of a 000 §3 LAO-site-study relation the filtering reads (GET /rest/public/site_relation). */
+export interface RelationLike {
+  active: boolean;
+  lao: { laoCode: string };
+  site: { siteCode: string };
+  study: { study: string };
+}
+
+/** Active relations indexed both ways, built once per relation list. */
+export interface RelationIndex {
+  studiesByLao: ReadonlyMap<string, ReadonlySet<string>>;
+  studiesBySite: ReadonlyMap<string, ReadonlySet<string>>;
+  laosByStudy: ReadonlyMap<string, ReadonlySet<string>>;
+  sitesByStudy: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export function relationIndex(relations: readonly RelationLike[]): RelationIndex {
+  const add = (map: Map<string, Set<string>>, key: string, value: string) => {
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    set.add(value);
+  };
+  const index = {
+    studiesByLao: new Map<string, Set<string>>(),
+    studiesBySite: new Map<string, Set<string>>(),
+    laosByStudy: new Map<string, Set<string>>(),
+    sitesByStudy: new Map<string, Set<string>>(),
+  };
+  for (const r of relations) {
+    if (!r.active) continue;
+    add(index.studiesByLao, r.lao.laoCode, r.study.study);
+    add(index.studiesBySite, r.site.siteCode, r.study.study);
+    add(index.laosByStudy, r.study.study, r.lao.laoCode);
+    add(index.sitesByStudy, r.study.study, r.site.siteCode);
+  }
+  return index;
+}
+
+const union = (keys: readonly string[], map: ReadonlyMap<string, ReadonlySet<string>>): Set<string> =>
+  new Set(keys.flatMap((k) => [...(map.get(k) ?? [])]));
+
+/**
+ * LAO-site-study filtering, sites to studies (000 §5): the studies related to any chosen LAO (through any of its
+ * sites) or any chosen AO; null (no limit) while no AO or LAO is chosen.
+ */
+export function studiesForSites(
+  index: RelationIndex,
+  chosen: { laoIds: readonly string[]; siteCodes: readonly string[] },
+): Set<string> | null {
+  if (chosen.laoIds.length + chosen.siteCodes.length === 0) return null;
+  return new Set([...union(chosen.laoIds, index.studiesByLao), ...union(chosen.siteCodes, index.studiesBySite)]);
+}
+
+/**
+ * LAO-site-study filtering, studies to sites (000 §5): the LAOs and AOs related to any chosen study; null (no
+ * limit) while no study is chosen.
+ */
+export function sitesForStudies(
+  index: RelationIndex,
+  studyNames: readonly string[],
+): { laoIds: Set<string>; siteCodes: Set<string> } | null {
+  if (studyNames.length === 0) return null;
+  return { laoIds: union(studyNames, index.laosByStudy), siteCodes: union(studyNames, index.sitesByStudy) };
+}

@@ -28,6 +28,7 @@ const AppChangePasswordPage = screen(() => import('../password/AppChangePassword
 const DashboardPage = screen(() => import('../dashboard/DashboardPage'), 'DashboardPage');
 const ProfilePage = screen(() => import('../profile/ProfilePage'), 'ProfilePage');
 const RequestAccessPage = screen(() => import('../requests/RequestAccessPage'), 'RequestAccessPage');
+const ReportsPage = screen(() => import('../reports/ReportsPage'), 'ReportsPage');
 const UserRequestsPage = screen(() => import('../user-requests/UserRequestsPage'), 'UserRequestsPage');
 const UsersListPage = screen(() => import('../users/UsersListPage'), 'UsersListPage');
 const PublicRegistrationPage = screen(() => import('../registration/PublicRegistrationPage'), 'PublicRegistrationPage');
@@ -106,6 +107,8 @@ export const router = createBrowserRouter([
       { path: app.requestAccessChange.path, element: <Navigate to={app.profile.href('access')} replace /> },
       secure(app.changePassword.path, AppChangePasswordPage),
       secure(app.proxyRegistration.path, ProxyRegistrationPage),
+      // 001 §2.11, §6: every signed-in user may open it; the download answers 403 without READ_USERS.
+      secure(app.reports.path, ReportsPage),
       secure(app.users.path, UsersListPage, 'READ_USERS'),
       secure(app.userRequests.path, UserRequestsPage, 'READ_USERS'),
       secure(app.accessChangeReview.path, ReviewAccessChangePage, 'READ_USERS'),

@@ -95,6 +95,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** The headers of every call (000 §7): Accept, the project name and the XSRF token. */
+function callHeaders(accept: string): Record<string, string> {
+  const headers: Record<string, string> = { Accept: accept, [CONSTANTS.projectHeader]: PROJECT_NAME };
+  const token = getXsrfToken();
+  if (token) headers[CONSTANTS.xsrfHeader] = token;
+  return headers;
+}
+
 /** A call that has not answered after this long fails with a message instead of spinning forever. */
 const CALL_TIMEOUT_MS = 60_000;
 
@@ -103,12 +111,7 @@ const CALL_TIMEOUT_MS = 60_000;
  * an ApiError. A 401 on a /rest/secure call also signs the user out with 'Please sign in'.
  */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    [CONSTANTS.projectHeader]: PROJECT_NAME,
-  };
-  const token = getXsrfToken();
-  if (token) headers[CONSTANTS.xsrfHeader] = token;
+  const headers = callHeaders('application/json');
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   let response: Response;
@@ -148,3 +151,51 @@ export async function apiGet<T>(path: string, query?: RequestOptions['query'], s
 
 export const apiPost = <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} });
 export const apiPut = <T>(path: string, body?: unknown) => request<T>('PUT', path, { body: body ?? {} });
+
+/** A downloaded file: its content, type and the name from its content-disposition (001 §7 report). */
+export interface DownloadedFile {
+  blob: Blob;
+  contentType: string;
+  fileName: string | null;
+}
+
+/** The file name of a `content-disposition` header (`filename*=UTF-8''...` preferred, then `filename="..."`). */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(header);
+  if (extended) return decodeURIComponent(extended[1]!.trim().replace(/^"|"$/g, ''));
+  const plain = /filename="?([^";]+)"?/i.exec(header);
+  return plain ? plain[1]!.trim() : null;
+}
+
+/**
+ * GETs a file (a report) with the headers of every call. A failure rejects with an ApiError carrying the
+ * error body (403 message, 422 fieldErrors), as `request` does; a 401 signs the user out.
+ */
+export async function downloadFile(path: string, query?: RequestOptions['query']): Promise<DownloadedFile> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      headers: callHeaders('text/csv, application/json'),
+      credentials: 'include',
+      cache: 'no-store',
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+  } catch {
+    throw new ApiError(0, { message: 'The Portal Gateway could not be reached. Check your connection and try again.' });
+  }
+  if (!response.ok) {
+    const json = await readJson(response);
+    if (response.status === 401 && path.startsWith('/rest/secure/')) onUnauthorized();
+    throw new ApiError(
+      response.status,
+      typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {},
+    );
+  }
+  if (path.startsWith('/rest/secure/')) onSecureSuccess();
+  return {
+    blob: await response.blob(),
+    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    fileName: fileNameFromDisposition(response.headers.get('content-disposition')),
+  };
+}

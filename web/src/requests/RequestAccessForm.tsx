@@ -7,6 +7,7 @@ import {
   GLOBAL_ERRORS,
   MESSAGES,
   type Profile,
+  type RelationIndex,
   type RequestType,
   type StudyRole,
   type System,
@@ -20,6 +21,7 @@ import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
 import type { SiteOptions } from '../shared/referenceData';
+import { reindexBlockErrors } from '../shared/roleBlockForm';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
 import {
   blockErrors,
@@ -45,6 +47,8 @@ export interface RequestAccessFormProps {
   sites: SiteOptions;
   studyNames: string[];
   systems: System[];
+  /** LAO-site-study relations (000 §5 filtering); null while unavailable (every option offered). */
+  relations?: RelationIndex | null;
 }
 
 /** The request form of 001 §2.5: role blocks, comments, 'Submit Request', 'Remove Access' (UPDATE), 'Reset'. */
@@ -104,15 +108,10 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
       toRequestBody(profile.portalUserId, profile.email, type, values.accessControls, values.requesterComments),
     );
 
+  // 001 §5 'no changes': the server compares a CHANGE with the access held and answers 304 (shown as info),
+  // so the rule lives in one place (contract sameAccess).
   const onSubmit = form.onSubmit(
-    (values) => {
-      // 001 §5: a submit with no access changes and no comments is 'no changes'.
-      if (isUpdate && !dirty) {
-        setMessage({ kind: 'info', text: MESSAGES.access.noChanges });
-        return;
-      }
-      file(isUpdate ? 'CHANGE' : 'NEW', values);
-    },
+    (values) => file(isUpdate ? 'CHANGE' : 'NEW', values),
     () => setMessage({ kind: 'error', text: 'Some fields need your attention. Correct them and submit again.' }),
   );
 
@@ -131,6 +130,13 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
     form.clearFieldError(`accessControls.${index}.roleName`);
     form.clearFieldError(`accessControls.${index}.sites`);
     form.clearFieldError(`accessControls.${index}.studyNames`);
+    form.clearFieldError(`accessControls.${index}.systemAccessIds`);
+  };
+  // 001 §5: the removed block's errors go, later blocks' errors move up with their blocks.
+  const removeBlock = (index: number) => {
+    const errors = reindexBlockErrors(form.errors, index);
+    form.removeListItem('accessControls', index);
+    form.setErrors(errors as Record<string, string>);
   };
   const allRolesUsed = studyRoles.every(
     (r) =>
@@ -172,6 +178,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
             sites={props.sites}
             studyNames={props.studyNames}
             systems={systems}
+            relations={props.relations}
             excludedRoleNames={
               new Set([
                 ...(isUpdate ? [] : [...props.rolesInUse, ...props.pendingRoles]),
@@ -180,7 +187,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
             }
             roleLocked={isUpdate}
             disabled={disabled}
-            onRemove={!isUpdate && blocks.length > 1 ? () => form.removeListItem('accessControls', index) : undefined}
+            onRemove={!isUpdate && blocks.length > 1 ? () => removeBlock(index) : undefined}
           />
         ))}
         {!isUpdate && (

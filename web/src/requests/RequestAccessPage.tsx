@@ -1,19 +1,27 @@
 import { Anchor, Stack, Title } from '@mantine/core';
-import { isResolved, MESSAGES } from '@portal/contract';
+import { isResolved, MESSAGES, relationIndex } from '@portal/contract';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useOwnAccess, useOwnRequests, useProfile } from '../lib/sessionQueries';
 import { PageLoader } from '../shared/PageLoader';
 import { LoadError } from '../shared/ErrorAlert';
-import { siteOptions, useSites, useStudies, useStudyRoles, useSystems } from '../shared/referenceData';
+import {
+  siteOptions,
+  useSiteRelations,
+  useSites,
+  useStudies,
+  useStudyRoles,
+  useSystems,
+} from '../shared/referenceData';
 import { usePageTitle } from '../shared/usePageTitle';
 import { RequestAccessForm } from './RequestAccessForm';
 
 /**
  * Request New Access / Request Modified Access (001 §2.5): /app/profile/request-new-or-modified-access with
  * accessRequestType NEW (userId, initStudyRoleNamesInUse) or UPDATE (userId, existingUserAccessId).
- * Loads what the form needs, then hands over to RequestAccessForm.
+ * Loads what the form needs, then hands over to RequestAccessForm. The LAO-site-study relations only narrow
+ * the options (000 §5): while they load, or after a failed load (shown with its retry), every option is offered.
  */
 export function RequestAccessPage() {
   const [search] = useSearchParams();
@@ -28,6 +36,8 @@ export function RequestAccessPage() {
   const sites = useSites();
   const studies = useStudies();
   const systems = useSystems();
+  const relations = useSiteRelations();
+  const relationsIndex = useMemo(() => (relations.data ? relationIndex(relations.data) : null), [relations.data]);
 
   const options = useMemo(() => siteOptions(sites.data ?? []), [sites.data]);
   const studyNames = useMemo(() => (studies.data ?? []).map((s) => s.study), [studies.data]);
@@ -86,6 +96,7 @@ export function RequestAccessPage() {
           sites={options}
           studyNames={studyNames}
           systems={systems.data}
+          relations={relationsIndex}
         />
       );
     }
@@ -98,6 +109,9 @@ export function RequestAccessPage() {
         Back to Profile
       </Anchor>
       <Title order={1}>{title}</Title>
+      {relations.error && (
+        <LoadError text={MESSAGES.referenceData.relations} onRetry={() => void relations.refetch()} />
+      )}
       {body}
     </Stack>
   );

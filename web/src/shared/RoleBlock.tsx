@@ -1,11 +1,20 @@
 import { Button, Checkbox, Fieldset, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { CONSTANTS, type StudyRole, type System } from '@portal/contract';
+import {
+  CONSTANTS,
+  sitesForStudies,
+  studiesForSites,
+  type RelationIndex,
+  type StudyRole,
+  type System,
+} from '@portal/contract';
 import type { SiteOptions } from './referenceData';
 
 /**
  * The role block (000 §2 Shared widgets, 000 §5 / 001 §5 Role block rules): Study Role (required), LAOs and
  * AOs limited by the role's allowLAOs / allowAOs (disabled when both are false), Studies, and the
  * 'System Access Requested' checklist in which 'Portal Gateway' is always checked and cannot be removed.
+ * With `relations` (LAO-site-study filtering on, 000 §5) the study options follow the chosen AOs/LAOs and the
+ * AO/LAO options follow the chosen studies; values already chosen always stay listed.
  */
 export interface RoleBlockValue {
   /** Stable React key of the block. */
@@ -42,6 +51,11 @@ export interface RoleBlockProps {
   /** The study role cannot be changed (a request to modify existing access). */
   roleLocked?: boolean;
   disabled?: boolean;
+  /**
+   * The LAO-site-study relations (contract `relationIndex` of GET /rest/public/site_relation): given, the
+   * filtering of 000 §5 is on; absent (or null while they load or after a failed load), every option is offered.
+   */
+  relations?: RelationIndex | null;
 }
 
 export function fixedSystemId(systems: readonly System[]): string | undefined {
@@ -89,6 +103,15 @@ export function RoleBlock(props: RoleBlockProps) {
   const roleOptions = studyRoles
     .filter((r) => r.roleName === value.roleName || !props.excludedRoleNames.has(r.roleName))
     .map((r) => ({ value: r.roleName, label: r.roleName }));
+  // 000 §5 LAO-site-study filtering, both ways; null limits (nothing chosen on the other side) offer everything.
+  const studyLimit = props.relations ? studiesForSites(props.relations, value) : null;
+  const siteLimit = props.relations ? sitesForStudies(props.relations, value.studyNames) : null;
+  const laoOptions = siteLimit ? sites.laos.filter((o) => siteLimit.laoIds.has(o.value)) : sites.laos;
+  const aoOptions = siteLimit ? sites.aos.filter((o) => siteLimit.siteCodes.has(o.value)) : sites.aos;
+  const studyOptions = (studyLimit ? props.studyNames.filter((n) => studyLimit.has(n)) : props.studyNames).map((n) => ({
+    value: n,
+    label: n,
+  }));
   // Site errors show once, under the first selector the role allows (000 §5: laoIds and siteCodes under AO/LAO).
   const laoError = allowLAOs || !allowAOs ? errors.sites : undefined;
   const aoError = laoError ? undefined : errors.sites;
@@ -135,7 +158,8 @@ export function RoleBlock(props: RoleBlockProps) {
             placeholder={allowLAOs ? 'Search LAOs' : undefined}
             searchable
             clearable
-            data={withChosen(sites.laos, value.laoIds)}
+            data={withChosen(laoOptions, value.laoIds)}
+            description={allowLAOs && siteLimit ? 'Only the LAOs of the chosen studies' : undefined}
             value={value.laoIds}
             onChange={(laoIds) => onChange({ ...value, laoIds })}
             disabled={disabled || !allowLAOs}
@@ -149,7 +173,8 @@ export function RoleBlock(props: RoleBlockProps) {
             placeholder={allowAOs ? 'Search AOs' : undefined}
             searchable
             clearable
-            data={withChosen(sites.aos, value.siteCodes, sites.aoLabels)}
+            data={withChosen(aoOptions, value.siteCodes, sites.aoLabels)}
+            description={allowAOs && siteLimit ? 'Only the AOs of the chosen studies' : undefined}
             value={value.siteCodes}
             onChange={(siteCodes) => onChange({ ...value, siteCodes })}
             disabled={disabled || !allowAOs}
@@ -169,10 +194,8 @@ export function RoleBlock(props: RoleBlockProps) {
           placeholder="Search studies"
           searchable
           clearable
-          data={withChosen(
-            props.studyNames.map((n) => ({ value: n, label: n })),
-            value.studyNames,
-          )}
+          data={withChosen(studyOptions, value.studyNames)}
+          description={role && studyLimit ? 'Only the studies of the chosen AOs and LAOs' : undefined}
           value={value.studyNames}
           onChange={(studyNames) => onChange({ ...value, studyNames })}
           disabled={disabled || !role}
