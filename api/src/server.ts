@@ -21,6 +21,7 @@ import { configurationRoutes } from './features/configuration/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileChangeRoutes } from './features/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
+import { proxyBatchRoutes } from './features/proxy-batches/routes';
 import { referenceRoutes } from './features/reference/routes';
 import { registrationRoutes } from './features/registrations/routes';
 import { reportRoutes } from './features/reports/routes';
@@ -78,6 +79,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     configurationRoutes,
     auditRoutes,
     requestRoutes,
+    proxyBatchRoutes,
     profileChangeRoutes,
     reportRoutes,
     registrationRoutes,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { queryIntSchema } from './ids';
 import { CONSTANTS } from './limits';
 import { PageQuerySchema } from './schemas';
+import { textSchema } from './text';
 
 /** The sort keys of GET users (000 §7: the filter's person fields); the default is person.lastName ascending. */
 export const USER_SORT_FIELDS = [
@@ -40,6 +41,14 @@ export const UsersQuerySchema = PageQuerySchema.extend({
     .optional(),
   inactive: z.enum(['true', 'false']).default('false'),
   filterType: z.literal('OR').optional(),
+  /**
+   * The site filter (not in the spec; the proxy page's user table, 001 §2.7): users whose current access
+   * records name this AO (`siteCode`) or this LAO (`laoCode`), or, with `unaffiliated=true`, users whose
+   * current access records name no site at all. At most one of the three.
+   */
+  siteCode: textSchema(32, { min: 1, trim: false }).optional(),
+  laoCode: textSchema(32, { min: 1, trim: false }).optional(),
+  unaffiliated: z.enum(['true', 'false']).optional(),
 });
 export type UsersQuery = z.infer<typeof UsersQuerySchema>;
 

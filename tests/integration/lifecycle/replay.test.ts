@@ -15,6 +15,8 @@ const EXPECTED: Record<string, string[]> = {
   'access-change': ['approved', 'rejected', 'comment-only', 'refused-update', 'mail-failed'],
   // 'approved' holds a comment-only save and a refused one before the approval.
   registration: ['approved', 'denied', 'deleted', 'mail-failed'],
+  // 'completed' files NEW and CHANGE requests and skips a user (601); 'aborted' stops at the first user's 422.
+  'proxy-batch': ['completed', 'aborted'],
   // 'approved' holds a comment-only save and a refused one before the approval (directory write, then commit).
   'profile-change': ['approved', 'rejected', 'mail-failed'],
 };

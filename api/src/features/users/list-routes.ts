@@ -12,6 +12,8 @@ import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { requireAuth } from '../../auth/guard';
+import { checkProxyListing, readUsersOrProxy } from '../../shared/proxy-users';
 import { queryRows } from '../../shared/sql';
 import { UserListCountSchema, usersListSql } from './list-sql';
 
@@ -22,7 +24,8 @@ import { UserListCountSchema, usersListSql } from './list-sql';
  */
 export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Page<UserListRow>> {
   const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
-  const sql = usersListSql(q.inactive === 'true', q, field, dir);
+  const site = { siteCode: q.siteCode, laoCode: q.laoCode, unaffiliated: q.unaffiliated === 'true' };
+  const sql = usersListSql(q.inactive === 'true', q, field, dir, site);
   const [count, rows] = await Promise.all([queryRows(prisma, sql.count), queryRows(prisma, sql.rows)]);
   return toPage(
     // The statement selects exactly the wire row's columns.
@@ -33,17 +36,24 @@ export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Pa
   );
 }
 
-/** GET /rest/secure/user_management/users (000 §7), READ_USERS. */
+/**
+ * GET /rest/secure/user_management/users (000 §7), READ_USERS; a proxy without READ_USERS (001 §2.7) may
+ * read one site's users or the unaffiliated ones within their reach (shared/proxy-users.ts).
+ */
 export const usersListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/rest/secure/user_management/users',
     {
-      config: { permission: 'READ_USERS' },
+      config: { permission: 'USER' },
+      onRequest: readUsersOrProxy(deps.prisma),
       schema: {
         querystring: UsersQuerySchema,
         response: { 200: pageSchema(UserListRowSchema), ...SECURE_ERRORS },
       },
     },
-    async (req) => listUsers(deps.prisma, req.query),
+    async (req) => {
+      await checkProxyListing(deps.prisma, requireAuth(req), req.query);
+      return listUsers(deps.prisma, req.query);
+    },
   );
 };

@@ -40,7 +40,8 @@ const SEARCH_TEXT = Prisma.raw(
  * (the trigram index) and those whose current access records name a matching site code or LAO code. The
  * UNION of two small selections keeps PostgreSQL from scanning the whole tab to join a list of ids.
  */
-function matchingUsers(inactive: boolean, filter: string | undefined): Prisma.Sql {
+function matchingUsers(inactive: boolean, filter: string | undefined, site: SiteFilter = {}): Prisma.Sql {
+  if (site.siteCode || site.laoCode || site.unaffiliated) return siteUsers(inactive, filter, site);
   if (!filter) return Prisma.sql`(SELECT * FROM "PortalUser" p WHERE p."inactive" = ${inactive}) u`;
   const like = containsPattern(filter);
   return Prisma.sql`(SELECT p.* FROM "PortalUser" p
@@ -51,6 +52,33 @@ function matchingUsers(inactive: boolean, filter: string | undefined): Prisma.Sq
         WHERE NOT a."inactive" AND (
           a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
           OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like})))) u`;
+}
+
+/** The site filter of GET users (contract/src/users.ts; the proxy page, 001 §2.7). */
+export interface SiteFilter {
+  siteCode?: string;
+  laoCode?: string;
+  /** Users whose current access records name no AO and no LAO. */
+  unaffiliated?: boolean;
+}
+
+/**
+ * The users of one tab at one AO or LAO (an LAO: also its AOs, through the LAO-site-study relations), or
+ * those without any site, optionally narrowed by the person-field wildcard, as a relation `u`. The access
+ * records' arrays are matched through their GIN indexes.
+ */
+function siteUsers(inactive: boolean, filter: string | undefined, site: SiteFilter): Prisma.Sql {
+  const sited = Prisma.sql`SELECT a."portalUserId" FROM "UserAccess" a WHERE NOT a."inactive"`;
+  const where = site.unaffiliated
+    ? Prisma.sql`p."id" NOT IN (${sited} AND (cardinality(a."siteCodes") > 0 OR cardinality(a."laoIds") > 0))`
+    : site.siteCode
+      ? Prisma.sql`p."id" IN (${sited} AND a."siteCodes" && ARRAY[${site.siteCode}]::text[])`
+      : // An LAO's users: those at the LAO, at its own AO duplicate, or at one of its AOs (000 §3).
+        Prisma.sql`p."id" IN (${sited} AND (a."laoIds" && ARRAY[${site.laoCode ?? ''}]::text[]
+          OR a."siteCodes" && ARRAY(SELECT r."siteCode"::text FROM "SiteRelation" r
+            WHERE r."laoCode" = ${site.laoCode ?? ''} AND r."active" UNION SELECT ${site.laoCode ?? ''}::text)))`;
+  const text = filter ? Prisma.sql`AND ${SEARCH_TEXT} LIKE ${containsPattern(filter.toLowerCase())}` : Prisma.empty;
+  return Prisma.sql`(SELECT p.* FROM "PortalUser" p WHERE p."inactive" = ${inactive} AND ${where} ${text}) u`;
 }
 
 /** The sorted, unique values of one array column over a user's current access records. */
@@ -67,10 +95,11 @@ export function usersListSql(
   q: { page: number; size: number; filter?: string },
   field: UserSortField,
   dir: 'asc' | 'desc',
+  site: SiteFilter = {},
 ): { rows: Prisma.Sql; count: Prisma.Sql } {
   const direction = dir === 'asc' ? 'ASC' : 'DESC';
   const order = Prisma.raw(`${SORT_COLUMNS[field]} ${direction}, u."id" ${direction}`);
-  const users = matchingUsers(inactive, q.filter);
+  const users = matchingUsers(inactive, q.filter, site);
   const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
       u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
       ${currentSites('siteCodes')}, ${currentSites('laoIds')}

@@ -1,0 +1,127 @@
+/**
+ * Starting a proxy batch (001 §2.7; REQUEST-LIFECYCLE.md "Proxy bulk batch", rule 1): the proxy right (403
+ * without it), the requester and duplicate emails dropped, unknown or inactive users refused (422
+ * `portalUserIds`), without forAllUsers every user at one of the proxy's sites (403 otherwise), the shared
+ * role block validated once (422 `accessControls[0].*`); then the batch row and one item per user are
+ * committed, and `proxy-batch-<id>` is started (a failed start is left to the worker's reconciler).
+ */
+import type { ProxyBatchDetail, StartProxyBatchBody } from '@portal/contract';
+import { MESSAGES } from '@portal/contract';
+import { proxyBatchWorkflowId, startProxyBatchWorkflow } from '@portal/workflows';
+import type { AuthContext } from '../../auth/guard';
+import type { Deps } from '../../deps';
+import { forbidden, unavailable, unprocessable } from '../../http/errors';
+import { checkAccessControls, loadReferenceSets } from '../../shared/access-rules';
+import { loadProxyScope, unreachableUsers } from '../../shared/proxy-scope';
+import { proxyBatchDetailView } from './view';
+
+const START_DEADLINE_MS = 5_000;
+
+export async function startProxyBatch(
+  deps: Deps,
+  actor: AuthContext,
+  body: StartProxyBatchBody,
+): Promise<ProxyBatchDetail> {
+  const { prisma } = deps;
+  const scope = await loadProxyScope(prisma, actor.userId);
+  if (!scope.canSubmit) throw forbidden();
+
+  const users = await prisma.portalUser.findMany({
+    where: { id: { in: body.portalUserIds } },
+    select: { id: true, firstName: true, lastName: true, email: true, inactive: true },
+  });
+  const byId = new Map(users.map((u) => [u.id, u]));
+  if (body.portalUserIds.some((id) => !byId.get(id) || byId.get(id)!.inactive)) {
+    throw unprocessable({ portalUserIds: ['unknown'] });
+  }
+  // 001 §5: the requester and duplicate emails are dropped (the first selection of an email is kept).
+  const seen = new Set([actor.email.toLowerCase()]);
+  const selected = body.portalUserIds.flatMap((id) => {
+    const u = byId.get(id)!;
+    const email = u.email.toLowerCase();
+    if (id === actor.userId || seen.has(email)) return [];
+    seen.add(email);
+    return [u];
+  });
+  if (!selected.length) throw unprocessable({ portalUserIds: ['required'] });
+  if (
+    (
+      await unreachableUsers(
+        prisma,
+        scope,
+        selected.map((u) => u.id),
+      )
+    ).length
+  )
+    throw forbidden();
+
+  const fieldErrors = checkAccessControls(body.accessControls, await loadReferenceSets(prisma));
+  if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
+
+  let batchId: number;
+  try {
+    batchId = await prisma.$transaction(
+      async (tx) => {
+        const [{ id }] = await tx.$queryRaw<
+          [{ id: bigint }]
+        >`SELECT nextval(pg_get_serial_sequence('"ProxyBatch"', 'id')) AS id`;
+        const batchId = Number(id);
+        await tx.proxyBatch.create({
+          data: {
+            id: batchId,
+            workflowId: proxyBatchWorkflowId(batchId),
+            proxyUserId: actor.userId,
+            accessControls: body.accessControls.map((b) => ({ ...b, questionNum: b.questionNum ?? 1 })),
+            requesterComments: body.requesterComments,
+            totalRequests: selected.length,
+          },
+        });
+        await tx.proxyBatchItem.createMany({
+          data: selected.map((u, i) => ({
+            batchId,
+            requestNum: i + 1,
+            portalUserId: u.id,
+            firstName: u.firstName,
+            lastName: u.lastName,
+            email: u.email,
+          })),
+        });
+        await tx.auditEvent.create({
+          data: {
+            actorUserId: actor.userId,
+            actorUsername: actor.username,
+            entityType: 'ProxyBatch',
+            entityId: String(batchId),
+            action: 'CREATED',
+            after: { totalRequests: selected.length, accessControls: body.accessControls },
+            workflowId: proxyBatchWorkflowId(batchId),
+            idempotencyKey: `${proxyBatchWorkflowId(batchId)}:0`,
+          },
+        });
+        return batchId;
+      },
+      { timeout: 20_000 },
+    );
+  } catch (err) {
+    console.error(`proxy batch: the filing transaction failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw unavailable(MESSAGES.access.newRequestFailed);
+  }
+
+  try {
+    await deps.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      startProxyBatchWorkflow(deps.temporal, batchId, selected.length, {
+        taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+        proxyUserId: actor.userId,
+        proxyLabel: `${actor.firstName} ${actor.lastName} (${actor.username})`,
+        notificationDeadline: deps.cfg.MAIL_DEADLINE,
+      }),
+    );
+    await prisma.proxyBatch.update({ where: { id: batchId }, data: { workflowStartedAt: new Date() } });
+  } catch (err) {
+    // The batch is committed; the worker's reconciler starts it (rule 1).
+    console.warn(`proxy batch ${batchId}: start deferred to the reconciler: ${String(err)}`);
+  }
+  const batch = await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } });
+  const items = await prisma.proxyBatchItem.findMany({ where: { batchId }, orderBy: { requestNum: 'asc' } });
+  return proxyBatchDetailView(batch, items);
+}

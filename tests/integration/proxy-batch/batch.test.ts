@@ -1,0 +1,354 @@
+/**
+ * Proxy bulk batches (001 §2.7, §4 Proxy submission, §6, §9; REQUEST-LIFECYCLE "Proxy bulk batch") on the real
+ * stack: the batch files one request per user strictly in order (NEW or CHANGE), skips a user with an active
+ * request (601), aborts on the first user's 422 or 304 (a later 422 is only recorded), stores a truthful
+ * summary, marks each request with the proxy comment and `ProxyBatchId`; a proxy without forAllUsers is
+ * refused users outside their sites (batch, single POST, user list); and a worker killed mid-batch and
+ * restarted ends with exactly one request and one workflow per user.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import {
+  ACTIVE_REQUEST_EXISTS_STATUS,
+  type AccessControl,
+  PROXY_MESSAGES,
+  type ProxyBatchDetail,
+  parseProxyComment,
+} from '@portal/contract';
+import type { PortalUser, PrismaClient } from '@portal/db';
+import { accessChangeWorkflowId } from '@portal/workflows';
+import { createTestUser } from '../auth-helpers';
+import { demoRequestParts } from '../fixtures';
+import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
+import { maybeRecordHistory, newWorker, uniqueQueue } from '../lifecycle/support';
+import { batchEnded, startWorkerProcess, storeAndStartBatch, subjectsAt } from './support';
+
+const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
+const taskQueue = uniqueQueue('proxy-batch');
+let api: TestApi;
+let prisma: PrismaClient;
+let client: Client;
+let connection: Connection;
+let stopWorker: () => Promise<void>;
+let block: AccessControl;
+let laostaff: Session;
+let laostaffUser: PortalUser;
+
+beforeAll(async () => {
+  api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue });
+  prisma = api.prisma;
+  connection = await Connection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
+  client = new Client({ connection, namespace: api.cfg.TEMPORAL_NAMESPACE });
+  stopWorker = await startWorker(api, taskQueue);
+  block = (await demoRequestParts(prisma)).block;
+  laostaff = await signIn(api.app, 'laostaff');
+  laostaffUser = await prisma.portalUser.findUniqueOrThrow({ where: { username: 'laostaff' } });
+}, 120_000);
+
+afterAll(async () => {
+  await stopWorker?.();
+  await connection?.close();
+  await api?.close();
+});
+
+const call = (s: Session, method: 'GET' | 'POST', url: string, body?: unknown) => caller(api.app)(s, method, url, body);
+
+async function finished(s: Session, id: number): Promise<ProxyBatchDetail> {
+  for (let i = 0; i < 300; i++) {
+    const res = await call(s, 'GET', `${BATCH_URL}/${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = res.json<ProxyBatchDetail>();
+    if (batch.status !== 'RUNNING') return batch;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`batch ${id} did not finish`);
+}
+
+describe('a batch through the API', () => {
+  it('files one request per user in order (NEW or CHANGE), skips 601, and stores the summary', async () => {
+    const users = await subjectsAt(prisma, 'MA036', 5, 'pbok');
+    // User 3 has an active request: skipped. User 4 already holds the role: CHANGE.
+    await prisma.accessModRequest.create({
+      data: {
+        workflowId: `test-open-${users[2]!.id}`,
+        requestType: 'NEW',
+        subjectUserId: users[2]!.id,
+        requesterUserId: users[2]!.id,
+        accessControls: [block],
+        lastModifiedBy: 'test',
+        workflowStartedAt: new Date(),
+      },
+    });
+    await prisma.userAccess.create({
+      data: { portalUserId: users[3]!.id, roleName: block.roleName, createdBy: 'test', lastModifiedBy: 'test' },
+    });
+    const ids = users.map((u) => u.id);
+    // The requester and a repeated user are dropped.
+    const res = await call(laostaff, 'POST', BATCH_URL, {
+      portalUserIds: [...ids, laostaffUser.id, ids[0]],
+      accessControls: [block],
+      requesterComments: 'Please add the study',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const started = res.json<ProxyBatchDetail>();
+    expect(started.summary.totalRequests).toBe(5);
+    expect(started.workflowId).toBe(`proxy-batch-${started.id}`);
+
+    const batch = await finished(laostaff, started.id);
+    expect(batch.status).toBe('COMPLETED');
+    expect(batch.results.map((r) => [r.portalUserId, r.responseStatus, r.requestType])).toEqual([
+      [ids[0], 200, 'NEW'],
+      [ids[1], 200, 'NEW'],
+      [ids[2], ACTIVE_REQUEST_EXISTS_STATUS, null],
+      [ids[3], 200, 'CHANGE'],
+      [ids[4], 200, 'NEW'],
+    ]);
+    expect(batch.results[2]).toMatchObject({ success: false, activeRequestAlreadyExistsForUser: true });
+    expect(batch.summary).toEqual({
+      abortedProcessing: false,
+      abortStatusCode: null,
+      abortStatusText: null,
+      abortRequestNum: null,
+      totalRequests: 5,
+      numSuccesses: 4,
+      numFailures: 1,
+    });
+
+    // Strictly in order: request ids and filing times grow with the request number.
+    const filed = batch.results.filter((r) => r.requestId !== null);
+    const rows = await prisma.accessModRequest.findMany({
+      where: { id: { in: filed.map((r) => r.requestId!) } },
+      orderBy: { id: 'asc' },
+    });
+    expect(rows.map((r) => r.subjectUserId)).toEqual(filed.map((r) => r.portalUserId));
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.sysdat >= rows[i - 1]!.sysdat).toBe(true);
+    for (const row of rows) {
+      expect(row).toMatchObject({ isProxyRequest: true, requesterUserId: laostaffUser.id, requestStatus: 'NEW' });
+      const marker = parseProxyComment(row.requesterComments);
+      expect(marker?.proxy).toEqual({ name: 'Morgan Liaison', email: 'laostaff@portal.test', id: laostaffUser.id });
+      expect(marker?.subject.id).toBe(row.subjectUserId);
+      expect(marker?.comment).toBe('Please add the study');
+    }
+
+    // Each filed request runs its own workflow, found by ProxyBatchId.
+    for (const row of rows) {
+      const handle = client.workflow.getHandle(accessChangeWorkflowId(row.id));
+      const description = await handle.describe();
+      expect(description.status.name).toBe('RUNNING');
+      expect(description.typedSearchAttributes.get({ name: 'ProxyBatchId', type: 'KEYWORD' } as never)).toBe(
+        String(batch.id),
+      );
+    }
+    await maybeRecordHistory({ client } as never, batch.workflowId, 'proxy-batch', 'completed');
+
+    const list = await call(laostaff, 'GET', BATCH_URL);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().content[0]).toMatchObject({ id: batch.id, status: 'COMPLETED' });
+  }, 120_000);
+
+  it('aborts when the first user answers 304 (no changes), recording the spec text', async () => {
+    const users = await subjectsAt(prisma, 'MA036', 3, 'pb304');
+    // The first user holds exactly the requested access; no comment: nothing to submit.
+    await prisma.userAccess.create({
+      data: {
+        portalUserId: users[0]!.id,
+        roleName: block.roleName,
+        siteCodes: block.siteCodes,
+        laoIds: block.laoIds,
+        studyNames: block.studyNames,
+        systemAccessIds: block.systemAccessIds,
+        createdBy: 'test',
+        lastModifiedBy: 'test',
+      },
+    });
+    const res = await call(laostaff, 'POST', BATCH_URL, {
+      portalUserIds: users.map((u) => u.id),
+      accessControls: [block],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = await finished(laostaff, res.json<ProxyBatchDetail>().id);
+    expect(batch.status).toBe('ABORTED');
+    expect(batch.summary).toEqual({
+      abortedProcessing: true,
+      abortStatusCode: 304,
+      abortStatusText: PROXY_MESSAGES.notSubmittedNoData,
+      abortRequestNum: 1,
+      totalRequests: 3,
+      numSuccesses: 0,
+      numFailures: 1,
+    });
+    expect(batch.results.map((r) => r.responseStatus)).toEqual([304, null, null]);
+    expect(await prisma.accessModRequest.count({ where: { subjectUserId: { in: users.map((u) => u.id) } } })).toBe(0);
+  }, 60_000);
+
+  it('validates the body once: 422 with the spec keys, nothing stored', async () => {
+    const before = await prisma.proxyBatch.count();
+    const bad = await call(laostaff, 'POST', BATCH_URL, {
+      portalUserIds: [],
+      accessControls: [{ ...block, roleName: 'No Such Role' }],
+      requesterComments: 'x'.repeat(251),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().fieldErrors).sort()).toEqual(['portalUserIds', 'requesterComments']);
+    const unknownRole = await call(laostaff, 'POST', BATCH_URL, {
+      portalUserIds: [(await subjectsAt(prisma, 'MA036', 1, 'pbv'))[0]!.id],
+      accessControls: [{ ...block, roleName: 'No Such Role' }],
+    });
+    expect(unknownRole.statusCode).toBe(422);
+    expect(unknownRole.json().fieldErrors['accessControls[0].roleName']).toEqual(['unknown']);
+    expect(await prisma.proxyBatch.count()).toBe(before);
+  });
+});
+
+describe('the batch workflow', () => {
+  it('aborts on the first 422; a later 422 is only recorded', async () => {
+    const proxy = laostaffUser.id;
+    const first = await subjectsAt(prisma, 'MA036', 3, 'pb422a');
+    await prisma.portalUser.update({ where: { id: first[0]!.id }, data: { inactive: true } });
+    const aborted = await batchEnded(prisma, await storeAndStartBatch(prisma, client, taskQueue, proxy, first, block));
+    expect(aborted).toMatchObject({
+      status: 'ABORTED',
+      abortedProcessing: true,
+      abortStatusCode: 422,
+      abortStatusText: PROXY_MESSAGES.notSubmittedErrors,
+      abortRequestNum: 1,
+      processed: 1,
+      numFailures: 1,
+      numSuccesses: 0,
+    });
+    await maybeRecordHistory({ client } as never, aborted.workflowId, 'proxy-batch', 'aborted');
+
+    const later = await subjectsAt(prisma, 'MA036', 3, 'pb422b');
+    await prisma.portalUser.update({ where: { id: later[1]!.id }, data: { inactive: true } });
+    const done = await batchEnded(prisma, await storeAndStartBatch(prisma, client, taskQueue, proxy, later, block));
+    expect(done).toMatchObject({ status: 'COMPLETED', abortedProcessing: false, numSuccesses: 2, numFailures: 1 });
+    const items = await prisma.proxyBatchItem.findMany({ where: { batchId: done.id }, orderBy: { requestNum: 'asc' } });
+    expect(items.map((i) => i.responseStatus)).toEqual([200, 422, 200]);
+  }, 60_000);
+});
+
+describe('a proxy without forAllUsers reaches only their own sites', () => {
+  it('refuses the batch, the single POST and the user list outside them', async () => {
+    const proxy = await createTestUser(api, 'pbproxy');
+    await prisma.userAccess.create({
+      data: {
+        portalUserId: proxy.user.id,
+        roleName: 'LAO Staff',
+        laoIds: ['MA036'],
+        createdBy: 't',
+        lastModifiedBy: 't',
+      },
+    });
+    const session = await signIn(api.app, proxy.username, proxy.password);
+    const related = await prisma.siteRelation.findMany({ where: { laoCode: 'MA036' }, select: { siteCode: true } });
+    const outsideSite = await prisma.site.findFirstOrThrow({
+      where: { siteType: 'AO', siteCode: { notIn: ['MA036', ...related.map((r) => r.siteCode)] } },
+    });
+    const [inside] = await subjectsAt(prisma, 'MA036', 1, 'pbin');
+    const [outside] = await subjectsAt(prisma, outsideSite.siteCode, 1, 'pbout');
+
+    const profile = await call(session, 'GET', '/rest/secure/user_profile');
+    expect(profile.json().canSubmitProxyAccessChangeRequests).toEqual({ canSubmit: true, forAllUsers: false });
+
+    const refused = await call(session, 'POST', BATCH_URL, {
+      portalUserIds: [inside!.id, outside!.id],
+      accessControls: [block],
+    });
+    expect(refused.statusCode).toBe(403);
+    const single = (subject: PortalUser) =>
+      call(session, 'POST', '/rest/secure/user_access_mod_request', {
+        portalUserId: subject.id,
+        requestType: 'NEW',
+        accessControls: [block],
+        requesterComments: 'single',
+      });
+    expect((await single(outside!)).statusCode).toBe(403);
+    const ok = await single(inside!);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ isProxyRequest: true, proxyUserId: proxy.user.id, subjectUserId: inside!.id });
+    expect(parseProxyComment(ok.json().requesterComments)?.comment).toBe('single');
+
+    const users = (q: string) => call(session, 'GET', `/rest/secure/user_management/users?size=200&${q}`);
+    expect((await users(`siteCode=${outsideSite.siteCode}`)).statusCode).toBe(403);
+    expect((await users('unaffiliated=true')).statusCode).toBe(403);
+    expect((await users('')).statusCode).toBe(403);
+    const own = await users('laoCode=MA036&filter=pbin');
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().content.map((u: { id: number }) => u.id)).toContain(inside!.id);
+
+    // A user without the proxy right: 403 on every proxy call.
+    const plain = await signIn(api.app, 'user');
+    expect(
+      (await call(plain, 'POST', BATCH_URL, { portalUserIds: [inside!.id], accessControls: [block] })).statusCode,
+    ).toBe(403);
+    expect((await call(plain, 'GET', BATCH_URL)).statusCode).toBe(403);
+    expect((await caller(api.app)(plain, 'GET', '/rest/secure/user_management/users?laoCode=MA036')).statusCode).toBe(
+      403,
+    );
+  }, 60_000);
+
+  it('lists unaffiliated users for a proxy with forAllUsers', async () => {
+    const lonely = await prisma.portalUser.create({
+      data: {
+        username: `pblonely${Date.now()}`,
+        firstName: 'Lonely',
+        lastName: 'Unaffiliated',
+        email: `pblonely${Date.now()}@it.portal.test`,
+      },
+    });
+    const res = await call(
+      laostaff,
+      'GET',
+      `/rest/secure/user_management/users?unaffiliated=true&filter=pblonely&size=200`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().content.map((u: { id: number }) => u.id)).toContain(lonely.id);
+    const sited = await call(
+      laostaff,
+      'GET',
+      `/rest/secure/user_management/users?unaffiliated=true&filter=pbok&size=200`,
+    );
+    expect(sited.json().content).toEqual([]);
+  });
+});
+
+describe('a worker killed in the middle of a batch', () => {
+  it('ends, once restarted, with exactly one request and one workflow per selected user', async () => {
+    const queue = uniqueQueue('proxy-batch-kill');
+    const users = await subjectsAt(prisma, 'MA036', 40, 'pbkill');
+    const child = await startWorkerProcess(queue);
+    try {
+      const batchId = await storeAndStartBatch(prisma, client, queue, laostaffUser.id, users, block);
+      for (let i = 0; i < 600; i++) {
+        const b = await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } });
+        if (b.processed >= 8) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      const atKill = (await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } })).processed;
+      expect(atKill).toBeLessThan(40);
+
+      const env = { client, native: undefined as never, close: async () => {} };
+      const { NativeConnection } = await import('@temporalio/worker');
+      const native = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
+      const worker = await newWorker({ ...env, native }, prisma, queue);
+      const batch = await worker.runUntil(batchEnded(prisma, batchId, 120_000));
+      await native.close();
+      expect(batch).toMatchObject({ status: 'COMPLETED', processed: 40, numSuccesses: 40, numFailures: 0 });
+
+      const requests = await prisma.accessModRequest.findMany({
+        where: { subjectUserId: { in: users.map((u) => u.id) } },
+      });
+      expect(requests).toHaveLength(40);
+      expect(new Set(requests.map((r) => r.subjectUserId)).size).toBe(40);
+      for (const r of requests) {
+        expect(r.workflowStartedAt).not.toBeNull();
+        const d = await client.workflow.getHandle(accessChangeWorkflowId(r.id)).describe();
+        expect(d.status.name).toBe('RUNNING');
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 240_000);
+});
