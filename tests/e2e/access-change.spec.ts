@@ -1,10 +1,13 @@
 /**
  * The journey of issue 2: a requester files an access-change request, a reviewer moves it to In Progress
  * and approves it, the requester sees APPROVED in their Requests History, and the workflow can be found
- * by its search attributes in the Temporal Web UI.
+ * by its search attributes in the Temporal Web UI. Then own requests of every type (001 §2.5, issue 12): NEW
+ * with the role-block rules and LAO-site-study filtering, CHANGE with the server's 'no changes', the
+ * outstanding-request warning, and REMOVAL through 'Delete Access?'.
  */
 import { expect, test } from '@playwright/test';
 import { MESSAGES } from '@portal/contract';
+import { journeyPrisma, makeJourneyUser } from '../support/journey-users';
 import { account, expectNoSidewaysScroll, linkFromMail, pick, shot, signIn, signOut } from './support';
 
 test('requester files, reviewer approves, requester sees APPROVED', async ({ page }) => {
@@ -102,4 +105,105 @@ test('ops find the request workflows in the Temporal Web UI by search attribute'
     await expect(page.getByText(/access-change-\d+/).first()).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   await shot(page, '09-temporal-ui-filtered', { axe: false });
+});
+
+test('a user files own NEW, CHANGE and REMOVAL requests with the role-block rules', async ({ page }) => {
+  const prisma = journeyPrisma();
+  // The held access follows the network's relations: an AO of one LAO and a study that AO runs.
+  const relation = await prisma.siteRelation.findFirstOrThrow({
+    where: { laoCode: 'MA036', NOT: { siteCode: 'MA036' } },
+    orderBy: { id: 'asc' },
+  });
+  const me = await makeJourneyUser(prisma, 'ownreq', [
+    { roleName: 'Clinical Research Associate', siteCodes: [relation.siteCode], studyNames: [relation.studyName] },
+    { roleName: 'Research Pharmacist', siteCodes: [relation.siteCode] },
+  ]);
+  const laoStudies = await prisma.siteRelation.findMany({
+    where: { laoCode: 'NY016', active: true },
+    distinct: ['studyName'],
+  });
+  const [lao] = await prisma.site.findMany({ where: { laoCode: 'NY016' } });
+  await prisma.$disconnect();
+  const tag = me.username;
+
+  await page.goto('/');
+  await page.getByLabel('Username or Email Address').fill(me.username);
+  await page.getByLabel('Password').fill(me.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard/);
+
+  const history = async (comment: string, type: string, role: string) => {
+    await expect(page).toHaveURL(/tab=history/);
+    const row = page.getByRole('row').filter({ hasText: comment });
+    await expect(row).toContainText(type);
+    await expect(row).toContainText(role);
+  };
+  const openHeld = async (roleName: string) => {
+    await page.goto('/app/profile?tab=access');
+    await page.getByRole('link', { name: roleName, exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Request Modified Access', level: 1 })).toBeVisible();
+  };
+
+  await test.step('NEW: the rules of the role block, LAO-site-study filtering, comments trimmed on blur', async () => {
+    await page.goto('/app/profile?tab=access');
+    await page.getByRole('link', { name: 'Request New Access' }).click();
+    await expect(page.getByRole('heading', { name: 'Request New Access', level: 1 })).toBeVisible();
+    // Study roles already held are not offered.
+    await page.getByRole('textbox', { name: 'Study Role' }).click();
+    await expect(page.getByRole('option', { name: 'Clinical Research Associate' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Site Investigator');
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page.getByText(MESSAGES.access.atLeastOneSite).first()).toBeVisible();
+    await expect(page.getByText(MESSAGES.access.atLeastOneStudy)).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: 'Portal Gateway' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Portal Gateway' })).toBeDisabled();
+    await pick(page, page.getByRole('textbox', { name: /^LAOs/ }), `NY016 - ${lao!.siteName}`);
+    // Sites to studies: only the studies the LAO's sites run are offered.
+    await expect(page.getByText('Only the studies of the chosen AOs and LAOs')).toBeVisible();
+    await page.getByRole('textbox', { name: /^Studies/ }).click();
+    await expect(page.getByRole('option')).toHaveCount(laoStudies.length);
+    await page.keyboard.press('Escape');
+    await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+    const comments = page.getByLabel(/^Comments/);
+    await comments.fill(`   NEW ${tag}   `);
+    await comments.blur();
+    await expect(comments).toHaveValue(`NEW ${tag}`);
+    await shot(page, '40-own-new-request');
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await history(`NEW ${tag}`, 'New Access', 'Site Investigator');
+  });
+
+  await test.step("CHANGE: nothing changed is the server's 'no changes', then a change is filed", async () => {
+    await openHeld('Clinical Research Associate');
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page.getByText(MESSAGES.access.noChanges)).toBeVisible();
+    await shot(page, '41-own-change-no-changes');
+    await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+    await page.getByLabel(/^Comments/).fill(`CHANGE ${tag}`);
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await history(`CHANGE ${tag}`, 'Access Change', 'Clinical Research Associate');
+  });
+
+  await test.step('an outstanding request for the study role shows the warning and disables the form', async () => {
+    await page.goto('/app/profile?tab=access');
+    await expect(page.getByRole('row', { name: /Clinical Research Associate/ })).toContainText('Request outstanding');
+    await openHeld('Clinical Research Associate');
+    await expect(page.getByText(/An outstanding request already covers the study role/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Submit Request' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Remove Access' })).toBeDisabled();
+    await shot(page, '42-own-change-outstanding');
+  });
+
+  await test.step("REMOVAL: 'Remove Access' asks 'Delete Access?' and files the removal", async () => {
+    await openHeld('Research Pharmacist');
+    await page.getByLabel(/^Comments/).fill(`REMOVAL ${tag}`);
+    await page.getByRole('button', { name: 'Remove Access' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Access?' });
+    await expect(dialog).toContainText('Are you sure you want to request removal of this access?');
+    await shot(page, '43-own-removal-confirm');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await history(`REMOVAL ${tag}`, 'Access Removal', 'Research Pharmacist');
+    await shot(page, '44-own-requests-history');
+  });
 });

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_REPORT_COLUMNS, GLOBAL_ERRORS, MESSAGES, type AccessControl } from '@portal/contract';
+import { parseCsv } from '../support/csv';
 import { buildTestApp, call, createTestUser, signIn, type Session, type TestApp, type TestUser } from './auth-helpers';
 
 const FILE = '/rest/secure/user_access_mod_request';
@@ -19,41 +20,6 @@ let reader: Session;
 let fixedId: number;
 let pharmacistAccessId: number;
 let proxyRowId: number;
-
-/** A minimal RFC 4180 reader for the report (quoted cells, doubled quotes, CRLF rows). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      cell += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (!quoted && c === ',') {
-      endCell();
-    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else {
-      cell += c;
-    }
-  }
-  if (cell || row.length) {
-    endCell();
-    rows.push(row);
-  }
-  return rows;
-}
 
 const block = (roleName: string, extra: Partial<AccessControl> = {}): AccessControl => ({
   questionNum: 1,
@@ -203,7 +169,7 @@ describe('lists of access-modification requests (001 §7)', () => {
 describe('the access-modification report (001 §2.11, §7, §8)', () => {
   const rowsOf = (body: string) => {
     expect(body.charCodeAt(0)).toBe(0xfeff);
-    const [header, ...rows] = parseCsv(body.slice(1));
+    const [header, ...rows] = parseCsv(body);
     expect(header).toEqual([...ACCESS_REPORT_COLUMNS]);
     return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]])) as Record<string, string>);
   };
