@@ -34,6 +34,9 @@ export async function runSeed(
   await seedDemoAccounts(prisma, dir, network);
   log(`seeding ${opts.generatedUsers} generated users`);
   await seedGeneratedUsers(prisma, faker, network, opts.generatedUsers);
+  // Fresh statistics after the bulk load, as after any bulk load: the planner's first plans otherwise assume
+  // empty tables until autovacuum gets round to them.
+  await prisma.$executeRawUnsafe('ANALYZE');
   await prisma.seedRun.create({ data: { name: SEED_NAME } });
   return true;
 }

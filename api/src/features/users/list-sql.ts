@@ -24,15 +24,11 @@ const SORT_COLUMNS: Record<UserSortField, string> = {
 export const UserListCountSchema = CountRowsSchema;
 
 /**
- * The person fields the wildcard searches, lower-cased and joined by line breaks: exactly the expression of
- * the trigram index "PortalUser_search_trgm_idx" (prisma/migrations/20261125100000_users_list_search), so
- * PostgreSQL can use it (the alias `p` is the person row). A filter is one line, so a match stays inside
- * one field (the spec's OR).
+ * The person fields the wildcard searches, lower-cased and joined by line breaks: the stored column
+ * "searchText" (prisma/migrations/20261126700000_users_search_column), served by its trigram index (the alias
+ * `p` is the person row). A filter is one line, so a match stays inside one field (the spec's OR).
  */
-const SEARCH_TEXT = Prisma.raw(
-  `lower(p."firstName"::text || E'\\n' || p."lastName"::text || E'\\n' || p."email"::text || E'\\n' ||
-  p."organizationName"::text || E'\\n' || p."phoneNumber"::text)`,
-);
+const SEARCH_TEXT = Prisma.raw(`p."searchText"`);
 
 /**
  * The users of one tab matching `filter`, as a relation `u`: without a filter the tab itself (its page comes
