@@ -5,6 +5,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { shot, signIn, signOut } from './support';
+import { makeChangingUser, requestLastName, signInAs } from './profile-change-support';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -55,6 +56,11 @@ test("a network user's screens at phone size", async ({ page }) => {
 
 test("a reviewer's screens at phone size", async ({ page }) => {
   await signIn(page, 'reviewer');
+  // The reviewer's dashboard: the open queues' chart and table at phone width.
+  await visit(page, '/app/dashboard', /./, '19-dashboard-reviewer');
+  await expect(
+    page.getByRole('region', { name: 'Open user requests' }).locator('.recharts-surface').first(),
+  ).toBeVisible();
   await visit(page, '/app/user-requests', 'User Requests', '20-user-requests');
   const first = page.getByRole('table').getByRole('row').nth(1);
   if (await first.getByRole('link').count()) {
@@ -98,5 +104,27 @@ test("an administrator's screens at phone size", async ({ page }) => {
   await page.getByRole('table').getByText('expired@portal.test').click();
   await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
   await shot(page, 'phone-40-user-detail');
+  await page.getByRole('tab', { name: 'Requests History' }).click();
+  await expect(page.getByRole('table', { name: 'Access requests' })).toBeVisible();
+  await expect(page.getByText('Searching')).toHaveCount(0);
+  await shot(page, 'phone-41-user-detail-history');
+  await signOut(page);
+});
+
+test('a profile-change request at phone size: the Account tab with its banner, the review screen', async ({ page }) => {
+  const user = await makeChangingUser('pcphone');
+  await signInAs(page, user);
+  await visit(page, '/app/profile?tab=account', 'Profile', '50-profile-account-request');
+  const id = await requestLastName(page, 'Phoned');
+  await expect(page.getByTestId('outstanding-request-banner')).toBeVisible();
+  await shot(page, 'phone-51-profile-outstanding');
+  await signOut(page);
+  await signIn(page, 'reviewer');
+  await visit(
+    page,
+    `/app/user-requests/profile-change/${id}`,
+    'Review Profile-Change Request',
+    '52-profile-change-review',
+  );
   await signOut(page);
 });

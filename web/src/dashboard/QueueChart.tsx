@@ -24,7 +24,12 @@ export default function QueueChart({ lines }: { lines: QueueLine[] }) {
       type="stacked"
       orientation="vertical"
       withLegend
-      legendProps={{ verticalAlign: 'bottom' }}
+      // Brackets in age order (recharts would sort the legend by name), whole numbers on the count axis.
+      legendProps={{
+        verticalAlign: 'bottom',
+        itemSorter: (item) => QUEUE_AGE_BUCKETS.indexOf(item.dataKey as QueueAgeBucket),
+      }}
+      xAxisProps={{ allowDecimals: false }}
       yAxisProps={{ width: 220 }}
       gridAxis="x"
       maxBarWidth={28}

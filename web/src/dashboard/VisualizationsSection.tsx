@@ -52,7 +52,7 @@ function TableauFrame({ id }: { id: number }) {
         src={src}
         title={visualization.title}
         onLoad={() => setLoaded(true)}
-        style={{ width: '100%', height: 420, border: 0 }}
+        style={{ width: '100%', height: 420, border: '1px solid var(--mantine-color-gray-4)' }}
       />
     </Stack>
   );
