@@ -69,6 +69,8 @@ export const paths = {
     /** The old address of the request form, kept as a redirect to the Access tab. */
     requestAccessChange: { path: '/app/request-access-change' },
     changePassword: { path: '/app/change-password', href: '/app/change-password' },
+    /** Reports (000 §2 Routes, 001 §2.11): the access-modification report download. */
+    reports: { path: '/app/reports', href: '/app/reports' },
     /** 'Request a User' (000 §2 Routes, 001 §2.2). */
     proxyRegistration: { path: '/app/proxy-registration', href: '/app/proxy-registration' },
     userRequests: {

@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+import { RequestsHistory } from '../shared/history/RequestsHistory';
 import { PageLoader } from '../shared/PageLoader';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
 import { usePageTitle } from '../shared/usePageTitle';
@@ -20,7 +21,7 @@ import { PasswordSection } from './PasswordSection';
 import { StatusSection } from './StatusSection';
 import { DETAILS_FIELDS, bodyOf, describeUserFailure, lockedFields, valuesOf } from './userForm';
 
-const TABS = { account: 'Account', details: 'Details', access: 'Access' } as const;
+const TABS = { account: 'Account', details: 'Details', access: 'Access', history: 'Requests History' } as const;
 type TabKey = keyof typeof TABS;
 const isTab = (value: string | null): value is TabKey => !!value && value in TABS;
 
@@ -127,7 +128,7 @@ function UserEditor({
     <form onSubmit={submit} noValidate>
       {guard.dialog}
       <MessageAlert message={message} onClose={() => setMessage(null)} />
-      {!readOnly && tab !== 'access' && (
+      {!readOnly && tab !== 'access' && tab !== 'history' && (
         <Text size="sm" c="dimmed" mb="sm">
           All fields are required unless indicated.
         </Text>
@@ -158,8 +159,11 @@ function UserEditor({
         <Tabs.Panel value="access">
           <AccessTab user={user} />
         </Tabs.Panel>
+        <Tabs.Panel value="history">
+          <RequestsHistory subject={{ self: false, userId: user.id }} />
+        </Tabs.Panel>
       </Tabs>
-      {!readOnly && tab !== 'access' && (
+      {!readOnly && tab !== 'access' && tab !== 'history' && (
         <Group mt="lg">
           <Button type="submit" loading={save.isPending}>
             Save Changes
