@@ -56,11 +56,6 @@ test("a network user's screens at phone size", async ({ page }) => {
 
 test("a reviewer's screens at phone size", async ({ page }) => {
   await signIn(page, 'reviewer');
-  // The reviewer's dashboard: the open queues' chart and table at phone width.
-  await visit(page, '/app/dashboard', /./, '19-dashboard-reviewer');
-  await expect(
-    page.getByRole('region', { name: 'Open user requests' }).locator('.recharts-surface').first(),
-  ).toBeVisible();
   await visit(page, '/app/user-requests', 'User Requests', '20-user-requests');
   const first = page.getByRole('table').getByRole('row').nth(1);
   if (await first.getByRole('link').count()) {
@@ -104,10 +99,6 @@ test("an administrator's screens at phone size", async ({ page }) => {
   await page.getByRole('table').getByText('expired@portal.test').click();
   await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
   await shot(page, 'phone-40-user-detail');
-  await page.getByRole('tab', { name: 'Requests History' }).click();
-  await expect(page.getByRole('table', { name: 'Access requests' })).toBeVisible();
-  await expect(page.getByText('Searching')).toHaveCount(0);
-  await shot(page, 'phone-41-user-detail-history');
   await signOut(page);
 });
 

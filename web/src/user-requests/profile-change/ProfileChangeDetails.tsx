@@ -52,36 +52,35 @@ export function ProfileChangeDetails({ request }: { request: ProfileChangeReques
             </Anchor>
           )}
         </Group>
-        <Table.ScrollContainer minWidth={420}>
-          <Table withTableBorder striped aria-label="Requested changes">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Field</Table.Th>
-                <Table.Th scope="col">When Submitted</Table.Th>
-                <Table.Th scope="col">Requested</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {ROWS.map((row) => {
-                const changed = request[row.original] !== request[row.requested];
-                return (
-                  <Table.Tr key={row.label}>
-                    <Table.Th scope="row">{row.label}</Table.Th>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{request[row.original]}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }} fw={changed ? 700 : undefined}>
-                      {request[row.requested]}
-                      {changed && (
-                        <Badge ml="xs" size="xs" variant="light" color="orange">
-                          changed
-                        </Badge>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {/* Fixed layout, values wrapping anywhere: the three columns fit a phone without sideways scrolling. */}
+        <Table withTableBorder striped layout="fixed" aria-label="Requested changes">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Field</Table.Th>
+              <Table.Th scope="col">When Submitted</Table.Th>
+              <Table.Th scope="col">Requested</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {ROWS.map((row) => {
+              const changed = request[row.original] !== request[row.requested];
+              return (
+                <Table.Tr key={row.label}>
+                  <Table.Th scope="row">{row.label}</Table.Th>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{request[row.original]}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }} fw={changed ? 700 : undefined}>
+                    {request[row.requested]}
+                    {changed && (
+                      <Badge ml="xs" size="xs" variant="light" color="orange">
+                        changed
+                      </Badge>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
         <div>
           <Text size="sm" c="dimmed">
             Requester Comments
