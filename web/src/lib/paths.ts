@@ -39,19 +39,14 @@ export const paths = {
     root: { path: '/app', href: '/app' },
     signOut: { path: '/app/signout', href: '/app/signout' },
     /**
-     * The dashboard (000 §2): `with` adds its query (skipRefresh: the session is brand new, no token refresh
-     * on arrival; keepAlert: the notification that led here stays shown).
+     * The dashboard (000 §2). `afterSignIn`: with skipRefresh (the session is brand new: no token refresh on
+     * arrival) and, when `keepAlert`, keepAlert (the notification that led here stays shown). Kept to string
+     * concatenation: the sign-in page carries this module (issue 14 budget).
      */
     dashboard: {
       path: '/app/dashboard',
       href: '/app/dashboard',
-      with: (q: { skipRefresh?: boolean; keepAlert?: boolean }) => {
-        const params = new URLSearchParams();
-        if (q.skipRefresh) params.set('skipRefresh', 'true');
-        if (q.keepAlert) params.set('keepAlert', 'true');
-        const qs = params.toString();
-        return qs ? `/app/dashboard?${qs}` : '/app/dashboard';
-      },
+      afterSignIn: (keepAlert: boolean) => `/app/dashboard?skipRefresh=true${keepAlert ? '&keepAlert=true' : ''}`,
     },
     profile: {
       path: '/app/profile',

@@ -59,7 +59,7 @@ export function signInUrl(message: string | undefined, current: { pathname: stri
 export function afterSignInPath(search: URLSearchParams, { keepAlert = false } = {}): string {
   const path = search.get('redirectPath');
   if (!path || !path.startsWith(`${paths.app.root.path}/`) || path.startsWith(paths.app.signOut.path)) {
-    return paths.app.dashboard.with({ skipRefresh: true, keepAlert });
+    return paths.app.dashboard.afterSignIn(keepAlert);
   }
   const params = search.get('redirectParams');
   return params ? `${path}?${params.replace(/^\?/, '')}` : path;
