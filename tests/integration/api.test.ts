@@ -285,7 +285,15 @@ describe('access-change requests end to end (001 §4, §7)', () => {
       'userAccessModificationRequest.sysaidTicket': ['size'],
     });
 
+    // 'Apply Above Changes' (001 §4): the user's current access with the requested block; approval alone grants nothing.
+    const current = await call(reviewer, 'GET', `/rest/secure/user_access/user/${user.id}`);
     const approved = await call(reviewer, 'PUT', url, {
+      portalUser: {
+        id: user.id,
+        portalRoleIds: (await call(reviewer, 'GET', `/rest/secure/user_management/user/${user.id}`)).json()
+          .portalRoleIds,
+      },
+      userAccesses: [...current.json().content, block],
       userAccessModificationRequest: {
         id: request.id,
         versionno: 1,

@@ -142,12 +142,15 @@ describe('audit trail: what it records and how it is read', () => {
     });
     expect(filed.statusCode, filed.body).toBe(200);
     const request = filed.json();
-    const review = (versionno: number, requestStatus: string) =>
+    const review = (versionno: number, requestStatus: string, userAccesses?: unknown[]) =>
       call(reviewer, 'PUT', '/rest/secure/user_management/review_access_change_request', {
+        userAccesses,
         userAccessModificationRequest: { id: request.id, versionno, requestStatus },
       });
     expect((await review(0, 'IN_PROGRESS')).statusCode).toBe(200);
-    expect((await review(1, 'APPROVED')).statusCode).toBe(200);
+    const current = await call(reviewer, 'GET', `/rest/secure/user_access/user/${subject.id}`);
+    const applied = [...current.json().content, request.accessControls[0]];
+    expect((await review(1, 'APPROVED', applied)).statusCode).toBe(200);
 
     // The resolution mail is sent after the review has returned; wait for its row too.
     const query = `entityType=AccessModRequest&entityId=${request.id}&sort=at,asc`;
@@ -161,11 +164,11 @@ describe('audit trail: what it records and how it is read', () => {
     expect(rows.slice(0, 3).every((r) => r.actorUsername === 'reviewer')).toBe(true);
     expect(rows[2]).toMatchObject({ before: { requestStatus: 'IN_PROGRESS' }, after: { requestStatus: 'APPROVED' } });
 
-    const applied = (await list(readonly, `entityType=UserAccess&entityId=${subject.id}&filter=${request.workflowId}`))
+    const written = (await list(readonly, `entityType=UserAccess&entityId=${subject.id}&filter=${request.workflowId}`))
       .content;
-    expect(applied).toHaveLength(1);
-    expect(applied[0]).toMatchObject({
-      action: 'APPLY_NEW',
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      action: 'ACCESS_UPDATED',
       workflowId: request.workflowId,
       after: { requestId: request.id },
     });

@@ -12,6 +12,7 @@ import { createActivities } from '@portal/worker';
 import { stackEnv, testMailSettings } from '../fixtures';
 import {
   type TemporalTestEnv,
+  appliedPayload,
   auditActions,
   fileAccessRequest,
   maybeRecordHistory,
@@ -55,9 +56,10 @@ describe('request lifecycle: failure paths', () => {
     await worker.runUntil(async () => {
       const filed = await fileAccessRequest(env, prisma, taskQueue);
       const handle = env.client.workflow.getHandle(filed.workflowId);
-      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED' })] });
+      const payload = await appliedPayload(prisma, filed);
+      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED', payload })] });
       await until(async () => fault.hits >= 2, 'two failed commit attempts');
-      // The access effect and the audit row rolled back with the failed row write.
+      // The access the reviewer applied and the audit row rolled back with the failed row write.
       expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
         requestStatus: 'NEW',
         versionno: 0,
@@ -70,14 +72,14 @@ describe('request lifecycle: failure paths', () => {
       expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
       expect((await auditActions(prisma, filed.workflowId)).slice(0, 3)).toEqual([
         'CREATED',
-        'APPLY_NEW',
+        'ACCESS_UPDATED',
         'STATUS_APPROVED',
       ]);
       await handle.result();
     });
   });
 
-  it('approves a removal of a role the user no longer holds when the commit is retried after a lost completion', async () => {
+  it('approves a removal of a role the user no longer holds once, when the commit is retried after a lost completion', async () => {
     const taskQueue = uniqueQueue('lifecycle-lost-completion');
     const real = createActivities(prisma, testMailSettings());
     let attempts = 0;
@@ -100,12 +102,16 @@ describe('request lifecycle: failure paths', () => {
         data: { inactive: true },
       });
       const handle = env.client.workflow.getHandle(filed.workflowId);
-      const state = await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED' })] });
+      // 'Apply Above Changes' of the removal: there is nothing left to remove, so only the request row changes.
+      const payload = await appliedPayload(prisma, filed);
+      const state = await handle.executeUpdate(reviewUpdate, {
+        args: [review({ requestStatus: 'APPROVED', payload })],
+      });
       expect(state).toMatchObject({ status: 'APPROVED', version: 1 });
       expect(attempts).toBe(2);
       expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(0);
       const actions = await auditActions(prisma, filed.workflowId);
-      expect(actions.filter((a) => a === 'APPLY_REMOVAL')).toHaveLength(1);
+      expect(actions.filter((a) => a === 'ACCESS_UPDATED')).toHaveLength(0);
       expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
       await handle.result();
     });
@@ -127,7 +133,8 @@ describe('request lifecycle: failure paths', () => {
     const child = await startWorkerProcess(taskQueue);
     try {
       const handle = env.client.workflow.getHandle(filed.workflowId);
-      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED' })] });
+      const payload = await appliedPayload(prisma, filed);
+      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED', payload })] });
       await until(async () => (await waitingAdvisoryLocks()) > 0, 'the commit waiting on the access lock', 60_000);
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
@@ -144,7 +151,7 @@ describe('request lifecycle: failure paths', () => {
       expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
       const actions = await auditActions(prisma, filed.workflowId);
       expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
-      expect(actions.filter((a) => a === 'APPLY_NEW')).toHaveLength(1);
+      expect(actions.filter((a) => a === 'ACCESS_UPDATED')).toHaveLength(1);
     } finally {
       release();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

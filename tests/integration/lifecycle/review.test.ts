@@ -9,6 +9,7 @@ import { RequestStatusKey, RequestTypeKey, SubjectUserIdKey, reviewUpdate, state
 import { waitForMail } from '../fixtures';
 import {
   type TemporalTestEnv,
+  appliedPayload,
   auditActions,
   failureType,
   fileAccessRequest,
@@ -29,7 +30,7 @@ useLifecycleStack((e, p) => {
 });
 
 describe('request lifecycle: main paths', () => {
-  it('moves NEW → IN_PROGRESS → APPROVED: each save one commit, the access granted with the approval', async () => {
+  it('moves NEW → IN_PROGRESS → APPROVED: each save one commit, the access the reviewer applied granted with it', async () => {
     const worker = await newWorker(env, prisma, taskQueue);
     await worker.runUntil(async () => {
       const filed = await fileAccessRequest(env, prisma, taskQueue);
@@ -52,7 +53,13 @@ describe('request lifecycle: main paths', () => {
 
       const s2 = await handle.executeUpdate(reviewUpdate, {
         args: [
-          review({ expectedVersion: 1, requestStatus: 'APPROVED', reviewerComments: 'ok', sysaidTicket: 'T-100' }),
+          review({
+            expectedVersion: 1,
+            requestStatus: 'APPROVED',
+            reviewerComments: 'ok',
+            sysaidTicket: 'T-100',
+            payload: await appliedPayload(prisma, filed),
+          }),
         ],
       });
       expect(s2).toMatchObject({ status: 'APPROVED', version: 2 });
@@ -66,7 +73,7 @@ describe('request lifecycle: main paths', () => {
       expect(await auditActions(prisma, filed.workflowId)).toEqual([
         'CREATED',
         'STATUS_IN_PROGRESS',
-        'APPLY_NEW',
+        'ACCESS_UPDATED',
         'STATUS_APPROVED',
         'MAIL_SENT',
       ]);
@@ -167,6 +174,87 @@ describe('request lifecycle: main paths', () => {
       await handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 1, requestStatus: 'REJECTED' })] });
       await handle.result();
       await maybeRecordHistory(env, filed.workflowId, 'access-change', 'refused-update');
+    });
+  });
+  it('grants nothing by approval alone; applied access takes effect on any save; the commit re-checks and refuses', async () => {
+    const worker = await newWorker(env, prisma, taskQueue);
+    await worker.runUntil(async () => {
+      const filed = await fileAccessRequest(env, prisma, taskQueue);
+      const handle = env.client.workflow.getHandle(filed.workflowId);
+      const applied = await appliedPayload(prisma, filed);
+      const held = () =>
+        prisma.userAccess.count({
+          where: { portalUserId: filed.subjectId, roleName: filed.roleName, inactive: false },
+        });
+
+      // The commit re-checks the records against the rows (the API checked before): a field error and a
+      // record sent at a version that is no longer active refuse the save; state and version stay.
+      const badBlock = { ...applied.userAccesses!.at(-1)!, studyNames: ['NO-SUCH-STUDY'] };
+      // One after another: a save that reaches the commit makes the others "busy" meanwhile.
+      const refused = [];
+      for (const userAccesses of [
+        [...applied.userAccesses!.slice(0, -1), badBlock],
+        [{ ...applied.userAccesses![0]!, id: 2_000_000_000 }],
+      ]) {
+        refused.push(
+          await failureType(handle.executeUpdate(reviewUpdate, { args: [review({ payload: { userAccesses } })] })),
+        );
+      }
+      // The payload changes nothing and neither does the request: 304 from the commit.
+      refused.push(
+        await failureType(
+          handle.executeUpdate(reviewUpdate, {
+            args: [review({ requestStatus: 'NEW', payload: { userAccesses: applied.userAccesses!.slice(0, -1) } })],
+          }),
+        ),
+      );
+      expect(refused).toEqual(['INVALID', 'INVALID', 'NO_CHANGES']);
+      expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+        requestStatus: 'NEW',
+        versionno: 0,
+      });
+      expect((await handle.query(stateQuery)).version).toBe(0);
+
+      // Applied at IN_PROGRESS: granted at once, whatever the status (001 §2.8).
+      await handle.executeUpdate(reviewUpdate, { args: [review({ payload: applied })] });
+      expect(await held()).toBe(1);
+      // Taken away again and approved without applying: the approval grants nothing by itself.
+      const removed = await appliedPayload(prisma, filed);
+      await handle.executeUpdate(reviewUpdate, {
+        args: [
+          review({
+            expectedVersion: 1,
+            payload: {
+              userAccesses: removed.userAccesses!.filter((a) => a.roleName !== filed.roleName),
+            },
+          }),
+        ],
+      });
+      expect(await held()).toBe(0);
+      await handle.executeUpdate(reviewUpdate, {
+        args: [review({ expectedVersion: 2, requestStatus: 'APPROVED' })],
+      });
+      await handle.result();
+      expect(await held()).toBe(0);
+      // The versions of the role's chain: granted (v1), then removed (v2, inactive), both by this request.
+      const chain = await prisma.userAccess.findMany({
+        where: { sourceRequestId: filed.id },
+        orderBy: { versionno: 'asc' },
+      });
+      expect(chain.map((c) => [c.versionno, c.inactive])).toEqual([
+        [1, true],
+        [2, true],
+      ]);
+      expect(chain[1]!.priorAccessControlId).toBe(chain[0]!.id);
+      expect(await auditActions(prisma, filed.workflowId)).toEqual([
+        'CREATED',
+        'ACCESS_UPDATED',
+        'STATUS_IN_PROGRESS',
+        'ACCESS_UPDATED',
+        'REVIEW_SAVED',
+        'STATUS_APPROVED',
+        'MAIL_SENT',
+      ]);
     });
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, type WorkflowBundleWithSourceMap, bundleWorkflowCode } from '@temporalio/worker';
-import type { RequestStatus, RequestType } from '@portal/contract';
+import { type AccessReviewPayload, AccessControlSchema, type RequestStatus, type RequestType } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import {
   type LifecycleInput,
@@ -165,6 +165,29 @@ export async function fileAccessRequest(
   });
   await prisma.accessModRequest.update({ where: { id: row.id }, data: { workflowStartedAt: new Date() } });
   return { id: row.id, workflowId, subjectId: user.id, roleName: block.roleName };
+}
+
+/**
+ * The review payload of 'Apply Above Changes' (001 §4): the subject's active access records (sent back with
+ * id and versionno) with the request's blocks applied: NEW/CHANGE replace or add the role, REMOVAL removes it.
+ */
+export async function appliedPayload(prisma: PrismaClient, filed: FiledRequest): Promise<AccessReviewPayload> {
+  const request = await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } });
+  const blocks = AccessControlSchema.array().parse(request.accessControls);
+  const roles = new Set(blocks.map((b) => b.roleName));
+  const active = await prisma.userAccess.findMany({ where: { portalUserId: filed.subjectId, inactive: false } });
+  const kept = active
+    .filter((a) => !roles.has(a.roleName))
+    .map((a) => ({
+      id: a.id,
+      versionno: a.versionno,
+      roleName: a.roleName,
+      siteCodes: a.siteCodes,
+      laoIds: a.laoIds,
+      studyNames: a.studyNames,
+      systemAccessIds: a.systemAccessIds,
+    }));
+  return { userAccesses: request.requestType === 'REMOVAL' ? kept : [...kept, ...blocks] };
 }
 
 export const REVIEWER = { userId: 2, username: 'reviewer', permissions: ['WRITE_USERS', 'READ_USERS', 'USER'] };

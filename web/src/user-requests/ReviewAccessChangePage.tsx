@@ -1,19 +1,62 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
-import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, type AccessModRequest, type System } from '@portal/contract';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  MESSAGES,
+  REQUEST_STATUS_LABELS,
+  REQUEST_TYPE_LABELS,
+  USER_ACCESS_MESSAGES,
+  type AccessModRequest,
+  type System,
+  type UserAccess,
+} from '@portal/contract';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
-import { formatDateTime, orMissing } from '../shared/format';
-import { useSystems } from '../shared/referenceData';
+import { useAccessReference } from '../shared/AccessBlocksEditor';
+import { LoadError } from '../shared/ErrorAlert';
+import { formatDateTime, joinOrMissing, orMissing } from '../shared/format';
+import { PageLoader } from '../shared/PageLoader';
+import { systemNames, useSystems } from '../shared/referenceData';
 import { useAccessChangeRequest } from './api/getAccessChangeRequest';
+import { useAccessRecord, useReviewSubject } from './api/getReviewSubject';
+import { useAssignablePortalRoles } from './registration/api/getPortalRoles';
 import { RequestedAccess } from './review/RequestedAccess';
 import { ReviewShell, ReviewItem as Item } from './review/ReviewShell';
 import { ReviewForm, type ReviewValues } from './ReviewForm';
 
 const TITLE = 'Review Access Change Request';
 
+/** The access a CHANGE or REMOVAL was filed against, as it was then (001 §2.8 'the original access'). */
+function OriginalAccess({ id, systems }: { id: number; systems?: System[] }) {
+  const record = useAccessRecord(id);
+  let body;
+  if (record.isError) body = <Text c="red">{USER_ACCESS_MESSAGES.loadRecordsFailed}</Text>;
+  else if (!record.data) body = <PageLoader label="Loading the original access" />;
+  else body = <AccessItems access={record.data} systems={systems} />;
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="original-access-heading">
+      <Title order={2} mb="sm" id="original-access-heading">
+        Original Access
+      </Title>
+      {body}
+    </Paper>
+  );
+}
+
+function AccessItems({ access, systems }: { access: UserAccess; systems?: System[] }) {
+  return (
+    <SimpleGrid component="dl" cols={{ base: 1, sm: 2 }} spacing="sm" m={0}>
+      <Item label="Study Role">{access.roleName}</Item>
+      <Item label="LAOs">{joinOrMissing(access.laoIds)}</Item>
+      <Item label="AOs">{joinOrMissing(access.siteCodes)}</Item>
+      <Item label="Studies">{joinOrMissing(access.studyNames)}</Item>
+      <Item label="Systems">{joinOrMissing(systemNames(access.systemAccessIds, systems))}</Item>
+    </SimpleGrid>
+  );
+}
+
 function RequestDetails({ request, systems }: { request: AccessModRequest; systems?: System[] }) {
+  const withOriginal = request.requestType !== 'NEW' && !!request.existingUserAccessId;
   return (
     <Stack gap="md">
       <Paper withBorder p="md" component="section" aria-labelledby="request-heading">
@@ -50,19 +93,57 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
           )}
         </Group>
       </Paper>
-      <RequestedAccess
-        accessControls={request.accessControls}
-        requesterComments={request.requesterComments}
-        systems={systems}
-        emptyText="No access blocks in this request."
-      />
+      <SimpleGrid cols={{ base: 1, md: withOriginal ? 2 : 1 }} spacing="md">
+        <RequestedAccess
+          accessControls={request.accessControls}
+          requesterComments={request.requesterComments}
+          systems={systems}
+          emptyText="No access blocks in this request."
+        />
+        {withOriginal && <OriginalAccess id={request.existingUserAccessId!} systems={systems} />}
+      </SimpleGrid>
     </Stack>
   );
 }
 
+/** The review form once the requested user, the portal roles and the role blocks' reference data are loaded. */
+function ReviewSection({
+  request,
+  canEdit,
+  carried,
+  onReload,
+}: {
+  request: AccessModRequest;
+  canEdit: boolean;
+  carried?: Partial<ReviewValues>;
+  onReload: (kept: Partial<ReviewValues>) => void;
+}) {
+  const subject = useReviewSubject(request.subjectUserId);
+  const roles = useAssignablePortalRoles();
+  const reference = useAccessReference();
+  if (subject.isError)
+    return <LoadError text={MESSAGES.access.loadAccessFailed} onRetry={() => void subject.refetch()} />;
+  if (roles.isError) return <LoadError text="Problem loading portal roles." onRetry={() => void roles.refetch()} />;
+  if (reference.failed) return <LoadError text="Problem loading the access options." onRetry={reference.retry} />;
+  if (!subject.data || !roles.data || !reference.data) return <PageLoader label="Loading the user's access" />;
+  return (
+    <ReviewForm
+      key={`${request.id}-${request.versionno}`}
+      request={request}
+      subject={subject.data}
+      portalRoles={roles.data}
+      reference={reference.data}
+      canEdit={canEdit}
+      carried={carried}
+      onReload={onReload}
+    />
+  );
+}
+
 /**
- * Review Access Change Request /app/user-requests/access-change/:id (001 §2.8): READ_USERS sees it,
- * WRITE_USERS edits status, reviewer comments and external ticket number.
+ * Review Access Change Request /app/user-requests/access-change/:id (001 §2.8): READ_USERS sees it, WRITE_USERS
+ * edits the user's current access and portal roles (effective on saving) and the request's status, reviewer
+ * comments and external ticket number.
  */
 export function ReviewAccessChangePage() {
   const id = Number(useParams().id);
@@ -76,8 +157,7 @@ export function ReviewAccessChangePage() {
       {(data) => (
         <Stack gap="md">
           <RequestDetails request={data} systems={systems.data} />
-          <ReviewForm
-            key={`${data.id}-${data.versionno}`}
+          <ReviewSection
             request={data}
             canEdit={canEdit}
             carried={carried}

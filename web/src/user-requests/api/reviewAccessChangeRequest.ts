@@ -35,6 +35,8 @@ export function useReviewAccessChangeRequest({
       const [outcome, body] = args;
       if (outcome.kind === 'saved') {
         void queryClient.invalidateQueries({ queryKey: requestKeys.userRequests.all });
+        // The user's roles and access changed with the save (001 §2.8), without refetching them on this screen.
+        void queryClient.invalidateQueries({ queryKey: ['reviewSubject'], refetchType: 'none' });
         void queryClient.invalidateQueries({
           queryKey: requestKeys.accessModRequest(body.userAccessModificationRequest.id),
           refetchType: 'none',

@@ -12,9 +12,10 @@ import {
   type AccessModRequest,
   type ReviewAccessChangeBody,
 } from '@portal/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
+import { referenceHandlers } from '../../testing/referenceFixtures';
 import { renderRoute } from '../../testing/render';
 import { ReviewAccessChangePage } from '../ReviewAccessChangePage';
 import { RELOADED_TEXT } from './useReviewSave';
@@ -54,10 +55,44 @@ const request = (patch: Partial<AccessModRequest> = {}): AccessModRequest => ({
 
 const REVIEWER = ['USER', 'READ_USERS', 'WRITE_USERS'] as const;
 
+/** The requested user, holding no access yet and one portal role. */
+const subjectFixture = {
+  id: 12,
+  uuid: null,
+  firstName: 'Uma',
+  lastName: 'Ser',
+  email: 'uma@portal.test',
+  username: 'uma',
+  gecos: '',
+  accountType: 'external',
+  uidNumber: null,
+  organizationName: '',
+  jobTitle: '',
+  phoneNumber: '',
+  phoneExtension: '',
+  address1: '',
+  address2: '',
+  city: '',
+  state: null,
+  country: null,
+  postalCode: '',
+  inactive: false,
+  portalRoleIds: [],
+  siteCodes: [],
+  laoIds: [],
+  sites: [],
+  userAccesses: [],
+};
+
 function renderReview(handlers: Record<string, Handler>, permissions = [...REVIEWER]) {
   const api = mockApi({
+    ...referenceHandlers,
     [GET]: () => reply(200, request()),
     [SYSTEMS]: () => reply(200, [{ id: 1, systemName: 'Portal Gateway', description: '', inactive: false, sort: 0 }]),
+    // The requested user's roles and access, the portal roles and the relations (001 §2.8 Apply Above Changes).
+    'GET /rest/secure/user_management/user/12': () => reply(200, subjectFixture),
+    'GET /rest/secure/user_management/portal_roles': () => reply(200, []),
+    'GET /rest/public/site_relation': () => reply(200, []),
     ...handlers,
   });
   const view = renderRoute({
@@ -229,5 +264,33 @@ describe('review shell', () => {
       'href',
       '/app/user-requests',
     );
+  });
+  it("Apply Above Changes puts the requested role in the user's access; the save sends the 000 §7 body", async () => {
+    const { user, sent } = renderReview({ [SAVE]: () => reply(200, request({ versionno: 4 })) });
+    expect(await screen.findByText(/take effect immediately on saving/)).toBeInTheDocument();
+    expect(await screen.findByText('The user holds no access.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Apply Above Changes' }));
+    const current = screen.getByRole('region', { name: /Current Access of Uma Ser/ });
+    expect(await within(current).findByText('Role #1')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    const [body] = sent();
+    expect(body!.portalUser).toEqual({ id: 12, portalRoleIds: [] });
+    expect(body!.userAccesses).toEqual([
+      expect.objectContaining({ roleName: 'Investigator', laoIds: ['LAO1'], studyNames: ['S-1'], portalUserId: 12 }),
+    ]);
+  });
+
+  it("places the server's userAccesses[i] errors under their role block", async () => {
+    const { user } = renderReview({
+      [SAVE]: () =>
+        reply(422, {
+          fieldErrors: { 'userAccesses[0].studyNames': ['At least one study is required'] },
+          globalErrors: [],
+        }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Apply Above Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('At least one study is required')).toBeInTheDocument();
   });
 });

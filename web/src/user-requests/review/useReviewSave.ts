@@ -45,6 +45,11 @@ export interface ReviewSaveOptions<V, B> {
   onReload?: (kept: Partial<V>) => void;
   /** Values kept from before a reload: put back over the fresh request's, so they count as unsaved edits. */
   carried?: Partial<V>;
+  /**
+   * The screen's own placing of 422 field errors (e.g. `userAccesses[i]` under role blocks): form errors by
+   * path and the texts it could not place. Without it, `labels` and `fieldPrefix` place them.
+   */
+  mapErrors?: (fieldErrors: Record<string, string[]>) => { errors: Record<string, string>; unmatched: string[] };
 }
 
 /**
@@ -80,6 +85,11 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
   }, []);
 
   const fieldErrors = (error: ApiError) => {
+    if (options.mapErrors) {
+      const mapped = options.mapErrors(error.fieldErrors);
+      form.setErrors(mapped.errors);
+      return mapped.unmatched;
+    }
     const errors: Record<string, string> = {};
     const details: string[] = [];
     for (const [key, reasons] of Object.entries(error.fieldErrors)) {
