@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { createPrisma, type PrismaClient } from '@portal/db';
 import { DirectoryConfigSchema, addPerson } from '@portal/directory';
-import { pick, shot, signIn, signOut, submitSignIn } from './support';
+import { expectNoSidewaysScroll, pick, shot, signIn, signOut, submitSignIn } from './support';
 
 const tag = crypto.randomBytes(3).toString('hex');
 const portalEnv = () => JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>;
@@ -224,6 +224,10 @@ test("an administrator reads the user's Requests History with the reviewer comme
   );
   await expect(page.getByRole('table', { name: 'Registration-by-proxy requests' })).toContainText('555-0199 ext. 7');
   await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
+  // The widest view (reviewer comments shown): no table scrolls sideways at 1280 px.
+  for (const name of ['Access requests', 'Profile change requests', 'Registration-by-proxy requests']) {
+    await expectNoSidewaysScroll(page.getByRole('table', { name }));
+  }
   await shot(page, '88-user-detail-history');
   await signOut(page);
 });

@@ -1,10 +1,11 @@
+import { Text } from '@mantine/core';
 import type { Registration, System } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
 import { CondensedList } from '../CondensedList';
 import { ClientDataTable } from '../DataTable';
 import { StatusBadge, statusLabel } from '../StatusBadge';
-import { DateTimeCell, TruncatedText } from '../TableCells';
+import { DateTimeCell } from '../TableCells';
 import { MISSING, formatDateTime, joinOrMissing, orMissing } from '../format';
 import { systemNames, useSystems } from '../referenceData';
 
@@ -15,6 +16,18 @@ export const phoneWithExtension = (r: Pick<Registration, 'phoneNumber' | 'phoneE
     : r.phoneExtension.trim()
       ? `${r.phoneNumber} ext. ${r.phoneExtension}`
       : r.phoneNumber;
+
+/**
+ * Text that may break anywhere (an email has no spaces): ten columns fit at 1280 px only when no cell insists
+ * on its whole width (issue 9: no sideways scrolling).
+ */
+function WrappingText({ text }: { text: string }) {
+  return (
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+      {orMissing(text)}
+    </Text>
+  );
+}
 
 /** The cells of one registration row, as text (the filter and the sort read them). */
 function cells(r: Registration, systems: System[] | undefined) {
@@ -66,7 +79,7 @@ export function ProxyRegistrationsTable({
       accessor: 'name',
       title: 'Name',
       sortable: true,
-      render: (r) => <TruncatedText text={`${r.firstName} ${r.lastName}`.trim()} />,
+      render: (r) => <WrappingText text={`${r.firstName} ${r.lastName}`.trim()} />,
     },
     {
       accessor: 'sites',
@@ -85,7 +98,7 @@ export function ProxyRegistrationsTable({
         <CondensedList items={r.accessControls.flatMap((b) => b.studyNames)} noun={['study', 'studies']} />
       ),
     },
-    { accessor: 'email', title: 'Email', sortable: true, render: (r) => <TruncatedText text={r.email} /> },
+    { accessor: 'email', title: 'Email', render: (r) => <WrappingText text={r.email} /> },
     { accessor: 'phone', title: 'Phone', render: (r) => phoneWithExtension(r) },
     {
       accessor: 'roles',
