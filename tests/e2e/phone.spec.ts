@@ -56,6 +56,11 @@ test("a network user's screens at phone size", async ({ page }) => {
 
 test("a reviewer's screens at phone size", async ({ page }) => {
   await signIn(page, 'reviewer');
+  // The reviewer's dashboard: the open queues' chart and table at phone width.
+  await visit(page, '/app/dashboard', /./, '19-dashboard-reviewer');
+  await expect(
+    page.getByRole('region', { name: 'Open user requests' }).locator('.recharts-surface').first(),
+  ).toBeVisible();
   await visit(page, '/app/user-requests', 'User Requests', '20-user-requests');
   const first = page.getByRole('table').getByRole('row').nth(1);
   if (await first.getByRole('link').count()) {
@@ -63,6 +68,11 @@ test("a reviewer's screens at phone size", async ({ page }) => {
     await expect(page.getByRole('heading', { level: 2, name: 'Review' })).toBeVisible();
     await shot(page, 'phone-21-review');
   }
+  // Reports (001 §2.11): the download form and the requests by status.
+  await page.goto('/app/reports');
+  await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Requests by Status' }).getByText('…')).toHaveCount(0);
+  await shot(page, 'phone-23-reports');
   await page.goto('/app/user-requests/access-change/999999999');
   await expect(page.getByRole('heading', { level: 2, name: 'Request Not Found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Go to the User Requests queue' })).toBeVisible();
@@ -99,6 +109,10 @@ test("an administrator's screens at phone size", async ({ page }) => {
   await page.getByRole('table').getByText('expired@portal.test').click();
   await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
   await shot(page, 'phone-40-user-detail');
+  await page.getByRole('tab', { name: 'Requests History' }).click();
+  await expect(page.getByRole('table', { name: 'Access requests' })).toBeVisible();
+  await expect(page.getByText('Searching')).toHaveCount(0);
+  await shot(page, 'phone-41-user-detail-history');
   await signOut(page);
 });
 
