@@ -142,7 +142,12 @@ describe('Request New Access / Request Modified Access', { timeout: 60_000 }, ()
     );
     await screen.findByRole('heading', { name: 'Request New Access' });
     await screen.findAllByRole('textbox', { name: /^Study Role/ });
+    // A role allowing neither AOs nor LAOs disables both selectors.
+    await pick(user, /^Study Role/, 'Data Manager');
+    expect(combobox(/^LAOs/)).toBeDisabled();
+    expect(combobox(/^AOs/)).toBeDisabled();
     await pick(user, /^Study Role/, 'Investigator');
+    expect(combobox(/^LAOs/)).toBeEnabled();
     expect(await optionsOf(user, /^Studies/)).toEqual(['STUDY-1', 'STUDY-2']);
     await pick(user, /^Studies/, 'STUDY-2');
     // Studies to sites: only the LAO running STUDY-2 is offered; no AO runs it.
