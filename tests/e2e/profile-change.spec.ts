@@ -1,12 +1,13 @@
 /**
  * Profile-change requests end to end (issue 11; 001 §2.10; 000 §2 Profile, §5 one outstanding request): a user
  * asks on the Profile's Account tab for a new last name (a 422 first), sees the outstanding-request banner and
- * the form locked; a reviewer finds the request in the User Requests queue, opens its review screen, meets
+ * the form locked; a reviewer finds the request in the User Requests queue, opens its review screen (and from
+ * it the user detail, whose save is refused while the request is open), meets
  * 'Unsaved Changes' on leaving, approves it after 'Confirm Request Finalization/Closure' and returns to the
  * queue; the user then sees the new name applied, in the form and the header. Every screen is checked with axe.
  */
 import { expect, test } from '@playwright/test';
-import { PROFILE_CHANGE_MESSAGES, PROFILE_CHANGE_REVIEW_TITLE } from '@portal/contract';
+import { PROFILE_CHANGE_MESSAGES, PROFILE_CHANGE_REVIEW_TITLE, USER_DETAIL_MESSAGES } from '@portal/contract';
 import { shot, signIn, signOut } from './support';
 import { makeChangingUser, requestLastName, signInAs } from './profile-change-support';
 
@@ -56,6 +57,20 @@ test('a user requests a name change, a reviewer approves it, the user sees it ap
       new RegExp(`/app/users/${user.id}\\?returnPage=Profile-Change%20Request&returnUrl=`),
     );
     await shot(page, 'profile-change-05-review');
+
+    // 'View/Edit User': while the request is open the user cannot be updated (000 §8); Back returns here.
+    await page.getByRole('link', { name: 'View/Edit User' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
+    await page.getByRole('textbox', { name: /^First Name/ }).fill('Patricia');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByText(USER_DETAIL_MESSAGES.profileRequestOpen)).toBeVisible();
+    await shot(page, 'profile-change-05b-user-blocked');
+    await page.getByRole('link', { name: /Back to Profile-Change Request/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Unsaved Changes' })
+      .getByRole('button', { name: 'Abandon Changes' })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/app/user-requests/profile-change/${requestId}$`));
 
     // Leaving with edits asks first (001 §2.10).
     await page.getByRole('textbox', { name: /^Reviewer Comments/ }).fill('Checked the marriage certificate.');

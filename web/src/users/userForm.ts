@@ -2,7 +2,15 @@
  * The user detail's form model (000 §3 User, §5 limits, §8): the values a user loads into, the body a save
  * sends, the spec's field labels, and a failed call turned into field texts and a page message.
  */
-import { DIRECTORY_FIELDS, INTERNAL_ACCOUNT_TYPE, type UserDetail, type UserUpdateBody } from '@portal/contract';
+import {
+  DIRECTORY_FIELDS,
+  GLOBAL_ERRORS,
+  INTERNAL_ACCOUNT_TYPE,
+  USER_DETAIL_MESSAGES,
+  type UserDetail,
+  type UserUpdateBody,
+} from '@portal/contract';
+import { ApiError } from '../lib/apiClient';
 import { DETAILS_FIELDS, DETAILS_FIELD_LABELS, describeFieldFailure } from '../shared/userDetails/detailsFields';
 
 export interface UserFormValues {
@@ -72,7 +80,12 @@ export { DETAILS_FIELDS };
 
 /**
  * A failed call as the page shows it (000 §4 Saving, §8): 422 field errors under their fields (joined with
- * '; '), everything else (global errors, unknown keys, 403, network) in the message under `text`.
+ * '; '), everything else (global errors, unknown keys, 403, network) in the message under `text`. The global
+ * error REQUEST_IN_PROGRESS (an open profile-change request) is told with its 000 §8 sentence instead.
  */
-export const describeUserFailure = (error: unknown, text: string) =>
-  describeFieldFailure(error, text, USER_FIELD_LABELS, new Set(['portalRoleIds']));
+export const describeUserFailure = (error: unknown, text: string) => {
+  if (error instanceof ApiError && error.hasGlobalError(GLOBAL_ERRORS.requestInProgress)) {
+    return { fieldErrors: {}, message: { kind: 'error' as const, text: USER_DETAIL_MESSAGES.profileRequestOpen } };
+  }
+  return describeFieldFailure(error, text, USER_FIELD_LABELS, new Set(['portalRoleIds']));
+};
