@@ -57,11 +57,13 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await expect(page).toHaveURL(/\/app\/user-requests$/);
   });
 
-  await test.step('the reviewer approves it, confirming the closure', async () => {
+  await test.step('the reviewer applies the requested access and approves it, confirming the closure', async () => {
     const row = page.getByRole('row').filter({ hasText: 'user@portal.test' }).first();
     await expect(row).toContainText('In Progress');
     await row.click();
     await expect(page.getByText(comment)).toBeVisible();
+    // Approval alone grants nothing (001 §2.8): the reviewer applies the request to the user's access.
+    await page.getByRole('button', { name: 'Apply Above Changes' }).click();
     await pick(page, page.getByRole('textbox', { name: 'Request Status' }), 'Approved');
     await page.getByLabel(/^Reviewer Comments/).fill('Approved for the data management team.');
     await page.getByRole('button', { name: 'Save Changes' }).click();

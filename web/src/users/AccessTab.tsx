@@ -1,37 +1,130 @@
-import { Stack, Text } from '@mantine/core';
-import type { UserAccess, UserDetail } from '@portal/contract';
-import { ClientDataTable } from '../shared/DataTable';
-import { joinOrMissing, sitesText } from '../shared/format';
-import { systemNames, useSystems } from '../shared/referenceData';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { CONSTANTS, GLOBAL_ERRORS, USER_ACCESS_MESSAGES, type UserDetail } from '@portal/contract';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../lib/apiClient';
+import { paths } from '../lib/paths';
+import { useHasPermissions } from '../lib/sessionQueries';
+import { AccessBlocksEditor, useAccessReference, type AccessReference } from '../shared/AccessBlocksEditor';
+import { accessErrorsToForm, blocksFromRecords, toUserAccesses, type AccessBlock } from '../shared/accessBlocks';
+import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+import { PageLoader } from '../shared/PageLoader';
+import { validateBlocks } from '../shared/roleBlockForm';
+import { useUnsavedChanges } from '../shared/UnsavedChanges';
+import { useReplaceUserAccess } from './api/replaceUserAccess';
+
+/** returnUrl is followed only inside the app (000 §2: default /app/users), as the detail's Back link. */
+const safeReturn = (url: string | null) => (url && url.startsWith('/app/') ? url : paths.app.users.href);
 
 /**
- * Access tab (000 §2 User detail), read-only for now: the user's active access records by study role. The
- * admin's repeatable role blocks saved with PUT user_access/user/{portalUserId} come with the access issue.
+ * Access tab (000 §2 User detail, admin view): the user's access as repeatable role blocks with 'Add new role',
+ * 'Remove role', 'Save Changes' and 'Reset' for WRITE_USERS (read-only otherwise), saved with PUT
+ * user_access/user/{portalUserId} (000 §7). A save answers 'User's Access Updated' and returns after 750 ms;
+ * 304 is 'There are no changes to submit.'; REQUEST_IN_PROGRESS and field errors as 000 §8 words them.
  */
 export function AccessTab({ user }: { user: UserDetail }) {
-  const systems = useSystems();
+  const reference = useAccessReference();
+  if (reference.failed) return <LoadError text="Problem loading the access options." onRetry={reference.retry} />;
+  if (!reference.data) return <PageLoader label="Loading the user's access" />;
+  return <AccessEditor key={user.userAccesses.map((a) => a.id).join(',')} user={user} reference={reference.data} />;
+}
+
+function AccessEditor({ user, reference }: { user: UserDetail; reference: AccessReference }) {
+  const readOnly = !useHasPermissions('WRITE_USERS');
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const [message, setMessage] = useState<PageMessage | null>(null);
+  const form = useForm<{ accessControls: AccessBlock[] }>({
+    initialValues: { accessControls: blocksFromRecords(user.userAccesses, reference.systems) },
+    validate: (values) => validateBlocks(values.accessControls, reference.studyRoles, reference.systems),
+  });
+  const guard = useUnsavedChanges(!readOnly && form.isDirty());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const save = useReplaceUserAccess({
+    mutationConfig: {
+      onMutate: () => setMessage(null),
+      onSuccess: (res) => {
+        if (res.status === 304) return setMessage({ kind: 'info', text: USER_ACCESS_MESSAGES.noChanges });
+        guard.release();
+        notifications.show({
+          color: 'green',
+          title: USER_ACCESS_MESSAGES.updatedTitle,
+          message: USER_ACCESS_MESSAGES.updatedText,
+        });
+        timer.current = setTimeout(
+          () => void navigate(safeReturn(search.get('returnUrl'))),
+          CONSTANTS.redirectAfterSaveMs,
+        );
+      },
+      onError: (error) => {
+        if (!(error instanceof ApiError)) {
+          return setMessage({ kind: 'error', text: USER_ACCESS_MESSAGES.updateUserAccessFailed });
+        }
+        if (error.hasGlobalError(GLOBAL_ERRORS.requestInProgress)) {
+          return setMessage({ kind: 'error', text: USER_ACCESS_MESSAGES.requestInProgress });
+        }
+        if (error.hasGlobalError(GLOBAL_ERRORS.staleVersion)) {
+          return setMessage({ kind: 'error', text: USER_ACCESS_MESSAGES.staleRecord });
+        }
+        const placed = accessErrorsToForm(error.fieldErrors);
+        form.setErrors(placed.errors);
+        setMessage({
+          kind: 'error',
+          text: USER_ACCESS_MESSAGES.updateUserAccessFailed,
+          details: [...placed.unmatched, ...error.globalErrors],
+        });
+      },
+    },
+  });
+
+  const submit = () => {
+    const checked = form.validate();
+    if (checked.hasErrors) return;
+    save.mutate({
+      portalUserId: user.id,
+      body: { userAccesses: toUserAccesses(form.values.accessControls, user.id) },
+    });
+  };
+
   return (
     <Stack gap="md">
+      {guard.dialog}
+      <MessageAlert message={message} onClose={() => setMessage(null)} />
       <Text c="dimmed" size="sm">
         The access {user.firstName} {user.lastName} holds, by study role.
+        {readOnly ? '' : ' Changes take effect when saved.'}
       </Text>
-      <ClientDataTable<UserAccess>
-        ariaLabel={`Access of ${user.firstName} ${user.lastName}`}
-        records={user.userAccesses}
-        fetching={false}
-        initialSort={{ columnAccessor: 'roleName', direction: 'asc' }}
-        sortValue={(r, key) => (key === 'sites' ? sitesText(r) : (r as unknown as Record<string, unknown>)[key])}
-        columns={[
-          { accessor: 'roleName', title: 'Study Role', sortable: true },
-          { accessor: 'sites', title: 'LAOs / AOs', sortable: true, render: (r) => sitesText(r) },
-          { accessor: 'studyNames', title: 'Study(s)', render: (r) => joinOrMissing(r.studyNames) },
-          {
-            accessor: 'systemAccessIds',
-            title: 'Systems / Applications',
-            render: (r) => joinOrMissing(systemNames(r.systemAccessIds, systems.data)),
-          },
-        ]}
+      <AccessBlocksEditor
+        value={form.values.accessControls}
+        onChange={(blocks) => form.setFieldValue('accessControls', blocks)}
+        errors={form.errors}
+        onErrorsChange={(errors) => form.setErrors(errors as Record<string, string>)}
+        reference={reference}
+        readOnly={readOnly}
+        emptyText="This user holds no access."
       />
+      {!readOnly && (
+        <Group mt="sm">
+          {/* Not a submit button: the tab sits inside the detail's account form. */}
+          <Button onClick={submit} loading={save.isPending}>
+            Save Changes
+          </Button>
+          <Button
+            variant="default"
+            disabled={save.isPending}
+            onClick={() => {
+              form.reset();
+              setMessage(null);
+            }}
+          >
+            Reset
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -3,10 +3,11 @@
  * failure, View User without WRITE_USERS, the internal lock, Save with 304, 422 and success, the country
  * clearing the state, and the status change behind 'Change User Status'.
  */
-import type { PortalRole, UserDetail } from '@portal/contract';
+import { USER_ACCESS_MESSAGES, type PortalRole, type UserDetail } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../testing/mockApi';
+import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { UserDetailPage } from './UserDetailPage';
 
@@ -179,17 +180,17 @@ describe('user detail', () => {
     expect(api.callsTo(`PUT ${BASE}/deactivate_user/7`)).toHaveLength(1);
   });
 
-  it('shows the access records on the Access tab, without the form buttons', async () => {
+  it('edits the access as role blocks on the Access tab and saves them with PUT user_access/user/{id}', async () => {
     const access = {
       id: 3,
       portalUserId: 7,
       roleName: 'Data Manager',
       inactive: false,
-      siteCodes: ['AO1'],
+      siteCodes: [],
       laoIds: [],
       studyNames: ['STUDY-1'],
-      systemAccessIds: [],
-      versionno: 1,
+      systemAccessIds: [1],
+      versionno: 2,
       priorAccessControlId: null,
       originalRevisionNumber: null,
       createdBy: 'admin',
@@ -197,17 +198,22 @@ describe('user detail', () => {
       sysdat: '2026-01-01T00:00:00.000Z',
       dchng: '2026-01-01T00:00:00.000Z',
     };
-    renderDetail(
+    const SAVE = 'PUT /rest/secure/user_access/user/7';
+    const { user, api } = renderDetail(
       '/app/users/7?tab=access',
       {
+        ...referenceHandlers,
+        'GET /rest/public/site_relation': () => reply(200, []),
         [`GET ${BASE}/user/7`]: () => reply(200, person({ userAccesses: [access] })),
-        'GET /rest/public/user_registration/system_accesses/': () => reply(200, []),
+        [SAVE]: () => reply(422, { fieldErrors: {}, globalErrors: ['REQUEST_IN_PROGRESS'] }),
       },
       WRITER,
     );
-    const table = await screen.findByRole('table', { name: 'Access of Casey Lapsed' });
-    // The table's cells are not drawn under jsdom (no media queries); the journeys see them in a browser.
-    expect(within(table).getAllByRole('row')).toHaveLength(2);
-    expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('group', { name: 'Role #1' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Remove role' }));
+    expect(await screen.findByText('This user holds no access.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(USER_ACCESS_MESSAGES.requestInProgress)).toBeInTheDocument();
+    expect(api.callsTo(SAVE)[0]!.body).toEqual({ userAccesses: [] });
   });
 });
