@@ -33,6 +33,7 @@ const UserRequestsPage = screen(() => import('../user-requests/UserRequestsPage'
 const UsersListPage = screen(() => import('../users/UsersListPage'), 'UsersListPage');
 const PublicRegistrationPage = screen(() => import('../registration/PublicRegistrationPage'), 'PublicRegistrationPage');
 const ProxyRegistrationPage = screen(() => import('../registration/ProxyRegistrationPage'), 'ProxyRegistrationPage');
+const ProxyAccessChangePage = screen(() => import('../proxy/ProxyAccessChangePage'), 'ProxyAccessChangePage');
 const ReviewRegistrationPage = screen(
   () => import('../user-requests/registration/ReviewRegistrationPage'),
   'ReviewRegistrationPage',
@@ -107,6 +108,7 @@ export const router = createBrowserRouter([
       { path: app.requestAccessChange.path, element: <Navigate to={app.profile.href('access')} replace /> },
       secure(app.changePassword.path, AppChangePasswordPage),
       secure(app.proxyRegistration.path, ProxyRegistrationPage),
+      secure(app.proxyAccessChange.path, ProxyAccessChangePage),
       // 001 §2.11, §6: every signed-in user may open it; the download answers 403 without READ_USERS.
       secure(app.reports.path, ReportsPage),
       secure(app.users.path, UsersListPage, 'READ_USERS'),

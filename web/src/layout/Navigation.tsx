@@ -2,6 +2,7 @@ import { NavLink, Stack, Text } from '@mantine/core';
 import { hasAllPermissions, type Permission } from '@portal/contract';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '../lib/paths';
+import { useProfile } from '../lib/sessionQueries';
 
 interface NavItem {
   label: string;
@@ -26,6 +27,13 @@ const MAIN_ITEMS: NavItem[] = [
   // 000 §2 Routes: Reports is outside the Administration heading; the report itself needs READ_USERS (001 §6).
   { label: 'Reports', to: app.reports.href, isActive: (p) => p === app.reports.path },
 ];
+
+/** 000 §2 Routes: only when the profile has canSubmitProxyAccessChangeRequests.canSubmit and is not loading. */
+const PROXY_ACCESS_CHANGE: NavItem = {
+  label: 'Request Access Change for Others',
+  to: app.proxyAccessChange.href(),
+  isActive: (p) => p === app.proxyAccessChange.path,
+};
 
 /** Under the 'Administration' heading, shown to users with READ_USERS (000 §2 Routes). */
 const ADMIN_ITEMS: NavItem[] = [
@@ -70,6 +78,8 @@ export function Navigation({
   const tab = new URLSearchParams(search).get('tab');
   const visible = (item: NavItem) => !item.permission || hasAllPermissions(permissions, [item.permission]);
   const admin = ADMIN_ITEMS.filter(visible);
+  const profile = useProfile();
+  const proxy = !profile.isLoading && profile.data?.canSubmitProxyAccessChangeRequests.canSubmit === true;
 
   const render = (item: NavItem) => {
     const active = item.isActive(pathname, tab);
@@ -90,6 +100,7 @@ export function Navigation({
   return (
     <Stack component="nav" aria-label="Main navigation" gap={2}>
       {MAIN_ITEMS.filter(visible).map(render)}
+      {proxy && render(PROXY_ACCESS_CHANGE)}
       {canChangePassword && render(CHANGE_PASSWORD)}
       {hasAllPermissions(permissions, ['READ_USERS']) && admin.length > 0 && (
         <>

@@ -68,6 +68,12 @@ export const paths = {
     reports: { path: '/app/reports', href: '/app/reports' },
     /** 'Request a User' (000 §2 Routes, 001 §2.2). */
     proxyRegistration: { path: '/app/proxy-registration', href: '/app/proxy-registration' },
+    /** 'Request Access-Change for Other Users' (000 §2 Routes, 001 §2.7); `batch` follows a submitted batch. */
+    proxyAccessChange: {
+      path: '/app/proxy-access-change-request',
+      href: (batchId?: number) =>
+        batchId ? `/app/proxy-access-change-request?batch=${batchId}` : '/app/proxy-access-change-request',
+    },
     userRequests: {
       path: '/app/user-requests',
       href: '/app/user-requests',

@@ -108,6 +108,8 @@ export interface ClientDataTableProps<T> {
   sortValue?: (record: T, columnAccessor: string) => unknown;
   onRowClick?: (record: T) => void;
   idAccessor?: keyof T & string;
+  /** A checkbox column (000 §2 'optional checkbox column'): the selected rows, and each row's accessible name. */
+  selection?: { selected: T[]; onChange: (selected: T[]) => void; rowLabel: (record: T) => string };
 }
 
 /** A table holding all its rows in the browser: filter (500 ms debounce), sort and paging happen here. */
@@ -177,6 +179,12 @@ export function ClientDataTable<T>(props: ClientDataTableProps<T>) {
         }}
         paginationText={() => counterText(pageRecords.length, filtered.length)}
         onRowClick={onRowClick ? ({ record }) => onRowClick(record) : undefined}
+        {...(props.selection && {
+          selectedRecords: props.selection.selected,
+          onSelectedRecordsChange: props.selection.onChange,
+          getRecordSelectionCheckboxProps: (record: T) => ({ 'aria-label': props.selection!.rowLabel(record) }),
+          allRecordsSelectionCheckboxProps: { 'aria-label': 'Select all rows on this page' },
+        })}
       />
     </Stack>
   );

@@ -1,0 +1,72 @@
+/**
+ * Proxy bulk access-change requests (001 §2.7, §4 Proxy submission, §8 Proxy outcomes): a user without the
+ * proxy right reads the spec's sentence and has no menu entry; LAO staff picks an AO, filters and selects a
+ * few dozen users, fills the one role block (the form is disabled until a user is selected), submits, watches
+ * the progress bar and each user's result land, reloads in the middle (the page re-attaches to the running
+ * batch), and ends with the summary alert and 'Submit Another Request'. Axe on every screen.
+ */
+import { expect, test } from '@playwright/test';
+import { PROXY_MESSAGES } from '@portal/contract';
+import { pick, shot, signIn, signOut } from './support';
+
+test('a proxy batch of a few dozen users, watched to its summary', async ({ page }) => {
+  await signIn(page, 'user');
+  await expect(page.getByRole('link', { name: 'Request Access Change for Others' })).toHaveCount(0);
+  await page.goto('/app/proxy-access-change-request');
+  await expect(page.getByText(PROXY_MESSAGES.noPermission)).toBeVisible();
+  await shot(page, 'proxy-batch-01-no-right');
+  await signOut(page);
+
+  await signIn(page, 'laostaff');
+  await page.getByRole('link', { name: 'Request Access Change for Others' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: PROXY_MESSAGES.pageTitle })).toBeVisible();
+  await expect(page.getByText(PROXY_MESSAGES.selectUser)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit Request' })).toBeDisabled();
+  await shot(page, 'proxy-batch-02-empty');
+
+  // The first LAO (its users and those of its AOs); they load 1000 ms after the pick settles.
+  await pick(page, page.getByRole('textbox', { name: 'AO / LAO' }));
+  const selectAll = page.getByRole('button', { name: /^Select all \d+ users$/ });
+  await expect(selectAll).toBeVisible({ timeout: 20_000 });
+  const count = Number(/\d+/.exec((await selectAll.textContent()) ?? '')![0]);
+  expect(count).toBeGreaterThan(10);
+  expect(count).toBeLessThan(200);
+  // The filter box narrows the table; the signed-in user is never listed.
+  const firstLastName = (await page.getByRole('table').getByRole('row').nth(1).getByRole('cell').nth(2).textContent())!;
+  await page.getByLabel('Filter users').fill(firstLastName.trim());
+  await expect(page.getByText(/^\d+ of \d+ records shown$/)).toBeVisible();
+  await page.getByLabel('Filter users').fill('');
+  await expect(page.getByRole('table').getByText('laostaff@portal.test')).toHaveCount(0);
+  await selectAll.click();
+  await expect(page.getByRole('heading', { name: `3. Selected users (${count})` })).toBeVisible();
+  await expect(page.getByText(PROXY_MESSAGES.selectUser)).toHaveCount(0);
+  await shot(page, 'proxy-batch-03-selected');
+
+  await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Data Manager');
+  await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+  await page.getByLabel(/^Comments/).fill('Added for the new protocol');
+  await page.getByRole('button', { name: 'Submit Request' }).click();
+
+  await expect(page).toHaveURL(/batch=\d+/);
+  await expect(page.getByRole('progressbar', { name: 'Submitted users' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Per-user results' }).getByRole('listitem')).toHaveCount(count);
+  // A reload while it runs (or just after) re-attaches to the same batch.
+  const url = page.url();
+  await page.reload();
+  await expect(page).toHaveURL(url);
+  await expect(page.getByText(/(Submitting|Processed) \d+ of \d+ users/)).toBeVisible();
+
+  const summary = page.getByRole('status').filter({ hasText: PROXY_MESSAGES.submittedTitle });
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toContainText(
+    new RegExp(`Your request was submitted for ${count} users with \\d+ successes and \\d+ failures\\.`),
+  );
+  await expect(page.getByText(`Processed ${count} of ${count} users`)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Per-user results' }).getByText('Waiting')).toHaveCount(0);
+  await shot(page, 'proxy-batch-04-summary');
+
+  await page.getByRole('button', { name: 'Submit Another Request' }).click();
+  await expect(page).not.toHaveURL(/batch=/);
+  await expect(page.getByRole('textbox', { name: 'AO / LAO' })).toBeVisible();
+  await expect(page.getByText(PROXY_MESSAGES.selectUser)).toBeVisible();
+});

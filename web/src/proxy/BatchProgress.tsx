@@ -1,0 +1,91 @@
+import { Alert, Badge, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import {
+  ACTIVE_REQUEST_EXISTS_STATUS,
+  MESSAGES,
+  PROXY_MESSAGES,
+  REQUEST_TYPE_LABELS,
+  translateFieldErrors,
+  type ProxyBatchDetail,
+  type ProxyUserResult,
+} from '@portal/contract';
+
+/** One user's line (001 §3 Per-user result, §8 per-user note). */
+function resultText(r: ProxyUserResult): { label: string; color: string; note?: string } {
+  switch (r.responseStatus) {
+    case null:
+      return { label: 'Waiting', color: 'gray' };
+    case 200:
+      return { label: r.requestType ? REQUEST_TYPE_LABELS[r.requestType] : 'Submitted', color: 'green' };
+    case ACTIVE_REQUEST_EXISTS_STATUS:
+      return { label: 'Not submitted', color: 'red', note: PROXY_MESSAGES.activeRequestExists };
+    case 304:
+      return { label: 'Not submitted', color: 'red', note: MESSAGES.access.noChanges };
+    default: {
+      const details = Object.entries(r.fieldErrors ?? {}).map(([k, v]) => translateFieldErrors(k, v));
+      return { label: 'Not submitted', color: 'red', note: details.join('; ') || PROXY_MESSAGES.notSubmittedErrors };
+    }
+  }
+}
+
+/** 001 §8 Proxy outcomes: the run's summary alert. */
+function SummaryAlert({ batch }: { batch: ProxyBatchDetail }) {
+  const s = batch.summary;
+  if (s.abortedProcessing) {
+    const noData = s.abortStatusCode === 304;
+    return (
+      <Alert color={noData ? 'blue' : 'red'} title={PROXY_MESSAGES.notSubmittedTitle} role="alert">
+        {noData ? PROXY_MESSAGES.notSubmittedNoData : PROXY_MESSAGES.notSubmittedErrors}
+      </Alert>
+    );
+  }
+  return (
+    <Alert color={s.numFailures ? 'yellow' : 'green'} title={PROXY_MESSAGES.submittedTitle} role="status">
+      {PROXY_MESSAGES.submitted(s.totalRequests, s.numSuccesses, s.numFailures)}
+    </Alert>
+  );
+}
+
+/**
+ * A running or finished batch (001 §2.7 step 3 with per-user results): a progress bar, each user's result as
+ * it lands, the spec's summary alert at the end, and 'Submit Another Request'.
+ */
+export function BatchProgress({ batch, onAnother }: { batch: ProxyBatchDetail; onAnother: () => void }) {
+  const total = batch.summary.totalRequests;
+  const running = batch.status === 'RUNNING';
+  const percent = total ? Math.round((batch.processed / total) * 100) : 100;
+  return (
+    <Stack gap="md">
+      {!running && <SummaryAlert batch={batch} />}
+      <Paper withBorder p="md" component="section" aria-labelledby="proxy-progress-title">
+        <Stack gap="sm">
+          <Title order={2} id="proxy-progress-title">
+            Selected users and results
+          </Title>
+          <Text size="sm" role="status" aria-live="polite">
+            {running ? 'Submitting' : 'Processed'} {batch.processed} of {total} users
+          </Text>
+          <Progress value={percent} animated={running} aria-label="Submitted users" size="lg" />
+          <Stack component="ol" gap={4} pl="lg" m={0} aria-label="Per-user results">
+            {batch.results.map((r) => {
+              const t = resultText(r);
+              return (
+                <Text component="li" size="sm" key={r.requestNum}>
+                  {r.firstName} {r.lastName} ({r.email}){' '}
+                  <Badge color={t.color} variant="light" size="sm">
+                    {t.label}
+                  </Badge>{' '}
+                  {t.note && <span>{t.note}</span>}
+                </Text>
+              );
+            })}
+          </Stack>
+        </Stack>
+      </Paper>
+      {!running && (
+        <Group>
+          <Button onClick={onAnother}>Submit Another Request</Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
