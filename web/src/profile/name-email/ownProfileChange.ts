@@ -8,8 +8,11 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../lib/apiClient';
 import type { MutationConfig } from '../../lib/reactQuery';
+import { sessionKeys } from '../../lib/sessionQueries';
+import { historyKeys } from '../../shared/history/historyQueries';
 
-export const ownProfileChangeKeys = { all: ['profileChangeRequests', 'own'] as const };
+/** Under the session's root: cleared at sign-out with everything else that is one user's. */
+export const ownProfileChangeKeys = { all: [...sessionKeys.all, 'profileChange', 'own'] as const };
 
 /** GET /rest/secure/ldap_user_profile_mod_request/user (001 §7): the signed-in user's requests, newest first. */
 export const getOwnProfileChangeRequests = async (signal?: AbortSignal) =>
@@ -32,7 +35,10 @@ export function useOutstandingProfileChange() {
 export const submitProfileChange = (body: CreateProfileChangeBody) =>
   apiPost<ProfileChangeRequest>(PROFILE_CHANGE_BASE, body);
 
-/** The submit mutation: a filed request refreshes the user's list (the banner and the disabled form follow it). */
+/**
+ * The submit mutation: a filed request refreshes the user's list (the banner and the disabled form follow it) and
+ * their Requests History.
+ */
 export function useSubmitProfileChange({
   mutationConfig,
 }: { mutationConfig?: MutationConfig<typeof submitProfileChange> } = {}) {
@@ -42,7 +48,11 @@ export function useSubmitProfileChange({
     ...rest,
     mutationFn: submitProfileChange,
     onSuccess: (...args) => {
-      if (args[0].status !== 304) void queryClient.invalidateQueries({ queryKey: ownProfileChangeKeys.all });
+      if (args[0].status !== 304) {
+        void queryClient.invalidateQueries({ queryKey: ownProfileChangeKeys.all });
+        // The Requests History tab lists the new request too.
+        void queryClient.invalidateQueries({ queryKey: historyKeys.self('profileChange') });
+      }
       return onSuccess?.(...args);
     },
   });
