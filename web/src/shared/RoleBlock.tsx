@@ -1,13 +1,15 @@
 import { Button, Checkbox, Fieldset, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMemo } from 'react';
 import {
   CONSTANTS,
+  relationIndex,
   sitesForStudies,
   studiesForSites,
   type RelationIndex,
   type StudyRole,
   type System,
 } from '@portal/contract';
-import type { SiteOptions } from './referenceData';
+import { useSiteRelations, type SiteOptions } from './referenceData';
 
 /**
  * The role block (000 §2 Shared widgets, 000 §5 / 001 §5 Role block rules): Study Role (required), LAOs and
@@ -52,8 +54,9 @@ export interface RoleBlockProps {
   roleLocked?: boolean;
   disabled?: boolean;
   /**
-   * The LAO-site-study relations (contract `relationIndex` of GET /rest/public/site_relation): given, the
-   * filtering of 000 §5 is on; absent (or null while they load or after a failed load), every option is offered.
+   * The LAO-site-study relations (contract `relationIndex` of GET /rest/public/site_relation) for the filtering
+   * of 000 §5. Absent: the block loads them itself (shared, cached query), so every role-block screen filters;
+   * null: filtering off. While they load, or after a failed load, every option is offered.
    */
   relations?: RelationIndex | null;
 }
@@ -104,8 +107,11 @@ export function RoleBlock(props: RoleBlockProps) {
     .filter((r) => r.roleName === value.roleName || !props.excludedRoleNames.has(r.roleName))
     .map((r) => ({ value: r.roleName, label: r.roleName }));
   // 000 §5 LAO-site-study filtering, both ways; null limits (nothing chosen on the other side) offer everything.
-  const studyLimit = props.relations ? studiesForSites(props.relations, value) : null;
-  const siteLimit = props.relations ? sitesForStudies(props.relations, value.studyNames) : null;
+  const loaded = useSiteRelations(props.relations === undefined);
+  const ownIndex = useMemo(() => (loaded.data ? relationIndex(loaded.data) : null), [loaded.data]);
+  const relations = props.relations === undefined ? ownIndex : props.relations;
+  const studyLimit = relations ? studiesForSites(relations, value) : null;
+  const siteLimit = relations ? sitesForStudies(relations, value.studyNames) : null;
   const laoOptions = siteLimit ? sites.laos.filter((o) => siteLimit.laoIds.has(o.value)) : sites.laos;
   const aoOptions = siteLimit ? sites.aos.filter((o) => siteLimit.siteCodes.has(o.value)) : sites.aos;
   const studyOptions = (studyLimit ? props.studyNames.filter((n) => studyLimit.has(n)) : props.studyNames).map((n) => ({

@@ -92,12 +92,13 @@ export function useStates(country: string | null | undefined) {
   });
 }
 
-/** GET /rest/public/site_relation: the LAO-site-study relations. */
-export function useSiteRelations() {
+/** GET /rest/public/site_relation: the LAO-site-study relations (000 §5 filtering); idle while `enabled` is false. */
+export function useSiteRelations(enabled = true) {
   return useQuery({
     queryKey: referenceKeys.relations,
     queryFn: ({ signal }) => getList<SiteRelation[]>('/rest/public/site_relation', signal),
     staleTime: REFERENCE_STALE_MS,
+    enabled,
   });
 }
 
