@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_ERRORS, PROFILE_CHANGE_MESSAGES, type ProfileChangeRequest } from '@portal/contract';
 import { readPersonFields } from '@portal/directory';
+import { reconcileUnstartedRequests } from '@portal/worker';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
 import { uniqueQueue } from '../lifecycle/support';
 import { startRegistrationWorker } from '../registrations/support';
@@ -127,6 +128,29 @@ describe('filing and reading', () => {
     ]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422]);
     expect(await api.prisma.profileChangeRequest.count({ where: { portalUserId: r.user.user.id } })).toBe(1);
+  });
+
+  it('files the request when the workflow cannot be started, and the reconciler starts it (rule 1)', async () => {
+    const cut = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_ADDRESS: '127.0.0.1:9' });
+    const r = await newRequester(cut, 'pcreconcile');
+    let filed: ProfileChangeRequest;
+    try {
+      filed = await fileChange(cut, r);
+    } finally {
+      await cut.close();
+    }
+    expect(await api.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+      workflowStartedAt: null,
+    });
+    const repaired = await reconcileUnstartedRequests({
+      prisma: api.prisma,
+      client: api.deps.temporal,
+      taskQueue,
+      graceMs: 0,
+    });
+    expect(repaired).toContain(filed.workflowId);
+    const approved = await reviewCall(api, reviewer, filed, { versionno: 0, requestStatus: 'APPROVED' });
+    expect(approved.statusCode, approved.body).toBe(200);
   });
 
   it("locks an internal account's name and email (000 §5)", async () => {
