@@ -8,7 +8,6 @@
  * Name and email are never written here (001 §2.10: they are requested).
  */
 import {
-  type FieldErrors,
   PROFILE_DETAILS_MESSAGES,
   ProfileDetailsBodySchema,
   ProfileSchema,
@@ -16,7 +15,7 @@ import {
   USER_DETAILS_FIELDS,
   type UserDetailsFields,
 } from '@portal/contract';
-import { type Prisma, type PrismaClient, lockUserAccess } from '@portal/db';
+import { type PrismaClient, lockUserAccess } from '@portal/db';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireAuth } from '../../auth/guard';
@@ -24,29 +23,13 @@ import type { Deps } from '../../deps';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { recordAudit } from '../../shared/audit-log';
+import { referenceCodeErrors } from '../../shared/reference-codes';
 import { loadProfile } from './profile-view';
-
-type Tx = Prisma.TransactionClient;
 
 /** The audit trail's entity type of a portal user (the same as the user detail's). */
 const USER_ENTITY = 'PortalUser';
 /** A transaction long enough for a lock wait, never unbounded. */
 const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
-
-/** Country and state codes that are not in the reference lists (the state among the chosen country's). */
-async function checkCodes(tx: Tx, next: UserDetailsFields): Promise<FieldErrors> {
-  const errors: FieldErrors = {};
-  if (next.country && !(await tx.country.findUnique({ where: { country: next.country } }))) {
-    errors.country = ['unknown'];
-  }
-  if (next.state) {
-    const state = next.country
-      ? await tx.state.findUnique({ where: { country_state: { country: next.country, state: next.state } } })
-      : null;
-    if (!state) errors.state = ['unknown'];
-  }
-  return errors;
-}
 
 /**
  * Saves `actor`'s Details fields. @returns the saved profile.
@@ -63,7 +46,7 @@ export async function updateProfileDetails(
     if (!row) throw notFound(PROFILE_DETAILS_MESSAGES.updateFailed);
     const before = Object.fromEntries(USER_DETAILS_FIELDS.map((f) => [f, row[f]])) as UserDetailsFields;
     if (USER_DETAILS_FIELDS.every((f) => before[f] === next[f])) throw notModified();
-    const errors = await checkCodes(tx, next);
+    const errors = await referenceCodeErrors(tx, next);
     if (Object.keys(errors).length) throw unprocessable(errors);
 
     await tx.portalUser.update({ where: { id: row.id }, data: next });

@@ -26,6 +26,7 @@ import { type DirectoryConfig, PersonFieldsConflictError, writePersonFields } fr
 import type { z } from 'zod';
 import { forbidden, notModified, unprocessable } from '../../http/errors';
 import { recordAudit } from '../../shared/audit-log';
+import { referenceCodeErrors } from '../../shared/reference-codes';
 import { USER_ENTITY, USER_TX_OPTIONS, type Editor, sameFields } from './detail-common';
 import { type UserRow, loadUserRow, uidNumberOf, userDetailView } from './detail-view';
 
@@ -72,14 +73,8 @@ async function checkFields(tx: Tx, editor: Editor, row: UserRow, next: Editable,
   }
   // The directory holds gecos as IA5 (ASCII) text; a stored value is kept as it is, a new one must fit.
   if (next.gecos !== row.gecos && !/^[\x20-\x7E]*$/.test(next.gecos)) add(errors, 'gecos', 'invalid');
-  if (next.country && !(await tx.country.findUnique({ where: { country: next.country } }))) {
-    add(errors, 'country', 'unknown');
-  }
-  if (next.state) {
-    const state = next.country
-      ? await tx.state.findUnique({ where: { country_state: { country: next.country, state: next.state } } })
-      : null;
-    if (!state) add(errors, 'state', 'unknown');
+  for (const [field, keys] of Object.entries(await referenceCodeErrors(tx, next))) {
+    for (const key of keys) add(errors, field, key);
   }
 
   const held = new Set(row.portalRoles.map((r) => r.portalRoleId));
