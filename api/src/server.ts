@@ -18,6 +18,7 @@ import type { Deps } from './deps';
 import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
+import { dashboardRoutes } from './features/dashboard/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileChangeRoutes } from './features/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
@@ -86,6 +87,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     userDetailRoutes,
     userAccessRoutes,
     usersListRoutes,
+    dashboardRoutes,
   ]) {
     await app.register(feature, { deps });
   }
