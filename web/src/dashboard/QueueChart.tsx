@@ -1,4 +1,5 @@
 import { BarChart } from '@mantine/charts';
+import { useMediaQuery } from '@mantine/hooks';
 import { QUEUE_AGE_BUCKETS, QUEUE_AGE_LABELS, type QueueAgeBucket } from '@portal/contract';
 import type { QueueLine } from './queueRows';
 
@@ -16,6 +17,8 @@ const AGE_COLORS: Record<QueueAgeBucket, string> = {
  * QueuesSection; the same numbers are in the table beside it for screen readers and exact reading.
  */
 export default function QueueChart({ lines }: { lines: QueueLine[] }) {
+  // On a phone the labels get less room, so the bars keep some (000 §9 sidebar breakpoint, 768 px).
+  const narrow = useMediaQuery('(max-width: 767px)');
   return (
     <BarChart
       h={Math.max(160, 48 * lines.length + 80)}
@@ -30,7 +33,7 @@ export default function QueueChart({ lines }: { lines: QueueLine[] }) {
         itemSorter: (item) => QUEUE_AGE_BUCKETS.indexOf(item.dataKey as QueueAgeBucket),
       }}
       xAxisProps={{ allowDecimals: false }}
-      yAxisProps={{ width: 220 }}
+      yAxisProps={{ width: narrow ? 120 : 220 }}
       gridAxis="x"
       maxBarWidth={28}
       series={QUEUE_AGE_BUCKETS.map((b) => ({ name: b, label: QUEUE_AGE_LABELS[b], color: AGE_COLORS[b] }))}

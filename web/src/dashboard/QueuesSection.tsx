@@ -64,7 +64,7 @@ export function QueuesSection() {
                   title: 'Request',
                   sortable: true,
                   render: (l) => (
-                    <Group gap={6} wrap="nowrap">
+                    <Group gap={6}>
                       <StatusBadge status={l.requestStatus} />
                       <span>{l.label.split(':')[0]}</span>
                     </Group>
