@@ -80,6 +80,12 @@ test("a reviewer's screens at phone size", async ({ page }) => {
   await expect(page.getByRole('heading', { level: 2, name: 'Request Not Found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Go to the User Requests queue' })).toBeVisible();
   await shot(page, 'phone-22-review-not-found');
+  // Review Access Change Request (001 §2.8): the request, the user's access as role blocks, the portal roles.
+  await page.goto('/app/user-requests?status=all&filter=Access%20Change');
+  await page.getByRole('table').getByRole('row').nth(1).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Review Access Change Request' })).toBeVisible();
+  await expect(page.getByRole('region', { name: /^Current Access of/ })).toBeVisible();
+  await shot(page, 'phone-24-review-access-change');
   await signOut(page);
 });
 
@@ -116,6 +122,10 @@ test("an administrator's screens at phone size", async ({ page }) => {
   await expect(page.getByRole('table', { name: 'Access requests' })).toBeVisible();
   await expect(page.getByText('Searching')).toHaveCount(0);
   await shot(page, 'phone-41-user-detail-history');
+  // The Access tab (000 §2): the user's access as editable role blocks.
+  await page.getByRole('tab', { name: 'Access' }).click();
+  await expect(page.getByRole('button', { name: 'Add new role' })).toBeVisible();
+  await shot(page, 'phone-42-user-detail-access');
   await signOut(page);
 });
 
