@@ -108,19 +108,48 @@ describe('GET /rest/secure/dashboard/queues and /requests', () => {
     const open = await accessRequest('PENDING_REVIEW', new Date(now - DAY), new Date(now - DAY));
     // Decided in the future: the newest decision whatever other tests leave behind.
     const decided = await accessRequest('APPROVED', new Date(now - 2 * DAY), new Date(now + DAY));
+    // A resolved profile-change request of the user (resolved, so no open request blocks other tests).
+    const { user: me } = await demoRequestParts(api.prisma, 'user');
+    const profile = await api.prisma.profileChangeRequest.create({
+      data: {
+        workflowId: `dashboard-test-pc-${tag}`,
+        requestStatus: 'REJECTED',
+        portalUserId: me.id,
+        firstName: me.firstName,
+        lastName: 'Renamed',
+        email: me.email,
+        originalFirstName: me.firstName,
+        originalLastName: me.lastName,
+        originalEmail: me.email,
+        lastModifiedBy: 'dashboard-test',
+        sysdat: new Date(now - DAY),
+        dchng: new Date(now + 2 * DAY),
+        workflowStartedAt: new Date(),
+      },
+    });
     const res = await get(user, '/rest/secure/dashboard/requests');
     expect(res.statusCode, res.body).toBe(200);
     const mine = res.json<DashboardRequests>();
+    expect(mine.decisions[0]).toMatchObject({
+      userRequestType: 'PROFILE_CHANGE',
+      id: profile.id,
+      requestStatus: 'REJECTED',
+    });
     const openRow = mine.open.find((r) => r.id === open.id && r.userRequestType === 'ACCESS_CHANGE');
     expect(openRow).toMatchObject({ requestStatus: 'PENDING_REVIEW', requestType: 'NEW' });
     expect(openRow?.dateSubmitted).toBe(new Date(now - DAY).toISOString());
-    expect(mine.decisions[0]).toMatchObject({ id: decided.id, requestStatus: 'APPROVED' });
+    expect(mine.decisions[1]).toMatchObject({ id: decided.id, requestStatus: 'APPROVED' });
     expect(mine.decisions.length).toBeLessThanOrEqual(5);
     expect(mine.open.every((r) => !['APPROVED', 'REJECTED', 'DENIED'].includes(r.requestStatus))).toBe(true);
 
     // The administrator is neither subject nor requester of these.
     const other = (await get(admin, '/rest/secure/dashboard/requests')).json<DashboardRequests>();
-    expect([...other.open, ...other.decisions].some((r) => r.id === open.id || r.id === decided.id)).toBe(false);
+    expect(
+      [...other.open, ...other.decisions].some(
+        (r) => [open.id, decided.id].includes(r.id) && r.userRequestType === 'ACCESS_CHANGE',
+      ),
+    ).toBe(false);
+    expect(other.decisions.some((r) => r.userRequestType === 'PROFILE_CHANGE' && r.id === profile.id)).toBe(false);
     expect((await get(null, '/rest/secure/dashboard/requests')).statusCode).toBe(401);
   });
 });
