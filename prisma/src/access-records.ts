@@ -204,6 +204,8 @@ export interface AccessWriteRequest {
   portalRoleIds?: readonly number[];
   /** Single-record calls: the plan touches only these study roles (no removal of the others). */
   only?: ReadonlySet<string>;
+  /** A create (POST): a wanted study role the user already holds is `unique`, never a new version. */
+  createOnly?: boolean;
 }
 
 /** The checks' answer: problems, and what would be written (null parts write nothing). */
@@ -244,13 +246,29 @@ export async function checkAccessWrite(
       studyNames: [...b.studyNames],
       systemAccessIds: [...b.systemAccessIds],
     }));
-    Object.assign(check.fieldErrors, checkAccessControls(blocks, await loadReferenceSets(tx), opts.keyPrefix));
     const active = await tx.userAccess.findMany({
       where: { portalUserId, inactive: false },
       orderBy: { roleName: 'asc' },
     });
     const plan = planAccess(active, want.userAccesses, want.only);
+    // A record sent back as stored is not judged again (its study role or a site may have been deactivated
+    // since it was granted): only what this write changes must follow today's rules; a role twice never may.
+    const kept = new Set(
+      want.userAccesses.flatMap((b, i) => (active.some((row) => sameAccessContent(row, b)) ? [i] : [])),
+    );
+    const errors = checkAccessControls(blocks, await loadReferenceSets(tx), opts.keyPrefix);
+    for (const [key, reasons] of Object.entries(errors)) {
+      const index = Number(/\[(\d+)\]/.exec(key)?.[1]);
+      const judged = kept.has(index) ? reasons.filter((r) => key.endsWith('.roleName') && r === 'unique') : reasons;
+      if (judged.length) check.fieldErrors[key] = judged;
+    }
     if (plan.stale.length) check.globalErrors.push(GLOBAL_ERRORS.staleVersion);
+    if (want.createOnly) {
+      want.userAccesses.forEach((b, i) => {
+        if (active.some((row) => row.roleName === b.roleName))
+          check.fieldErrors[`${opts.keyPrefix}[${i}].roleName`] = ['unique'];
+      });
+    }
     if (!isEmptyPlan(plan)) check.plan = plan;
   }
   if (want.portalRoleIds) {

@@ -191,6 +191,20 @@ describe('user access records (000 §7)', () => {
     const stale = await call(admin, 'PUT', url, { userAccesses: content });
     expect(stale.json().globalErrors).toEqual(['STALE_VERSION']);
 
+    // A record granted under older rules (here: an AO no longer listed) is kept as it is, not judged again.
+    await api.prisma.userAccess.create({
+      data: {
+        portalUserId: u.user.id,
+        roleName: 'Research Pharmacist',
+        siteCodes: ['NO-SUCH-AO'],
+        systemAccessIds: await systemsOf('Research Pharmacist'),
+        createdBy: 'legacy',
+        lastModifiedBy: 'legacy',
+      },
+    });
+    const asRead = (await call(admin, 'GET', `${BASE}/user/${u.user.id}`)).json().content;
+    expect((await call(admin, 'PUT', url, { userAccesses: asRead })).statusCode).toBe(304);
+
     // An open access-change request blocks every admin writer (000 §8).
     const session = await signIn(api.app, u.username, u.password);
     const filed = await call(session, 'POST', '/rest/secure/user_access_mod_request', {

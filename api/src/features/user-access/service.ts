@@ -71,16 +71,13 @@ export async function createAccess(
   actor: AuthContext,
   body: z.output<typeof CreateUserAccessBodySchema>,
 ): Promise<UserAccess> {
-  const held = await prisma.userAccess.findFirst({
-    where: { portalUserId: body.portalUserId, roleName: body.roleName, inactive: false },
-  });
-  if (held) throw unprocessable({ roleName: ['unique'] });
+  // A role the user holds is 'unique' (checked under the user's lock by the writer).
   const { id: _id, versionno: _v, ...record } = body;
   const changes = await saveUserAccess(
     prisma,
     actor,
     body.portalUserId,
-    { userAccesses: [record], only: new Set([body.roleName]) },
+    { userAccesses: [record], only: new Set([body.roleName]), createOnly: true },
     {
       keyPrefix: RECORD,
       action: 'ACCESS_CREATED',
