@@ -11,7 +11,9 @@
  * - the queue page under load (autocannon, 10 connections, 10 s): latency and pages/s, printed only (the
  *   load generator shares the machine's two cores);
  * - sign-in with a wrong password for a known and an unknown username (sign-in-timing.ts): both medians and
- *   their difference (issue 13: timing must not tell accounts apart).
+ *   their difference (issue 13: timing must not tell accounts apart);
+ * - a proxy batch of 1,000 users end to end beside a bare workflow of 1,000 sequential no-op activities each
+ *   starting a no-op workflow on the same server (proxy-batch.ts; issue 12: ratio at most 2, batch under 60 s).
  * Writes tests/artifacts/bench.json and exits 1 when a target is missed. Traffic stays on 127.0.0.1.
  */
 import { randomUUID } from 'node:crypto';
@@ -25,6 +27,7 @@ import { measureRoutes } from './bundle';
 import { QUEUE_URL, compareQueueWithSql } from './queue';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
+import { measureProxyBatch, proxyBatchMissed } from './proxy-batch';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 15);
 const QUEUE_TIMES = Number(process.env.BENCH_QUEUE_TIMES ?? 300);
@@ -160,6 +163,11 @@ async function main(): Promise<void> {
       throw new Error(`queue load: ${load.non2xx} non-2xx, ${load.errors} errors`);
 
     const timing = await measureSignInTiming(base, DirectoryConfigSchema.parse(stack.portalEnv));
+    const proxyBatch = await measureProxyBatch({
+      base,
+      databaseUrl: stack.urls.database,
+      temporalAddress: stack.urls.temporalAddress,
+    });
 
     const results = {
       signInJsGzipKb: kb(bundle.signIn.jsGzip),
@@ -182,6 +190,10 @@ async function main(): Promise<void> {
       signInKnownP50Ms: timing.knownP50Ms,
       signInUnknownP50Ms: timing.unknownP50Ms,
       signInTimingDiffMs: timing.diffMs,
+      proxyBatchUsers: proxyBatch.users,
+      proxyBatchMs: proxyBatch.batchMs,
+      proxyBaselineMs: proxyBatch.baselineMs,
+      proxyBatchToBaselineRatio: proxyBatch.ratio,
     };
     const missed = [
       results.signInJsGzipKb > TARGETS.signInJsGzipKb &&
@@ -193,6 +205,7 @@ async function main(): Promise<void> {
         `queue p50 ${results.queueToSqlP50Ratio.toFixed(2)}× SQL > ${TARGETS.queueToSqlP50Ratio}×`,
       !signInTimingMet(timing) &&
         `sign-in known vs unknown medians differ by ${timing.diffMs.toFixed(1)} ms (> ${SIGN_IN_TIMING_TARGET.maxDiffMs} ms and > ${SIGN_IN_TIMING_TARGET.maxDiffShare * 100}%)`,
+      ...proxyBatchMissed(proxyBatch),
     ].filter(Boolean);
     const out = path.join(import.meta.dirname, '..', 'artifacts', 'bench.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
