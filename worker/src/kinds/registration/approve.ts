@@ -10,7 +10,7 @@ import {
   approvalProblems,
   type RegistrationReviewPayload,
 } from '@portal/contract';
-import { lockUserAccess } from '@portal/db';
+import { applyAccessPlan, lockAndLoadAccess, planAccess, setPortalRoles } from '@portal/db';
 import type { CommitSaveInput } from '@portal/workflows';
 import type { Refusal, Tx } from '../types';
 import { invalid, readApproval } from './payload';
@@ -73,27 +73,12 @@ export async function createApprovedUser(tx: Tx, input: CommitSaveInput): Promis
       phoneExtension: reg.phoneExtension,
     },
   });
-  // Rule 7: every writer of a user's roles and access holds that user's lock, the creator included.
-  await lockUserAccess(tx, user.id);
-  await tx.portalUserRole.createMany({
-    data: payload.portalRoleIds.map((portalRoleId) => ({ portalUserId: user.id, portalRoleId })),
-  });
-  const granted = [];
-  for (const block of blocks.data) {
-    const created = await tx.userAccess.create({
-      data: {
-        portalUserId: user.id,
-        roleName: block.roleName,
-        siteCodes: block.siteCodes,
-        laoIds: block.laoIds,
-        studyNames: block.studyNames,
-        systemAccessIds: block.systemAccessIds,
-        createdBy: input.actor.username,
-        lastModifiedBy: input.actor.username,
-      },
-    });
-    granted.push({ roleName: block.roleName, id: created.id });
-  }
+  // Rule 7: every writer of a user's roles and access holds that user's lock, the creator included, and writes
+  // them with the one writer of `@portal/db` (the review commit and the user_access calls use it too).
+  const active = await lockAndLoadAccess(tx, user.id);
+  await setPortalRoles(tx, user.id, payload.portalRoleIds);
+  const changes = await applyAccessPlan(tx, user.id, planAccess(active, blocks.data), input.actor);
+  const granted = changes.map((c) => ({ roleName: c.roleName, id: c.newId }));
   await tx.registration.update({ where: { id: reg.id }, data: { portalUserId: user.id } });
   await tx.auditEvent.create({
     data: {
