@@ -128,14 +128,18 @@ function ReviewSection({
   if (!subject.data || !roles.data || !reference.data) return <PageLoader label="Loading the user's access" />;
   return (
     <ReviewForm
-      key={`${request.id}-${request.versionno}`}
+      // A reload after a stale save brings the request and the user's roles and access afresh.
+      key={`${request.id}-${request.versionno}-${subject.dataUpdatedAt}`}
       request={request}
       subject={subject.data}
       portalRoles={roles.data}
       reference={reference.data}
       canEdit={canEdit}
       carried={carried}
-      onReload={onReload}
+      onReload={(kept) => {
+        void subject.refetch();
+        onReload(kept);
+      }}
     />
   );
 }
