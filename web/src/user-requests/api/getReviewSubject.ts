@@ -18,7 +18,10 @@ export const getReviewSubject = (id: number, signal?: AbortSignal) =>
 export const getAccessRecord = (id: number, signal?: AbortSignal) =>
   apiGet<UserAccess>(`/rest/secure/user_access/${id}`, undefined, signal);
 
-/** The requested user; refetched after a save (their roles and access change with it). */
+/**
+ * The requested user. Fetched when the screen opens and on 'Reload request' only: the form is built from it, so
+ * a background refetch must not replace what the reviewer is editing. A save marks it stale for the next visit.
+ */
 export function useReviewSubject(id: number | undefined) {
   return useQuery({
     ...queryOptions({
@@ -26,6 +29,8 @@ export function useReviewSubject(id: number | undefined) {
       queryFn: ({ signal }) => getReviewSubject(id!, signal),
     }),
     enabled: !!id,
+    staleTime: Infinity,
+    refetchOnReconnect: false,
   });
 }
 
