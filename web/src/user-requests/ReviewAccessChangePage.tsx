@@ -125,7 +125,10 @@ function ReviewSection({
     return <LoadError text={MESSAGES.access.loadAccessFailed} onRetry={() => void subject.refetch()} />;
   if (roles.isError) return <LoadError text="Problem loading portal roles." onRetry={() => void roles.refetch()} />;
   if (reference.failed) return <LoadError text="Problem loading the access options." onRetry={reference.retry} />;
-  if (!subject.data || !roles.data || !reference.data) return <PageLoader label="Loading the user's access" />;
+  // While the user is (re)loaded the form waits: it is built from their current roles and access.
+  if (!subject.data || subject.isFetching || !roles.data || !reference.data) {
+    return <PageLoader label="Loading the user's access" />;
+  }
   return (
     <ReviewForm
       // A reload after a stale save brings the request and the user's roles and access afresh.

@@ -19,7 +19,7 @@ export const getAccessRecord = (id: number, signal?: AbortSignal) =>
   apiGet<UserAccess>(`/rest/secure/user_access/${id}`, undefined, signal);
 
 /**
- * The requested user. Fetched when the screen opens and on 'Reload request' only: the form is built from it, so
+ * The requested user. Fetched afresh when the screen opens and on 'Reload request', and only then: the form is built from it, so
  * a background refetch must not replace what the reviewer is editing. A save marks it stale for the next visit.
  */
 export function useReviewSubject(id: number | undefined) {
@@ -30,6 +30,7 @@ export function useReviewSubject(id: number | undefined) {
     }),
     enabled: !!id,
     staleTime: Infinity,
+    refetchOnMount: 'always',
     refetchOnReconnect: false,
   });
 }
