@@ -6,7 +6,10 @@
  * refused users outside their sites (batch, single POST, user list); and a worker killed mid-batch and
  * restarted ends with exactly one request and one workflow per user.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Client, Connection } from '@temporalio/client';
 import {
   ACTIVE_REQUEST_EXISTS_STATUS,
@@ -20,7 +23,7 @@ import { accessChangeWorkflowId } from '@portal/workflows';
 import { createTestUser } from '../auth-helpers';
 import { demoRequestParts } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
-import { maybeRecordHistory, newWorker, uniqueQueue } from '../lifecycle/support';
+import { HISTORIES_DIR, maybeRecordHistory, newWorker, uniqueQueue } from '../lifecycle/support';
 import { batchEnded, startWorkerProcess, storeAndStartBatch, subjectsAt } from './support';
 
 const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
@@ -225,6 +228,38 @@ describe('the batch workflow', () => {
     const items = await prisma.proxyBatchItem.findMany({ where: { batchId: done.id }, orderBy: { requestNum: 'asc' } });
     expect(items.map((i) => i.responseStatus)).toEqual([200, 422, 200]);
   }, 60_000);
+});
+
+describe('a batch longer than one run', () => {
+  it('continues as new every 100 users and still files every user once, in order', async () => {
+    const users = await subjectsAt(prisma, 'MA036', 105, 'pbcan');
+    const id = await storeAndStartBatch(prisma, client, taskQueue, laostaffUser.id, users, block);
+    const done = await batchEnded(prisma, id, 180_000);
+    expect(done).toMatchObject({ status: 'COMPLETED', processed: 105, numSuccesses: 105 });
+    const items = await prisma.proxyBatchItem.findMany({ where: { batchId: id }, orderBy: { requestNum: 'asc' } });
+    const ids = items.map((i) => i.accessModRequestId!);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    // The row is finished just before the workflow returns; visibility then lists both runs eventually.
+    expect(await client.workflow.getHandle(done.workflowId).result()).toEqual({
+      processed: 105,
+      successes: 105,
+      failures: 0,
+    });
+    let runs: { runId: string; status: { name: string } }[] = [];
+    const closed = () => runs.length === 2 && runs.every((r) => r.status.name !== 'RUNNING');
+    for (let i = 0; i < 100 && !closed(); i++) {
+      runs = [];
+      for await (const run of client.workflow.list({ query: `WorkflowId = "${done.workflowId}"` })) runs.push(run);
+      if (!closed()) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(runs.map((r) => r.status.name).sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW']);
+    if (process.env.RECORD_HISTORIES === '1') {
+      const first = runs.find((r) => r.status.name === 'CONTINUED_AS_NEW')!;
+      const history = await client.workflow.getHandle(done.workflowId, first.runId).fetchHistory();
+      const file = path.join(HISTORIES_DIR, 'proxy-batch', 'continued-as-new.json');
+      fs.writeFileSync(file, historyToJSON(history));
+    }
+  }, 240_000);
 });
 
 describe('a proxy without forAllUsers reaches only their own sites', () => {
