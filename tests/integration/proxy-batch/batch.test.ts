@@ -19,7 +19,8 @@ import {
   parseProxyComment,
 } from '@portal/contract';
 import type { PortalUser, PrismaClient } from '@portal/db';
-import { accessChangeWorkflowId } from '@portal/workflows';
+import { accessChangeWorkflowId, proxyBatchWorkflowId } from '@portal/workflows';
+import { reconcileUnstartedBatches } from '../../../worker/src/kinds/proxy-batch/reconcile';
 import { createTestUser } from '../auth-helpers';
 import { demoRequestParts } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
@@ -53,6 +54,8 @@ afterAll(async () => {
   await connection?.close();
   await api?.close();
 });
+
+const names = (u: PortalUser) => ({ firstName: u.firstName, lastName: u.lastName, email: u.email });
 
 const call = (s: Session, method: 'GET' | 'POST', url: string, body?: unknown) => caller(api.app)(s, method, url, body);
 
@@ -228,6 +231,29 @@ describe('the batch workflow', () => {
     const items = await prisma.proxyBatchItem.findMany({ where: { batchId: done.id }, orderBy: { requestNum: 'asc' } });
     expect(items.map((i) => i.responseStatus)).toEqual([200, 422, 200]);
   }, 60_000);
+});
+
+describe('a batch whose workflow start was lost (rule 1)', () => {
+  it("is started by the worker's reconciler and runs to its end", async () => {
+    const users = await subjectsAt(prisma, 'MA036', 2, 'pbrec');
+    const batch = await prisma.proxyBatch.create({
+      data: {
+        workflowId: `pending-${users[0]!.id}`,
+        proxyUserId: laostaffUser.id,
+        accessControls: [block],
+        totalRequests: 2,
+        sysdat: new Date(Date.now() - 5 * 60_000),
+      },
+    });
+    await prisma.proxyBatch.update({ where: { id: batch.id }, data: { workflowId: proxyBatchWorkflowId(batch.id) } });
+    await prisma.proxyBatchItem.createMany({
+      data: users.map((u, i) => ({ batchId: batch.id, requestNum: i + 1, portalUserId: u.id, ...names(u) })),
+    });
+    const repaired = await reconcileUnstartedBatches({ prisma, client, taskQueue, before: new Date() });
+    expect(repaired).toContain(proxyBatchWorkflowId(batch.id));
+    expect(await batchEnded(prisma, batch.id)).toMatchObject({ status: 'COMPLETED', numSuccesses: 2 });
+    expect((await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batch.id } })).workflowStartedAt).not.toBeNull();
+  });
 });
 
 describe('a batch longer than one run', () => {

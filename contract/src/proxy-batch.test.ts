@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { PROXY_COMMENT_MARKER, StartProxyBatchBodySchema, parseProxyComment, proxyComment } from './proxy-batch';
+
+const proxy = { name: 'Morgan Liaison', email: 'laostaff@portal.test', id: 5 };
+const subject = { name: 'Ann "Q" Subject} subject={"x', email: 'ann@x.org', id: 99 };
+
+describe('the proxy comment marker (000 §3, 001 §6)', () => {
+  it('carries proxy and subject as two small JSON objects, then the comment, and reads back', () => {
+    const text = proxyComment(proxy, subject, 'line one\nline two');
+    expect(text.startsWith(`${PROXY_COMMENT_MARKER} proxy={"name":"Morgan Liaison"`)).toBe(true);
+    expect(parseProxyComment(text)).toEqual({ proxy, subject, comment: 'line one\nline two' });
+    expect(parseProxyComment(proxyComment(proxy, subject, ''))).toEqual({ proxy, subject, comment: '' });
+  });
+
+  it('finds no marker in an own comment', () => {
+    expect(parseProxyComment('Please add me')).toBeNull();
+    expect(parseProxyComment(`${PROXY_COMMENT_MARKER} proxy={broken`)).toBeNull();
+  });
+});
+
+describe('the batch body (001 §2.7, §5)', () => {
+  const block = { roleName: 'Data Manager', studyNames: ['S'], systemAccessIds: [1] };
+  it('takes one role block, at least one user and comments up to 250', () => {
+    expect(StartProxyBatchBodySchema.safeParse({ portalUserIds: [1], accessControls: [block] }).success).toBe(true);
+    expect(StartProxyBatchBodySchema.safeParse({ portalUserIds: [], accessControls: [block] }).success).toBe(false);
+    expect(StartProxyBatchBodySchema.safeParse({ portalUserIds: [1], accessControls: [block, block] }).success).toBe(
+      false,
+    );
+    const long = { portalUserIds: [1], accessControls: [block], requesterComments: 'x'.repeat(251) };
+    expect(StartProxyBatchBodySchema.safeParse(long).success).toBe(false);
+  });
+});
