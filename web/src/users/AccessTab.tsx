@@ -28,7 +28,8 @@ export function AccessTab({ user }: { user: UserDetail }) {
   const reference = useAccessReference();
   if (reference.failed) return <LoadError text="Problem loading the access options." onRetry={reference.retry} />;
   if (!reference.data) return <PageLoader label="Loading the user's access" />;
-  return <AccessEditor key={user.userAccesses.map((a) => a.id).join(',')} user={user} reference={reference.data} />;
+  // Not keyed by the records: the refetch after a save must not remount the editor (its return timer would go).
+  return <AccessEditor user={user} reference={reference.data} />;
 }
 
 function AccessEditor({ user, reference }: { user: UserDetail; reference: AccessReference }) {
