@@ -144,6 +144,8 @@ describe('user access records (000 §7)', () => {
     expect((await call(readonly, 'GET', `${BASE}/${v2.json().id}/1`)).json()).toMatchObject({ id: record.id });
     expect((await call(readonly, 'GET', `${BASE}/${record.id}/2`)).json()).toMatchObject({ id: v2.json().id });
     expect((await call(readonly, 'GET', `${BASE}/${record.id}/3`)).statusCode).toBe(404);
+    expect((await call(plain, 'GET', `${BASE}/${record.id}/1`)).statusCode).toBe(403);
+    expect((await call(null, 'GET', `${BASE}/${record.id}/1`)).statusCode).toBe(401);
 
     // inactive: true removes the access, as an inactive version 3.
     const removed = await call(reviewer, 'PUT', `${BASE}/${v2.json().id}`, {
