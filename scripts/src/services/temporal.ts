@@ -44,6 +44,18 @@ export async function startTemporal(opts: {
     String(opts.uiPort),
     '--db-filename',
     path.join(opts.dataDir, 'temporal.db'),
+    // Eager activity execution: an activity scheduled by a workflow task goes back to the worker in that
+    // task's answer instead of through a task queue poll. On these machines a sequential activity took about
+    // 83 ms without it and 34 ms with it (the proxy batch is one activity per user). Histories do not change.
+    '--dynamic-config-value',
+    'system.enableActivityEagerExecution=true',
+    // Write-ahead log, synced at checkpoints instead of every commit: each workflow task is a SQLite commit,
+    // and syncing each one made the dev server the slowest part of every run (about 100 ms per sequential
+    // activity). Still safe against a killed process; only an operating-system crash can lose the last commits.
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
     '--namespace',
     opts.namespace,
     '--log-level',
