@@ -98,7 +98,9 @@ async function reviewPayload(
     r.reviewerComments === row.reviewerComments &&
     r.sysaidTicket === row.sysaidTicket;
   if (!writesSomething(check)) {
-    if (requestUnchanged) throw notModified();
+    // Only a save of the current version can be "no changes": a save of an older one is either the retry of
+    // an attempt that already ran (its update id is known: the workflow answers its result) or stale (422).
+    if (requestUnchanged && r.versionno === row.versionno) throw notModified();
     return undefined;
   }
   return want;
