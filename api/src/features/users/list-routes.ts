@@ -26,7 +26,11 @@ export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Pa
   const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
   const site = { siteCode: q.siteCode, laoCode: q.laoCode, unaffiliated: q.unaffiliated === 'true' };
   const sql = usersListSql(q.inactive === 'true', q, field, dir, site);
-  const [count, rows] = await Promise.all([queryRows(prisma, sql.count), queryRows(prisma, sql.rows)]);
+  // Planned for their values each time (shared/sql.ts: a generic plan scans the whole tab).
+  const [count, rows] = await Promise.all([
+    queryRows(prisma, sql.count, { prepare: false }),
+    queryRows(prisma, sql.rows, { prepare: false }),
+  ]);
   return toPage(
     // The statement selects exactly the wire row's columns.
     z.array(UserListRowSchema).parse(rows),
