@@ -52,9 +52,14 @@ test('read-only staff view the configuration and the audit trail; a network user
     await page.getByRole('link', { name: 'Audit Trail', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Audit Trail', level: 1 })).toBeVisible();
     await shot(page, '41-audit-trail');
+    // Each filter lands in the address before the next one is set: a filter typed while the previous one's
+    // navigation is still applying could otherwise be overwritten by it.
     await pick(page, page.getByRole('textbox', { name: 'Entity (optional)' }), 'Access-change request');
+    await expect(page).toHaveURL(/entityType=AccessModRequest/);
     await page.getByRole('textbox', { name: 'Record id (optional)' }).fill(String(requestId));
+    await expect(page).toHaveURL(new RegExp(`entityId=${requestId}`));
     await page.getByRole('textbox', { name: 'Changed by (optional)' }).fill('readonly');
+    await expect(page).toHaveURL(/actor=readonly/);
     const today = new Date();
     const label = `${today.getDate()} ${today.toLocaleString('en-US', { month: 'long' })} ${today.getFullYear()}`;
     await page.getByRole('button', { name: 'Date range (optional)' }).click();
