@@ -11,7 +11,7 @@ import { usePageTitle } from '../shared/usePageTitle';
 import { proxyBatchKeys, useProxyBatch, useProxyBatches } from './api/proxyBatches';
 import { BatchProgress } from './BatchProgress';
 import { ProxyRequestForm } from './ProxyRequestForm';
-import { useProxyReference } from './useProxyReference';
+import { useAccessReference } from '../shared/useAccessReference';
 import { UserPicker } from './UserPicker';
 
 const TITLE = PROXY_MESSAGES.pageTitle;
@@ -25,7 +25,7 @@ const TITLE = PROXY_MESSAGES.pageTitle;
 export function ProxyAccessChangePage() {
   usePageTitle(TITLE);
   const profile = useProfile();
-  const reference = useProxyReference();
+  const reference = useAccessReference();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const batchParam = Number(params.get('batch'));

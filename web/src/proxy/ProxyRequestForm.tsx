@@ -1,20 +1,12 @@
 import { Alert, Button, Fieldset, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  FIELD_LIMITS,
-  MESSAGES,
-  PROXY_MESSAGES,
-  type ProxyBatchDetail,
-  type StudyRole,
-  type System,
-  type UserListRow,
-} from '@portal/contract';
+import { FIELD_LIMITS, MESSAGES, PROXY_MESSAGES, type ProxyBatchDetail, type UserListRow } from '@portal/contract';
 import { useState } from 'react';
 import { ApiError } from '../lib/apiClient';
 import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
-import type { SiteOptions } from '../shared/referenceData';
+import type { AccessReference } from '../shared/useAccessReference';
 import { blockErrors, emptyBlock, serverErrorsToForm, toAccessControl, validateBlocks } from '../shared/roleBlockForm';
 import { useStartProxyBatch } from './api/proxyBatches';
 
@@ -23,12 +15,7 @@ interface FormValues {
   requesterComments: string;
 }
 
-export interface ProxyReference {
-  studyRoles: StudyRole[];
-  systems: System[];
-  sites: SiteOptions;
-  studyNames: string[];
-}
+export type ProxyReference = AccessReference;
 
 /**
  * Step 4 of 001 §2.7, 'Request Access For Your Selected Users': one role block (a user's request is NEW when

@@ -11,7 +11,7 @@ import { usePageTitle } from '../shared/usePageTitle';
 import { useSubmitProxyRegistration } from './api/submitProxyRegistration';
 import { RegistrationForm } from './RegistrationForm';
 import { blankValues, similarValues, toProxyBody, type RegistrationValues } from './registrationForm';
-import { useRegistrationReference } from './useRegistrationReference';
+import { useAccessReference } from '../shared/useAccessReference';
 
 const TITLE = 'Request a User';
 
@@ -48,7 +48,7 @@ export function ProxyRegistrationPage() {
   usePageTitle(TITLE);
   const location = useLocation();
   const profile = useProfile();
-  const { reference, failures } = useRegistrationReference();
+  const { reference, failures } = useAccessReference();
   const [submitted, setSubmitted] = useState<RegistrationValues | null>(null);
   const [next, setNext] = useState<{ values: RegistrationValues; round: number } | null>(null);
   const mutation = useSubmitProxyRegistration({

@@ -9,7 +9,7 @@ import { usePageTitle } from '../shared/usePageTitle';
 import { useSubmitPublicRegistration } from './api/submitPublicRegistration';
 import { RegistrationForm } from './RegistrationForm';
 import { blankValues, toPublicBody } from './registrationForm';
-import { useRegistrationReference } from './useRegistrationReference';
+import { useAccessReference } from '../shared/useAccessReference';
 
 const TITLE = 'Register for an Account';
 
@@ -20,7 +20,7 @@ const TITLE = 'Register for an Account';
  */
 export function PublicRegistrationPage() {
   usePageTitle(TITLE);
-  const { reference, failures } = useRegistrationReference();
+  const { reference, failures } = useAccessReference();
   const [submittedEmail, setSubmittedEmail] = useState<string | null>(null);
   const mutation = useSubmitPublicRegistration();
 

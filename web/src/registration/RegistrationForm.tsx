@@ -1,12 +1,12 @@
 import { Button, Fieldset, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { MESSAGES, REGISTRATION_MESSAGES, type StudyRole, type System } from '@portal/contract';
+import { MESSAGES, REGISTRATION_MESSAGES } from '@portal/contract';
 import { useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../lib/apiClient';
 import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
-import type { SiteOptions } from '../shared/referenceData';
+import type { AccessReference } from '../shared/useAccessReference';
 import {
   blockErrors,
   emptyBlock,
@@ -27,12 +27,7 @@ import {
   type TextFieldSpec,
 } from './registrationForm';
 
-export interface RegistrationReference {
-  studyRoles: StudyRole[];
-  sites: SiteOptions;
-  studyNames: string[];
-  systems: System[];
-}
+export type RegistrationReference = AccessReference;
 
 export interface RegistrationFormProps {
   mode: RegistrationMode;
