@@ -19,7 +19,8 @@ import {
   type RequestType,
   proxyComment,
 } from '@portal/contract';
-import { type PrismaClient, lockFiling } from '@portal/db';
+import { LOCK_NAMESPACES, Prisma, type PrismaClient } from '@portal/db';
+import { z } from 'zod';
 import {
   type FileProxyItemInput,
   PROXY_BATCH_NOT_FOUND,
@@ -55,134 +56,179 @@ interface Filed {
   start: { subjectUserId: number; proxyUserId: number; subjectLabel: string; proxyLabel: string } | null;
 }
 
-const stored = (item: {
-  requestNum: number;
-  responseStatus: number | null;
-  success: boolean | null;
-  accessModRequestId: number | null;
-}): ProxyItemOutcome => ({
-  requestNum: item.requestNum,
-  responseStatus: item.responseStatus as Status,
-  success: item.success ?? false,
-  requestId: item.accessModRequestId,
-});
-
 const label = (u: { firstName: string; lastName: string; username: string }) =>
   `${u.firstName} ${u.lastName} (${u.username})`;
 
+const PartyRow = { firstName: z.string(), lastName: z.string(), username: z.string(), email: z.string() };
+/**
+ * Everything one filing decides on, read in one statement after the filing lock: the item (with any stored
+ * outcome), the batch, subject and proxy, whether the subject has an unresolved request, whether the role
+ * is still an active study role, and the subject's record of that role.
+ */
+const ItemStateSchema = z.object({
+  portalUserId: z.number(),
+  responseStatus: z.number().nullable(),
+  success: z.boolean().nullable(),
+  accessModRequestId: z.number().nullable(),
+  proxyUserId: z.number(),
+  accessControls: z.array(z.custom<AccessControl>((v) => typeof v === 'object' && v !== null)).min(1),
+  requesterComments: z.string(),
+  subject: z.object({ ...PartyRow, inactive: z.boolean() }),
+  proxy: z.object(PartyRow),
+  openRequest: z.boolean(),
+  roleActive: z.boolean(),
+  held: z
+    .object({
+      id: z.number(),
+      siteCodes: z.array(z.string()),
+      laoIds: z.array(z.string()),
+      studyNames: z.array(z.string()),
+      systemAccessIds: z.array(z.number()),
+    })
+    .nullable(),
+});
+
+const itemStateSql = (input: FileProxyItemInput) => Prisma.sql`
+  SELECT i."portalUserId", i."responseStatus", i."success", i."accessModRequestId",
+         b."proxyUserId", b."accessControls", b."requesterComments",
+         json_build_object('firstName', s."firstName", 'lastName', s."lastName", 'username', s."username",
+                           'email', s."email", 'inactive', s."inactive") AS "subject",
+         json_build_object('firstName', p."firstName", 'lastName', p."lastName", 'username', p."username",
+                           'email', p."email") AS "proxy",
+         EXISTS (SELECT 1 FROM "AccessModRequest" r
+                  WHERE r."subjectUserId" = s."id"
+                    AND r."requestStatus"::text <> ALL (${[...RESOLVED_STATUSES]}::text[])) AS "openRequest",
+         EXISTS (SELECT 1 FROM "StudyRole" sr
+                  WHERE sr."roleName" = b."accessControls"->0->>'roleName' AND NOT sr."inactive") AS "roleActive",
+         (SELECT json_build_object('id', u."id", 'siteCodes', coalesce(u."siteCodes", '{}'),
+                                   'laoIds', coalesce(u."laoIds", '{}'), 'studyNames', coalesce(u."studyNames", '{}'),
+                                   'systemAccessIds', coalesce(u."systemAccessIds", '{}'))
+            FROM "UserAccess" u
+           WHERE u."portalUserId" = s."id" AND u."roleName" = b."accessControls"->0->>'roleName' AND NOT u."inactive"
+           ORDER BY u."id" LIMIT 1) AS "held"
+    FROM "ProxyBatchItem" i
+    JOIN "ProxyBatch" b ON b."id" = i."batchId"
+    JOIN "PortalUser" s ON s."id" = i."portalUserId"
+    JOIN "PortalUser" p ON p."id" = b."proxyUserId"
+   WHERE i."batchId" = ${input.batchId} AND i."requestNum" = ${input.requestNum}`;
+
+interface Recorded {
+  requestType?: RequestType;
+  fieldErrors?: Record<string, string[]>;
+  /** A filed request: its id, and the statements that write its row and audit row (named CTEs). */
+  filed?: { requestId: number; writes: Prisma.Sql[] };
+}
+
+/**
+ * The item's outcome and the batch counters in one statement; for a filed request also the request row and
+ * its CREATED audit row, so a user's filing is a handful of round trips, not one per row.
+ */
+function recordSql(input: FileProxyItemInput, status: Status, extra: Recorded): Prisma.Sql {
+  const success = status === 200;
+  const fieldErrors = extra.fieldErrors ? JSON.stringify(extra.fieldErrors) : null;
+  const filed = extra.filed;
+  return Prisma.sql`
+    WITH ${filed ? Prisma.sql`${Prisma.join(filed.writes, ', ')},` : Prisma.empty}
+    item AS (
+      UPDATE "ProxyBatchItem"
+         SET "responseStatus" = ${status}, "success" = ${success},
+             "activeRequestAlreadyExistsForUser" = ${status === ACTIVE_REQUEST_EXISTS_STATUS},
+             "requestType" = ${extra.requestType ?? null}::"RequestType",
+             "accessModRequestId" = ${filed?.requestId ?? null}::int4,
+             "fieldErrors" = ${fieldErrors}::jsonb, "processedAt" = now()
+       WHERE "batchId" = ${input.batchId} AND "requestNum" = ${input.requestNum}
+      RETURNING 1)
+    UPDATE "ProxyBatch"
+       SET "processed" = "processed" + 1,
+           "numSuccesses" = "numSuccesses" + ${success ? 1 : 0}, "numFailures" = "numFailures" + ${success ? 0 : 1}
+     WHERE "id" = ${input.batchId} AND EXISTS (SELECT 1 FROM item)`;
+}
+
 async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Filed> {
-  const key = { batchId_requestNum: { batchId: input.batchId, requestNum: input.requestNum } };
-  const first = await tx.proxyBatchItem.findUnique({ where: key, include: { batch: true } });
-  if (!first) {
+  // The (ACCESS_CHANGE, subject) filing lock first; the state is read by the next statement, so it sees
+  // whatever a concurrent attempt of this activity committed while this one waited.
+  const locked = await tx.$queryRaw<Array<{ portalUserId: number }>>`
+    SELECT i."portalUserId", pg_advisory_xact_lock(${LOCK_NAMESPACES.ACCESS_CHANGE}::int4, i."portalUserId")::text
+      FROM "ProxyBatchItem" i WHERE i."batchId" = ${input.batchId} AND i."requestNum" = ${input.requestNum}`;
+  const [row] = locked.length ? await tx.$queryRaw<unknown[]>(itemStateSql(input)) : [];
+  if (!row) {
     throw ApplicationFailure.nonRetryable(
       `proxy batch ${input.batchId} has no user #${input.requestNum}`,
       PROXY_BATCH_NOT_FOUND,
     );
   }
-  await lockFiling(tx, 'ACCESS_CHANGE', first.portalUserId);
-  // Read again under the lock: a concurrent attempt of this activity may have committed meanwhile.
-  const item = first.responseStatus === null ? await tx.proxyBatchItem.findUniqueOrThrow({ where: key }) : first;
-  const batch = first.batch;
-  if (item.responseStatus !== null) return { outcome: stored(item), start: null };
-
-  const [subject, proxy] = await Promise.all([
-    tx.portalUser.findUniqueOrThrow({ where: { id: item.portalUserId } }),
-    tx.portalUser.findUniqueOrThrow({ where: { id: batch.proxyUserId } }),
-  ]);
-  const block = (batch.accessControls as AccessControl[])[0]!;
-  const record = async (
-    status: Status,
-    extra: { requestType?: RequestType; accessModRequestId?: number; fieldErrors?: Record<string, string[]> } = {},
-  ): Promise<ProxyItemOutcome> => {
-    const success = status === 200;
-    await tx.proxyBatchItem.update({
-      where: key,
-      data: {
-        responseStatus: status,
-        success,
-        activeRequestAlreadyExistsForUser: status === ACTIVE_REQUEST_EXISTS_STATUS,
-        requestType: extra.requestType ?? null,
-        accessModRequestId: extra.accessModRequestId ?? null,
-        fieldErrors: extra.fieldErrors ?? undefined,
-        processedAt: new Date(),
-      },
-    });
-    await tx.proxyBatch.update({
-      where: { id: batch.id },
-      data: {
-        processed: { increment: 1 },
-        ...(success ? { numSuccesses: { increment: 1 } } : { numFailures: { increment: 1 } }),
-      },
-    });
+  const state = ItemStateSchema.parse(row);
+  if (state.responseStatus !== null) {
     return {
-      requestNum: item.requestNum,
-      responseStatus: status,
-      success,
-      requestId: extra.accessModRequestId ?? null,
-    };
-  };
-
-  const open = await tx.accessModRequest.findFirst({
-    where: { subjectUserId: subject.id, requestStatus: { notIn: [...RESOLVED_STATUSES] } },
-    select: { id: true },
-  });
-  if (open || subject.inactive) {
-    // An inactive subject is refused like an open request: nothing may be filed for them now.
-    return { outcome: await record(open ? ACTIVE_REQUEST_EXISTS_STATUS : 422), start: null };
-  }
-  const role = await tx.studyRole.findFirst({ where: { roleName: block.roleName, inactive: false } });
-  if (!role) {
-    return {
-      outcome: await record(422, { fieldErrors: { 'accessControls[0].roleName': ['unknown'] } }),
+      outcome: {
+        requestNum: input.requestNum,
+        responseStatus: state.responseStatus as Status,
+        success: state.success ?? false,
+        requestId: state.accessModRequestId,
+      },
       start: null,
     };
   }
-  const held = await tx.userAccess.findFirst({
-    where: { portalUserId: subject.id, roleName: block.roleName, inactive: false },
+  const outcome = (status: Status, requestId: number | null = null): ProxyItemOutcome => ({
+    requestNum: input.requestNum,
+    responseStatus: status,
+    success: status === 200,
+    requestId,
   });
-  const requestType: RequestType = held ? 'CHANGE' : 'NEW';
-  if (held && sameAccess(block, held) && !batch.requesterComments) {
-    return { outcome: await record(304, { requestType }), start: null };
-  }
+  const refuse = async (status: Status, extra: Recorded = {}): Promise<Filed> => {
+    await tx.$executeRaw(recordSql(input, status, extra));
+    return { outcome: outcome(status), start: null };
+  };
+
+  if (state.openRequest) return refuse(ACTIVE_REQUEST_EXISTS_STATUS);
+  // An inactive subject is refused like an open request: nothing may be filed for them now.
+  if (state.subject.inactive) return refuse(422);
+  if (!state.roleActive) return refuse(422, { fieldErrors: { 'accessControls[0].roleName': ['unknown'] } });
+  const block = state.accessControls[0]!;
+  const requestType: RequestType = state.held ? 'CHANGE' : 'NEW';
+  if (state.held && sameAccess(block, state.held) && !state.requesterComments) return refuse(304, { requestType });
 
   const [{ id }] = await tx.$queryRaw<
     [{ id: bigint }]
   >`SELECT nextval(pg_get_serial_sequence('"AccessModRequest"', 'id')) AS id`;
   const requestId = Number(id);
   const workflowId = accessChangeWorkflowId(requestId);
-  const party = (u: typeof subject) => ({ name: `${u.firstName} ${u.lastName}`, email: u.email, id: u.id });
-  const accessControls = [{ ...block, questionNum: block.questionNum ?? 1 }];
-  await tx.accessModRequest.create({
-    data: {
-      id: requestId,
-      workflowId,
-      requestType,
-      requestStatus: 'NEW',
-      subjectUserId: subject.id,
-      requesterUserId: proxy.id,
-      isProxyRequest: true,
-      accessControls,
-      existingUserAccessId: held?.id ?? null,
-      requesterComments: proxyComment(party(proxy), party(subject), batch.requesterComments).slice(0, 1024),
-      lastModifiedBy: proxy.username,
-    },
+  const { subject, proxy } = state;
+  const party = (u: typeof proxy, id: number) => ({ name: `${u.firstName} ${u.lastName}`, email: u.email, id });
+  const accessControls = JSON.stringify([{ ...block, questionNum: block.questionNum ?? 1 }]);
+  const comment = proxyComment(
+    party(proxy, state.proxyUserId),
+    party(subject, state.portalUserId),
+    state.requesterComments,
+  ).slice(0, 1024);
+  const after = JSON.stringify({
+    requestType,
+    requestStatus: 'NEW',
+    accessControls: JSON.parse(accessControls) as unknown,
+    proxyBatchId: input.batchId,
   });
-  await tx.auditEvent.create({
-    data: {
-      actorUserId: proxy.id,
-      actorUsername: proxy.username,
-      entityType: 'AccessModRequest',
-      entityId: String(requestId),
-      action: 'CREATED',
-      after: { requestType, requestStatus: 'NEW', accessControls, proxyBatchId: batch.id },
-      workflowId,
-      idempotencyKey: `${workflowId}:0`,
-    },
-  });
-  const outcome = await record(200, { requestType, accessModRequestId: requestId });
+  const request = Prisma.sql`req AS (
+    INSERT INTO "AccessModRequest" ("id", "workflowId", "requestType", "requestStatus", "subjectUserId",
+                                    "requesterUserId", "isProxyRequest", "accessControls", "existingUserAccessId",
+                                    "requesterComments", "lastModifiedBy")
+    VALUES (${requestId}, ${workflowId}, ${requestType}::"RequestType", 'NEW', ${state.portalUserId},
+            ${state.proxyUserId}, true, ${accessControls}::jsonb, ${state.held?.id ?? null}::int4, ${comment},
+            ${proxy.username})
+    RETURNING "id")`;
+  const audit = Prisma.sql`aud AS (
+    INSERT INTO "AuditEvent" ("actorUserId", "actorUsername", "entityType", "entityId", "action", "after",
+                              "workflowId", "idempotencyKey")
+    SELECT ${state.proxyUserId}, ${proxy.username}, 'AccessModRequest', ${String(requestId)}, 'CREATED',
+           ${after}::jsonb, ${workflowId}, ${`${workflowId}:0`} FROM req)`;
+  await tx.$executeRaw(recordSql(input, 200, { requestType, filed: { requestId, writes: [request, audit] } }));
   return {
-    outcome,
-    start: { subjectUserId: subject.id, proxyUserId: proxy.id, subjectLabel: label(subject), proxyLabel: label(proxy) },
+    outcome: outcome(200, requestId),
+    start: {
+      subjectUserId: state.portalUserId,
+      proxyUserId: state.proxyUserId,
+      subjectLabel: label(subject),
+      proxyLabel: label(proxy),
+    },
   };
 }
 
@@ -226,7 +272,7 @@ export function createFileProxyBatchItem(prisma: PrismaClient) {
           extraSearchAttributes: [{ key: ProxyBatchIdKey, value: String(input.batchId) }],
         },
       );
-      await prisma.accessModRequest.update({ where: { id: requestId }, data: { workflowStartedAt: new Date() } });
+      await prisma.$executeRaw`UPDATE "AccessModRequest" SET "workflowStartedAt" = now() WHERE "id" = ${requestId}`;
     }
     return filed.outcome;
   };
