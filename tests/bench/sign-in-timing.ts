@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { addPerson, type DirectoryConfig } from '@portal/directory';
+import { median } from './timing';
 
 /** The largest accepted difference of the two medians, in ms and as a share of the known median. */
 export const SIGN_IN_TIMING_TARGET = { maxDiffMs: 10, maxDiffShare: 0.25 };
@@ -17,11 +18,6 @@ export interface SignInTiming {
   /** |known - unknown| of the medians. */
   diffMs: number;
 }
-
-const median = (values: number[]): number => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** Times `rounds` × 4 failed sign-ins of each kind against the API at `base`. */
 export async function measureSignInTiming(
