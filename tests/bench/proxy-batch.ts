@@ -11,15 +11,12 @@
  * `npm run bench` (run.ts) calls `measureProxyBatch` on its stack.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
-import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { startStack } from '@portal/scripts';
+import { signIn, startBenchStack } from './stack';
 
 export const PROXY_BATCH_TARGETS = { batchToBaselineRatio: 2, batchMs: 60_000 };
 const USERS = Number(process.env.BENCH_PROXY_USERS ?? 1000);
@@ -30,26 +27,6 @@ export interface ProxyBatchBench {
   baselineMs: number;
   ratio: number;
   successes: number;
-}
-
-interface Session {
-  cookie: string;
-  xsrf: string;
-}
-
-async function signIn(base: string, username: string): Promise<Session> {
-  const password = DEMO_ACCOUNTS.find((a) => a.username === username)!.password;
-  const res = await fetch(`${base}/rest/token/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!res.ok) throw new Error(`sign-in as ${username} answered ${res.status}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('pg_session='))!
-    .split(';')[0]!;
-  return { cookie, xsrf: ((await res.json()) as { xsrfToken: string }).xsrfToken };
 }
 
 /** `users` fresh active users at one AO, each holding one record of another study role. */
@@ -92,7 +69,7 @@ export async function measureProxyBatch(opts: {
   const users = opts.users ?? USERS;
   const ids = await createSubjects(opts.databaseUrl, users);
   const proxy = await signIn(opts.base, 'laostaff');
-  const headers = { cookie: proxy.cookie, 'x-xsrf-token': proxy.xsrf, 'content-type': 'application/json' };
+  const headers = { ...proxy.headers, 'content-type': 'application/json' };
   const roles = (await (await fetch(`${opts.base}/rest/public/user_registration/study_roles/`)).json()) as Array<{
     roleName: string;
     systemAccessIds: number[];
@@ -178,16 +155,7 @@ export function proxyBatchMissed(r: ProxyBatchBench): string[] {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-proxy-'));
-  fs.chmodSync(dataDir, 0o755);
-  const stack = await startStack({
-    dataDir,
-    ports: 'random',
-    seed: true,
-    apps: true,
-    handleSignals: false,
-    log: () => {},
-  });
+  const stack = await startBenchStack('bench-proxy');
   try {
     const r = await measureProxyBatch({
       base: stack.urls.portal,
@@ -212,8 +180,7 @@ async function main(): Promise<void> {
     );
     process.exitCode = missed.length ? 1 : 0;
   } finally {
-    await stack.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

@@ -20,13 +20,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startStack } from '@portal/scripts';
-import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { measureRoutes } from './bundle';
 import { QUEUE_URL, compareQueueWithSql } from './queue';
+import { type BenchSession, signIn, startBenchStack } from './stack';
 import { percentile } from './timing';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
@@ -45,41 +43,13 @@ const TARGETS = {
 const WEB_DIST = process.env.BENCH_WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist');
 const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
 
-interface Session {
-  cookie: string;
-  xsrf: string;
-}
-
 async function main(): Promise<void> {
   const bundle = measureRoutes(WEB_DIST);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
-  fs.chmodSync(dataDir, 0o755);
-  const stack = await startStack({
-    dataDir,
-    ports: 'random',
-    seed: true,
-    apps: true,
-    handleSignals: false,
-    log: () => {},
-  });
+  const stack = await startBenchStack('bench');
   const base = stack.urls.portal;
   try {
-    const signIn = async (username: string): Promise<Session> => {
-      const password = DEMO_ACCOUNTS.find((a) => a.username === username)!.password;
-      const res = await fetch(`${base}/rest/token/create`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      });
-      if (!res.ok) throw new Error(`sign-in as ${username} answered ${res.status}`);
-      const cookie = res.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('pg_session='))!
-        .split(';')[0]!;
-      return { cookie, xsrf: ((await res.json()) as { xsrfToken: string }).xsrfToken };
-    };
     /** One call; a 202 (still processing) is sent again, same body and attempt key, until it answers 200. */
-    const call = async (s: Session, method: string, url: string, body?: unknown) => {
+    const call = async (s: BenchSession, method: string, url: string, body?: unknown) => {
       const started = performance.now();
       for (;;) {
         const res = await fetch(`${base}${url}`, {
@@ -96,8 +66,8 @@ async function main(): Promise<void> {
       }
     };
 
-    const user = await signIn('user');
-    const reviewer = await signIn('reviewer');
+    const user = await signIn(base, 'user');
+    const reviewer = await signIn(base, 'reviewer');
     const profile = (await call(user, 'GET', '/rest/secure/user_profile')).json as { portalUserId: number };
     const roles = (await (await fetch(`${base}/rest/public/user_registration/study_roles/`)).json()) as Array<{
       roleName: string;
@@ -149,7 +119,7 @@ async function main(): Promise<void> {
 
     const queue = await compareQueueWithSql({
       base,
-      headers: { cookie: reviewer.cookie, 'x-xsrf-token': reviewer.xsrf },
+      headers: reviewer.headers,
       databaseUrl: stack.urls.database,
       times: QUEUE_TIMES,
     });
@@ -157,7 +127,7 @@ async function main(): Promise<void> {
       url: `${base}${QUEUE_URL}`,
       connections: 10,
       duration: 10,
-      headers: { cookie: reviewer.cookie, 'x-xsrf-token': reviewer.xsrf },
+      headers: reviewer.headers,
     });
     if (load.non2xx > 0 || load.errors > 0)
       throw new Error(`queue load: ${load.non2xx} non-2xx, ${load.errors} errors`);
@@ -216,8 +186,7 @@ async function main(): Promise<void> {
     console.log(missed.length ? `targets missed: ${missed.join('; ')}` : 'all targets met');
     process.exitCode = missed.length ? 1 : 0;
   } finally {
-    await stack.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

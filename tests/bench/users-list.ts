@@ -10,15 +10,11 @@
  *
  * Prints one JSON object and exits 1 when a target is missed. Traffic stays on 127.0.0.1.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { poolConfigFromUrl } from '@portal/db';
-import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { startStack } from '@portal/scripts';
 import { usersListSql } from '../../api/src/features/users/list-sql';
+import { signIn, startBenchStack } from './stack';
 import { keepAliveClient, percentile, timeAlternately } from './timing';
 
 const USERS = process.env.BENCH_USERS ?? '100000';
@@ -35,34 +31,11 @@ const urlOf = (q: { page: number; size: number; filter?: string }) =>
   `/rest/secure/user_management/users?page=${q.page}&size=${q.size}&sort=person.lastName,asc${q.filter ? `&filter=${q.filter}&filterType=OR` : ''}`;
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-users-'));
-  fs.chmodSync(dataDir, 0o755);
-  const stack = await startStack({
-    dataDir,
-    ports: 'random',
-    seed: true,
-    apps: true,
-    handleSignals: false,
-    env: { ...process.env, SEED_GENERATED_USERS: USERS },
-    log: () => {},
-  });
+  const stack = await startBenchStack('bench-users', { ...process.env, SEED_GENERATED_USERS: USERS });
   const base = stack.urls.portal;
   const pool = new pg.Pool({ ...poolConfigFromUrl(stack.urls.database), max: 2 });
   try {
-    const password = DEMO_ACCOUNTS.find((a) => a.username === 'readonly')!.password;
-    const signedIn = await fetch(`${base}/rest/token/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'readonly', password }),
-    });
-    if (!signedIn.ok) throw new Error(`sign-in answered ${signedIn.status}`);
-    const headers = {
-      cookie: signedIn.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('pg_session='))!
-        .split(';')[0]!,
-      'x-xsrf-token': ((await signedIn.json()) as { xsrfToken: string }).xsrfToken,
-    };
+    const { headers } = await signIn(base, 'readonly');
     // Right after the bulk load autovacuum has not yet set the visibility map, so counts read the heap
     // until it has; a vacuum now measures the steady state (and the ANALYZE gives the planner statistics).
     await pool.query('VACUUM ANALYZE');
@@ -107,7 +80,7 @@ async function main(): Promise<void> {
     if (missed.length) process.exitCode = 1;
   } finally {
     await pool.end();
-    await stack.stop();
+    await stack.close();
   }
 }
 
