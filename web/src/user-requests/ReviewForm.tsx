@@ -1,15 +1,5 @@
-import { Alert, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
-import {
-  isResolved,
-  MESSAGES,
-  REQUEST_STATUS_LABELS,
-  type AccessModRequest,
-  type PortalRole,
-  type RequestStatus,
-  type UserDetail,
-} from '@portal/contract';
+import { Alert, Button, Group, Stack, Title } from '@mantine/core';
+import { MESSAGES, type AccessModRequest, type PortalRole, type UserDetail } from '@portal/contract';
 import { AccessBlocksEditor, type AccessReference } from '../shared/AccessBlocksEditor';
 import {
   accessErrorsToForm,
@@ -22,25 +12,22 @@ import {
 import { useReviewAccessChangeRequest } from './api/reviewAccessChangeRequest';
 import { PortalRoleChecklist } from './registration/PortalRoleChecklist';
 import { ReviewFormShell } from './review/ReviewFormShell';
-import { ReviewerFields } from './review/ReviewerFields';
-import { useReviewSave } from './review/useReviewSave';
+import { StatusReviewFields } from './review/StatusReviewFields';
+import {
+  STATUS_REVIEW_LABELS,
+  statusReviewBody,
+  useStatusReviewForm,
+  type StatusReviewValues,
+} from './review/useStatusReviewForm';
 
-export interface ReviewValues {
-  requestStatus: RequestStatus;
-  reviewerComments: string;
-  sysaidTicket: string;
+export interface ReviewValues extends StatusReviewValues {
   /** The user's portal roles (checkbox values). */
   portalRoleIds: string[];
   /** The user's current access as role blocks. */
   accessControls: AccessBlock[];
 }
 
-const LABELS = {
-  requestStatus: 'Request Status',
-  reviewerComments: 'Reviewer Comments',
-  sysaidTicket: 'External Ticket #',
-  portalRoleIds: 'Portal Roles',
-} as const;
+const LABELS = { ...STATUS_REVIEW_LABELS, portalRoleIds: 'Portal Roles' } as const;
 const FIELDS = Object.fromEntries(
   Object.entries(LABELS).map(([key, label]) => [key, { label, plural: key === 'portalRoleIds' }]),
 );
@@ -58,7 +45,7 @@ export const NOT_APPLIED_TEXT =
  * requested role, or removes it for REMOVAL; saved only with 'Save Changes'); portal roles with descriptions and
  * permissions; the status (NEW only while NEW), Reviewer Comments (512, counter) and External Ticket # (16). A
  * resolved status asks 'Confirm Request Finalization/Closure' first (also warning when an approval's requested
- * access was never applied); a resolved request is locked. Saving is `useReviewSave` with the 000 §7 body.
+ * access was never applied); a resolved request is locked (`useStatusReviewForm`). Saving sends the 000 §7 body.
  */
 export function ReviewForm({
   request,
@@ -80,97 +67,42 @@ export function ReviewForm({
   /** The comments and ticket number kept over a reload. */
   carried?: Partial<ReviewValues>;
 }) {
-  const form = useForm<ReviewValues>({
-    initialValues: {
-      requestStatus: request.requestStatus,
-      reviewerComments: request.reviewerComments ?? '',
-      sysaidTicket: request.sysaidTicket ?? '',
+  const { form, readOnly, statusOptions, shell } = useStatusReviewForm({
+    request,
+    canEdit,
+    extraValues: {
       portalRoleIds: subject.portalRoleIds.map(String),
       accessControls: blocksFromRecords(subject.userAccesses, reference.systems),
     },
-  });
-  const resolved = isResolved(request.requestStatus) || request.allowedNextStatuses.length === 0;
-  const review = useReviewSave({
-    form,
-    editable: canEdit && !resolved,
     useEndpoint: useReviewAccessChangeRequest,
     toBody: (values: ReviewValues, attemptKey: string) => ({
       portalUser: { id: subject.id, portalRoleIds: values.portalRoleIds.map(Number) },
       userAccesses: toUserAccesses(values.accessControls, subject.id),
-      userAccessModificationRequest: {
-        id: request.id,
-        versionno: request.versionno,
-        requestStatus: values.requestStatus,
-        reviewerComments: values.reviewerComments.trim(),
-        sysaidTicket: values.sysaidTicket.trim(),
-      },
+      userAccessModificationRequest: statusReviewBody(request, values),
       attemptKey,
     }),
-    resolves: (values) => isResolved(values.requestStatus),
     texts: { saved: MESSAGES.access.reviewSaved, failed: MESSAGES.access.reviewFailed },
     labels: LABELS,
     fieldPrefix: 'userAccessModificationRequest.',
     mapErrors: (fieldErrors) =>
       accessErrorsToForm(fieldErrors, FIELDS, ['userAccessModificationRequest.', 'portalUser.']),
-    keepOnReload: ['reviewerComments', 'sysaidTicket'],
     onReload,
     carried,
-  });
-  const locked = resolved || review.savedResolved;
-  const readOnly = !canEdit || locked;
-
-  // The current status is always shown; the others are the response's allowedNextStatuses (001 §4).
-  const statusOptions = [...new Set([request.requestStatus, ...request.allowedNextStatuses])].map((s) => ({
-    value: s,
-    label: REQUEST_STATUS_LABELS[s],
-  }));
-
-  const onSubmit = form.onSubmit((values) => {
-    if (!isResolved(values.requestStatus)) return review.save(values);
-    const notApplied = values.requestStatus === 'APPROVED' && !requestedAccessApplied(values.accessControls, request);
-    modals.openConfirmModal({
-      title: 'Confirm Request Finalization/Closure',
-      children: (
-        <Stack gap="sm">
-          {notApplied && (
-            <Alert color="yellow" title="Requested access not applied">
-              {NOT_APPLIED_TEXT}
-            </Alert>
-          )}
-          <Text size="sm">
-            Saving with the status &lsquo;{REQUEST_STATUS_LABELS[values.requestStatus]}&rsquo; finalizes and closes this
-            request. It cannot be changed afterwards. Do you want to continue?
-          </Text>
-        </Stack>
+    noPermissionText: 'You do not have permission to modify access-change requests.',
+    finalization: (values) => ({
+      warning: values.requestStatus === 'APPROVED' && !requestedAccessApplied(values.accessControls, request) && (
+        <Alert color="yellow" title="Requested access not applied">
+          {NOT_APPLIED_TEXT}
+        </Alert>
       ),
-      labels: { confirm: 'OK', cancel: 'Cancel' },
-      onConfirm: () => review.save(values),
-    });
+    }),
   });
 
   const applyAbove = () =>
     form.setFieldValue('accessControls', applyRequestedAccess(form.values.accessControls, request, reference.systems));
 
   return (
-    <ReviewFormShell
-      message={review.message}
-      onCloseMessage={review.clearMessage}
-      stale={review.stale}
-      onReload={review.reload}
-      locked={
-        resolved &&
-        `This request is resolved (${REQUEST_STATUS_LABELS[request.requestStatus]}) and can no longer be changed.`
-      }
-      readOnlyNotice={!canEdit && !locked && 'You do not have permission to modify access-change requests.'}
-      editable={!readOnly}
-      saving={review.saving}
-      onSubmit={onSubmit}
-      onReset={() => {
-        form.reset();
-        review.clearMessage();
-      }}
-      dialogs={review.guardDialog}
-    >
+    <ReviewFormShell {...shell}>
       {!readOnly && (
         <Alert color="yellow" title="Changes take effect immediately" role="note">
           {IMMEDIATE_EFFECT_TEXT}
@@ -204,16 +136,7 @@ export function ReviewForm({
         error={form.errors.portalRoleIds as string | undefined}
         readOnly={readOnly}
       />
-      <Select
-        label={LABELS.requestStatus}
-        data={statusOptions}
-        allowDeselect={false}
-        readOnly={readOnly}
-        variant={readOnly ? 'filled' : 'default'}
-        maw={320}
-        {...form.getInputProps('requestStatus')}
-      />
-      <ReviewerFields form={form} labels={LABELS} readOnly={readOnly} />
+      <StatusReviewFields form={form} statusOptions={statusOptions} readOnly={readOnly} />
     </ReviewFormShell>
   );
 }
