@@ -60,12 +60,17 @@ describe('filing and reading', () => {
     expect(ids(await call(r.session, 'GET', `${BASE}/user`))).toEqual([filed.id]);
     expect(ids(await call(r.session, 'GET', `${BASE}/user/${r.user.user.id}`))).toEqual([filed.id]);
     expect((await call(r.session, 'GET', `${BASE}/${filed.id}`)).json().id).toBe(filed.id);
-    // Another plain user: 404 like an unknown request, 403 for the user's list and for the reviewers' lists.
+    // Another plain user: 404 like an unknown request or user, 403 for the reviewers' lists.
     const hidden = await call(plain, 'GET', `${BASE}/${filed.id}`);
     expect(hidden.statusCode).toBe(404);
     expect(hidden.json()).toEqual({ message: PROFILE_CHANGE_MESSAGES.loadFailed });
     expect((await call(plain, 'GET', `${BASE}/999999999`)).json()).toEqual(hidden.json());
-    expect((await call(plain, 'GET', `${BASE}/user/${r.user.user.id}`)).statusCode).toBe(403);
+    for (const userId of [r.user.user.id, 2147483000]) {
+      const list = await call(plain, 'GET', `${BASE}/user/${userId}`);
+      expect(list.statusCode).toBe(404);
+      expect(list.json()).toEqual({ message: PROFILE_CHANGE_MESSAGES.loadFailed });
+    }
+    expect((await call(readonly, 'GET', `${BASE}/user/2147483000`)).statusCode).toBe(404);
     expect((await call(plain, 'GET', BASE)).statusCode).toBe(403);
     expect((await call(plain, 'GET', `${BASE}/status/pending`)).statusCode).toBe(403);
     expect((await call(null, 'GET', `${BASE}/user`)).statusCode).toBe(401);

@@ -126,6 +126,23 @@ describe('proxy registration and the lists', () => {
     expect((await call(null, 'GET', '/rest/secure/user_registration/status/PENDING')).statusCode).toBe(401);
   });
 
+  it("answers one user's registrations to the user and READ_USERS, and anyone else as an unknown user (404)", async () => {
+    const me = await api.prisma.portalUser.findUniqueOrThrow({ where: { username: 'user' } });
+    const other = await api.prisma.portalUser.findUniqueOrThrow({ where: { username: 'reviewer' } });
+    const url = (id: number) => `/rest/secure/user_registration/user/${id}`;
+    expect((await call(user, 'GET', url(me.id))).statusCode).toBe(200);
+    expect((await call(readonly, 'GET', url(other.id))).statusCode).toBe(200);
+    for (const [session, id] of [
+      [user, other.id],
+      [user, 2147483000],
+      [readonly, 2147483000],
+    ] as const) {
+      const res = await call(session, 'GET', url(id));
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: REGISTRATION_MESSAGES.loadUserFailed });
+    }
+  });
+
   it('serves account types and only active portal roles', async () => {
     const types = await call(readonly, 'GET', '/rest/secure/user_management/account_types');
     expect(types.json()).toEqual({

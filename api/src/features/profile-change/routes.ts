@@ -2,7 +2,8 @@
  * Profile-change requests, all 7 calls of 001 §7 under /rest/secure/ldap_user_profile_mod_request (lists in
  * `content`, newest first):
  * - GET /{id}: the request's own user or READ_USERS; anyone else gets the unknown request's 404 (issue 13);
- * - GET /user: the signed-in user's requests; GET /user/{userId}: one user's (their own, or READ_USERS: 403);
+ * - GET /user: the signed-in user's requests; GET /user/{userId}: one user's (their own, or READ_USERS; anyone
+ *   else gets the unknown user's 404, shared/readable-user.ts);
  * - GET / and GET /status/{status} ('pending', 'all' or one status): READ_USERS;
  * - POST /: file one's own request (USER; filing.ts);
  * - PUT /{id}: a reviewer's save (WRITE_USERS: 200, or 202 while still processing; review.ts).
@@ -26,7 +27,8 @@ import {
 import type { Prisma } from '@portal/db';
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
-import { forbidden, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
+import { readableUserId } from '../../shared/readable-user';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { createProfileChangeRequest } from './filing';
 import { reviewProfileChange } from './review';
@@ -63,11 +65,15 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
 
   app.get(
     `${PROFILE_CHANGE_BASE}/user/:userId`,
-    { schema: { params: z.object({ userId: PathIdSchema }), ...listAnswer } },
+    {
+      schema: {
+        params: z.object({ userId: PathIdSchema }),
+        response: { ...listAnswer.response, 404: MessageSchema },
+      },
+    },
     async (req) => {
-      const actor = requireAuth(req);
-      if (req.params.userId !== actor.userId && !actor.permissions.includes('READ_USERS')) throw forbidden();
-      return list({ portalUserId: req.params.userId });
+      const message = PROFILE_CHANGE_MESSAGES.loadFailed;
+      return list({ portalUserId: await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message) });
     },
   );
 

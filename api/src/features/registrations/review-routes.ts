@@ -23,7 +23,8 @@ import {
 import type { Prisma } from '@portal/db';
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
-import { forbidden, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
+import { readableUserId } from '../../shared/readable-user';
 import { pageWindow, toPage } from '../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { approveRegistration, deleteRegistration, denyRegistration, updateRegistration } from './actions';
@@ -128,12 +129,12 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
 
   app.get(
     '/rest/secure/user_registration/user/:userId',
-    { schema: { params: UserIdParamsSchema, response: { 200: listOf, ...SECURE_ERRORS } } },
+    { schema: { params: UserIdParamsSchema, response: { 200: listOf, 404: MessageSchema, ...SECURE_ERRORS } } },
     async (req) => {
-      const actor = requireAuth(req);
-      if (req.params.userId !== actor.userId && !actor.permissions.includes('READ_USERS')) throw forbidden();
+      const message = REGISTRATION_MESSAGES.loadUserFailed;
+      const userId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
       const rows = await deps.prisma.registration.findMany({
-        where: { portalUserId: req.params.userId },
+        where: { portalUserId: userId },
         orderBy: newestFirst,
       });
       return { content: rows.map(view) };

@@ -16,9 +16,9 @@ import {
 import type { Prisma } from '@portal/db';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { notFound } from '../../../http/errors';
 import { pageWindow, toPage } from '../../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
+import { readableUserId } from '../../../shared/readable-user';
 import { accessModRequestView } from './view';
 
 const ListQuerySchema = z.object({ page: queryIntSchema(1, 1_000_000, 1), size: queryIntSchema(1, 1000, 300) });
@@ -57,14 +57,8 @@ export const accessChangeListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = asy
       },
     },
     async (req) => {
-      const actor = requireAuth(req);
-      const { userId } = req.params;
-      // Someone else's list answers exactly like a user who does not exist (issue 13: no existence leak).
-      if (userId !== actor.userId && !actor.permissions.includes('READ_USERS')) {
-        throw notFound(MESSAGES.access.loadRequestsFailed);
-      }
-      const user = await deps.prisma.portalUser.findUnique({ where: { id: userId }, select: { id: true } });
-      if (!user) throw notFound(MESSAGES.access.loadRequestsFailed);
+      const message = MESSAGES.access.loadRequestsFailed;
+      const userId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
       return list({ subjectUserId: userId }, req.query);
     },
   );
