@@ -1,9 +1,9 @@
 import { REQUEST_STATUS_LABELS, type ProfileChangeRequest } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { ClientDataTable } from '../DataTable';
-import { StatusBadge } from '../StatusBadge';
-import { CondensedText, DateTimeCell, TruncatedText } from '../TableCells';
+import { CondensedText, TruncatedText } from '../TableCells';
 import { MISSING } from '../format';
+import { commentColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
 
 /** The requested email when it differs from the one the user had, otherwise none (the column is a change). */
 const emailChange = (r: ProfileChangeRequest) =>
@@ -34,13 +34,8 @@ export function ProfileChangeRequestsTable({
   showReviewerComments: boolean;
 }) {
   const columns: DataTableColumn<ProfileChangeRequest>[] = [
-    { accessor: 'sysdat', title: 'Date Submitted', sortable: true, render: (r) => <DateTimeCell value={r.sysdat} /> },
-    {
-      accessor: 'status',
-      title: 'Request Status',
-      sortable: true,
-      render: (r) => <StatusBadge status={r.requestStatus} />,
-    },
+    dateSubmittedColumn(),
+    statusColumn('Request Status', (r) => r.requestStatus),
     {
       accessor: 'firstName',
       title: 'Requested First Name',
@@ -59,20 +54,7 @@ export function ProfileChangeRequestsTable({
       sortable: true,
       render: (r) => <TruncatedText text={emailChange(r)} />,
     },
-    {
-      accessor: 'requesterComments',
-      title: 'Requester Comments',
-      render: (r) => <CondensedText text={r.requesterComments} />,
-    },
-    ...(showReviewerComments
-      ? [
-          {
-            accessor: 'reviewerComments',
-            title: 'Reviewer Comments',
-            render: (r: ProfileChangeRequest) => <CondensedText text={r.reviewerComments} />,
-          },
-        ]
-      : []),
+    ...commentColumns<ProfileChangeRequest>((r) => <CondensedText text={r.requesterComments} />, showReviewerComments),
   ];
   return (
     <ClientDataTable<ProfileChangeRequest>

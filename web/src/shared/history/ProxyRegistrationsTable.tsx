@@ -2,12 +2,12 @@ import { Text } from '@mantine/core';
 import type { Registration, System } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
-import { CondensedList } from '../CondensedList';
 import { ClientDataTable } from '../DataTable';
-import { StatusBadge, statusLabel } from '../StatusBadge';
+import { statusLabel } from '../StatusBadge';
 import { DateTimeCell } from '../TableCells';
-import { MISSING, formatDateTime, joinOrMissing, orMissing } from '../format';
-import { systemNames, useSystems } from '../referenceData';
+import { MISSING, formatDateTime, orMissing } from '../format';
+import { useSystems } from '../referenceData';
+import { blockCells, blockColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
 
 /** 'number ext. extension', the number alone, or '---' (001 §2.9: phone with extension). */
 export const phoneWithExtension = (r: Pick<Registration, 'phoneNumber' | 'phoneExtension'>) =>
@@ -29,19 +29,22 @@ function WrappingText({ text }: { text: string }) {
   );
 }
 
+/** A deleted registration is not listed by the API; DENIED stands in should one arrive. */
+const shownStatus = (r: Registration) => (r.registrationStatus === 'DELETED' ? 'DENIED' : r.registrationStatus);
+
 /** The cells of one registration row, as text (the filter and the sort read them). */
 function cells(r: Registration, systems: System[] | undefined) {
-  const blocks = r.accessControls;
+  const { roles, sites, studies, systems: systemsText } = blockCells(r.accessControls, systems);
   return {
     sysdat: formatDateTime(r.sysdat),
-    status: statusLabel(r.registrationStatus === 'DELETED' ? 'DENIED' : r.registrationStatus),
+    status: statusLabel(shownStatus(r)),
     name: orMissing(`${r.firstName} ${r.lastName}`.trim()),
-    sites: joinOrMissing(blocks.flatMap((b) => [...b.laoIds, ...b.siteCodes])),
-    studies: joinOrMissing(blocks.flatMap((b) => b.studyNames)),
+    sites,
+    studies,
     email: orMissing(r.email),
     phone: phoneWithExtension(r),
-    roles: joinOrMissing(blocks.map((b) => b.roleName)),
-    systems: joinOrMissing([...new Set(blocks.flatMap((b) => systemNames(b.systemAccessIds, systems)))]),
+    roles,
+    systems: systemsText,
     dchng: formatDateTime(r.dchng),
   };
 }
@@ -66,55 +69,22 @@ export function ProxyRegistrationsTable({
       key === 'sysdat' || key === 'dchng' ? r[key] : cells(r, systems.data)[key as keyof ReturnType<typeof cells>],
     [systems.data],
   );
+  const blocks = blockColumns<Registration>(systems.data, { roles: 'Roles Requested', systems: 'Systems Requested' });
   const columns: DataTableColumn<Registration>[] = [
-    { accessor: 'sysdat', title: 'Date Submitted', sortable: true, render: (r) => <DateTimeCell value={r.sysdat} /> },
-    {
-      accessor: 'status',
-      title: 'Registration Status',
-      sortable: true,
-      // A deleted registration is not listed by the API; DENIED stands in should one arrive.
-      render: (r) => <StatusBadge status={r.registrationStatus === 'DELETED' ? 'DENIED' : r.registrationStatus} />,
-    },
+    dateSubmittedColumn(),
+    statusColumn('Registration Status', shownStatus),
     {
       accessor: 'name',
       title: 'Name',
       sortable: true,
       render: (r) => <WrappingText text={`${r.firstName} ${r.lastName}`.trim()} />,
     },
-    {
-      accessor: 'sites',
-      title: 'LAOs / AOs',
-      render: (r) => (
-        <CondensedList
-          items={r.accessControls.flatMap((b) => [...b.laoIds, ...b.siteCodes])}
-          noun={['site', 'sites']}
-        />
-      ),
-    },
-    {
-      accessor: 'studies',
-      title: 'Study(s)',
-      render: (r) => (
-        <CondensedList items={r.accessControls.flatMap((b) => b.studyNames)} noun={['study', 'studies']} />
-      ),
-    },
+    blocks.sites,
+    blocks.studies,
     { accessor: 'email', title: 'Email', render: (r) => <WrappingText text={r.email} /> },
     { accessor: 'phone', title: 'Phone', render: (r) => phoneWithExtension(r) },
-    {
-      accessor: 'roles',
-      title: 'Roles Requested',
-      render: (r) => <CondensedList items={r.accessControls.map((b) => b.roleName)} noun={['role', 'roles']} />,
-    },
-    {
-      accessor: 'systems',
-      title: 'Systems Requested',
-      render: (r) => (
-        <CondensedList
-          items={[...new Set(r.accessControls.flatMap((b) => systemNames(b.systemAccessIds, systems.data)))]}
-          noun={['system', 'systems']}
-        />
-      ),
-    },
+    blocks.roles,
+    blocks.systems,
     { accessor: 'dchng', title: 'Last Modified', sortable: true, render: (r) => <DateTimeCell value={r.dchng} /> },
   ];
   return (
