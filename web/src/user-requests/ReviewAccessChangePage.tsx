@@ -17,6 +17,7 @@ import { LoadError } from '../shared/ErrorAlert';
 import { formatDateTime, joinOrMissing, orMissing } from '../shared/format';
 import { PageLoader } from '../shared/PageLoader';
 import { systemNames, useSystems } from '../shared/referenceData';
+import { shownRequesterComment } from '../shared/requesterComment';
 import { useAccessChangeRequest } from './api/getAccessChangeRequest';
 import { useAccessRecord, useReviewSubject } from './api/getReviewSubject';
 import { useAssignablePortalRoles } from './registration/api/getPortalRoles';
@@ -57,6 +58,7 @@ function AccessItems({ access, systems }: { access: UserAccess; systems?: System
 
 function RequestDetails({ request, systems }: { request: AccessModRequest; systems?: System[] }) {
   const withOriginal = request.requestType !== 'NEW' && !!request.existingUserAccessId;
+  const comments = shownRequesterComment(request);
   return (
     <Stack gap="md">
       <Paper withBorder p="md" component="section" aria-labelledby="request-heading">
@@ -96,7 +98,8 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
       <SimpleGrid cols={{ base: 1, md: withOriginal ? 2 : 1 }} spacing="md">
         <RequestedAccess
           accessControls={request.accessControls}
-          requesterComments={request.requesterComments}
+          requesterComments={comments.comment}
+          proxyName={comments.proxyName}
           systems={systems}
           emptyText="No access blocks in this request."
         />

@@ -1,24 +1,25 @@
 import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, type AccessModRequest, type System } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
-import { CondensedList } from '../CondensedList';
 import { ClientDataTable } from '../DataTable';
-import { StatusBadge } from '../StatusBadge';
-import { CondensedText, DateTimeCell } from '../TableCells';
-import { formatDateTime, joinOrMissing, orMissing, sitesText } from '../format';
-import { systemNames, useSystems } from '../referenceData';
+import { formatDateTime, orMissing } from '../format';
+import { useSystems } from '../referenceData';
+import { proxyNote, RequesterCommentCell, shownRequesterComment } from '../requesterComment';
+import { blockCells, blockColumns, commentColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
+
+/** The requester comment as the cell shows it: the proxy's note, then the comment. */
+function requesterCommentText(r: AccessModRequest) {
+  const { comment, proxyName } = shownRequesterComment(r);
+  return proxyName ? `${proxyNote(proxyName)} ${orMissing(comment)}` : orMissing(comment);
+}
 
 /** The cells of one access request row, as text (the filter and the sort read them). */
 function cells(r: AccessModRequest, systems: System[] | undefined) {
-  const blocks = r.accessControls;
   return {
     dateSubmitted: formatDateTime(r.sysdat),
     requestType: REQUEST_TYPE_LABELS[r.requestType] ?? r.requestType,
-    roles: joinOrMissing(blocks.map((b) => b.roleName)),
-    sites: joinOrMissing(blocks.map((b) => sitesText(b)).filter((t) => t !== '---')),
-    studies: joinOrMissing(blocks.flatMap((b) => b.studyNames)),
-    systems: joinOrMissing([...new Set(blocks.flatMap((b) => systemNames(b.systemAccessIds, systems)))]),
-    requesterComments: orMissing(r.requesterComments),
+    ...blockCells(r.accessControls, systems),
+    requesterComments: requesterCommentText(r),
     reviewerComments: orMissing(r.reviewerComments),
     status: REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus,
   };
@@ -27,7 +28,8 @@ function cells(r: AccessModRequest, systems: System[] | undefined) {
 /**
  * The access requests of a Requests History (000 §2 User detail / Profile, 001 §2.9): newest first, a filter
  * box, '---' for missing values; the reviewer's comments only when `showReviewerComments` (hidden on one's
- * own history). Status second as a badge, long lists and comments condensed (issue 9: no sideways scroll).
+ * own history). Status second as a badge, long lists and comments condensed (issue 9: no sideways scroll); a
+ * proxy-filed request's comment without its marker, under who filed it by proxy.
  */
 export function AccessRequestsTable({
   records,
@@ -53,62 +55,16 @@ export function AccessRequestsTable({
     [systems.data],
   );
   const text = (key: keyof ReturnType<typeof cells>) => (r: AccessModRequest) => cells(r, systems.data)[key];
+  const blocks = blockColumns<AccessModRequest>(systems.data, { roles: 'Study Role(s)', systems: 'Systems' });
   const columns: DataTableColumn<AccessModRequest>[] = [
-    { accessor: 'sysdat', title: 'Date Submitted', sortable: true, render: (r) => <DateTimeCell value={r.sysdat} /> },
-    {
-      accessor: 'status',
-      title: 'Request Status',
-      sortable: true,
-      render: (r) => <StatusBadge status={r.requestStatus} />,
-    },
+    dateSubmittedColumn(),
+    statusColumn('Request Status', (r) => r.requestStatus),
     { accessor: 'requestType', title: 'Request Type', sortable: true, render: text('requestType') },
-    {
-      accessor: 'roles',
-      title: 'Study Role(s)',
-      sortable: true,
-      render: (r) => <CondensedList items={r.accessControls.map((b) => b.roleName)} noun={['role', 'roles']} />,
-    },
-    {
-      accessor: 'sites',
-      title: 'LAOs / AOs',
-      render: (r) => (
-        <CondensedList
-          items={r.accessControls.flatMap((b) => [...(b.laoIds ?? []), ...(b.siteCodes ?? [])])}
-          noun={['site', 'sites']}
-        />
-      ),
-    },
-    {
-      accessor: 'studies',
-      title: 'Study(s)',
-      render: (r) => (
-        <CondensedList items={r.accessControls.flatMap((b) => b.studyNames)} noun={['study', 'studies']} />
-      ),
-    },
-    {
-      accessor: 'systems',
-      title: 'Systems',
-      render: (r) => (
-        <CondensedList
-          items={[...new Set(r.accessControls.flatMap((b) => systemNames(b.systemAccessIds, systems.data)))]}
-          noun={['system', 'systems']}
-        />
-      ),
-    },
-    {
-      accessor: 'requesterComments',
-      title: 'Requester Comments',
-      render: (r) => <CondensedText text={r.requesterComments} />,
-    },
-    ...(showReviewerComments
-      ? [
-          {
-            accessor: 'reviewerComments',
-            title: 'Reviewer Comments',
-            render: (r: AccessModRequest) => <CondensedText text={r.reviewerComments} />,
-          },
-        ]
-      : []),
+    { ...blocks.roles, sortable: true },
+    blocks.sites,
+    blocks.studies,
+    blocks.systems,
+    ...commentColumns<AccessModRequest>((r) => <RequesterCommentCell request={r} />, showReviewerComments),
   ];
   return (
     <ClientDataTable<AccessModRequest>

@@ -5,8 +5,9 @@
  * with extension; a failing section shown with its message while the others stay readable.
  */
 import type { AccessModRequest, ProfileChangeRequest, Registration } from '@portal/contract';
-import { MESSAGES, PROFILE_CHANGE_MESSAGES, REGISTRATION_MESSAGES } from '@portal/contract';
+import { MESSAGES, PROFILE_CHANGE_MESSAGES, proxyComment, REGISTRATION_MESSAGES } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../../testing/mockApi';
 import { referenceHandlers } from '../../testing/referenceFixtures';
@@ -214,5 +215,36 @@ describe('RequestsHistory', () => {
     expect(rows('Registration-by-proxy requests')).toHaveLength(0);
     expect(screen.queryByText(REGISTRATION_MESSAGES.loadUserProxyFailed)).not.toBeInTheDocument();
     expect(api.callsTo('GET /rest/secure/user_access_mod_request/user')).toHaveLength(0);
+  });
+
+  it("a proxy-filed request's comment shows without its marker, under who filed it by proxy", async () => {
+    const proxy = { name: 'Morgan Liaison', email: 'morgan@portal.test', id: 3 };
+    const subject = { name: 'Casey Lapsed', email: 'casey@portal.test', id: 7 };
+    const filed = access(3, {
+      isProxyRequest: true,
+      proxyName: 'Morgan Liaison',
+      requesterComments: proxyComment(proxy, subject, 'needed for the new study'),
+    });
+    // A comment typed to look like the marker on one's own request stays as typed.
+    const typed = access(4, { requesterComments: proxyComment(proxy, subject, 'self') });
+    renderHistory(
+      { self: true },
+      {
+        'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [filed, typed] }),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: [] }),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page([])),
+      },
+    );
+    await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
+    const table = screen.getByRole('table', { name: 'Access requests' });
+    expect(within(table).getByText('Submitted by proxy: Morgan Liaison')).toBeInTheDocument();
+    expect(within(table).getByText('needed for the new study')).toBeInTheDocument();
+    expect(within(table).getAllByText(/\[Proxy request\]/)).toHaveLength(1);
+    expect(within(table).getAllByText(/^Submitted by proxy/)).toHaveLength(1);
+
+    // The filter reads the comment and the note as shown, not the marker.
+    await userEvent.setup().type(screen.getByRole('textbox', { name: 'Filter access requests' }), 'Submitted by proxy');
+    await waitFor(() => expect(rows('Access requests')).toHaveLength(1));
+    expect(rows('Access requests')[0]).toContain('needed for the new study');
   });
 });

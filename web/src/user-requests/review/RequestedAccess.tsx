@@ -2,6 +2,7 @@ import { Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import type { AccessControl, System } from '@portal/contract';
 import { joinOrMissing } from '../../shared/format';
 import { systemNames } from '../../shared/referenceData';
+import { proxyNote } from '../../shared/requesterComment';
 import { ReviewItem as Item } from './ReviewShell';
 
 function RequestedRole({ block, index, systems }: { block: AccessControl; index: number; systems?: System[] }) {
@@ -23,16 +24,20 @@ function RequestedRole({ block, index, systems }: { block: AccessControl; index:
 
 /**
  * The 'Requested Access' section of every review screen (001 §2.4, §2.8): the requested role blocks, read-only,
- * and the requester's comments. `emptyText` is shown when the request carries no block.
+ * and the requester's comments, described by who filed them when a proxy did (`proxyName`). `emptyText` is
+ * shown when the request carries no block.
  */
 export function RequestedAccess({
   accessControls,
   requesterComments,
+  proxyName,
   systems,
   emptyText,
 }: {
   accessControls: AccessControl[];
   requesterComments: string;
+  /** The proxy who filed the request, shown as the comments' description (and read with them). */
+  proxyName?: string | null;
   systems?: System[];
   emptyText: string;
 }) {
@@ -48,6 +53,7 @@ export function RequestedAccess({
         ))}
         <Textarea
           label="Requester Comments"
+          description={proxyName ? proxyNote(proxyName) : undefined}
           value={requesterComments || ''}
           placeholder="---"
           readOnly

@@ -7,6 +7,7 @@
 import {
   GLOBAL_ERRORS,
   MESSAGES,
+  proxyComment,
   ReviewAccessChangeBodySchema,
   ReviewAttemptKeySchema,
   type AccessModRequest,
@@ -18,6 +19,7 @@ import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
 import { referenceHandlers } from '../../testing/referenceFixtures';
 import { renderRoute } from '../../testing/render';
 import { ReviewAccessChangePage } from '../ReviewAccessChangePage';
+import { NOT_APPLIED_TEXT } from '../ReviewForm';
 import { RELOADED_TEXT } from './useReviewSave';
 
 const GET = 'GET /rest/secure/user_access_mod_request/7';
@@ -279,6 +281,42 @@ describe('review shell', () => {
     expect(body!.userAccesses).toEqual([
       expect.objectContaining({ roleName: 'Investigator', laoIds: ['LAO1'], studyNames: ['S-1'], portalUserId: 12 }),
     ]);
+  });
+
+  it('finalizing asks first, warning when the requested access was never applied', async () => {
+    const { user, sent } = renderReview({ [SAVE]: () => reply(200, request({ requestStatus: 'APPROVED' })) });
+    await user.click(await screen.findByRole('textbox', { name: 'Request Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Approved', hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Request Finalization/Closure' });
+    expect(dialog).toHaveTextContent(NOT_APPLIED_TEXT);
+    expect(dialog).toHaveTextContent(
+      'Saving with the status ‘Approved’ finalizes and closes this request. It cannot be changed afterwards. Do you want to continue?',
+    );
+    expect(sent()).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]!.userAccessModificationRequest.requestStatus).toBe('APPROVED');
+  });
+
+  it("a proxy-filed request's comments show without the marker, described by who filed them", async () => {
+    const proxy = { name: 'Morgan Liaison', email: 'morgan@portal.test', id: 3 };
+    const requested = { name: 'Uma Ser', email: 'uma@portal.test', id: 12 };
+    renderReview({
+      [GET]: () =>
+        reply(
+          200,
+          request({
+            isProxyRequest: true,
+            proxyUserId: 3,
+            proxyName: 'Morgan Liaison',
+            requesterComments: proxyComment(proxy, requested, 'For the new study'),
+          }),
+        ),
+    });
+    const comments = await screen.findByRole('textbox', { name: 'Requester Comments' });
+    expect(comments).toHaveValue('For the new study');
+    expect(comments).toHaveAccessibleDescription('Submitted by proxy: Morgan Liaison');
   });
 
   it("places the server's userAccesses[i] errors under their role block", async () => {
