@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_DETAIL_MESSAGES, type UserDetail } from '@portal/contract';
 import { readPersonFields } from '@portal/directory';
 import { type TestApp, type TestUser, buildTestApp, createTestUser } from './auth-helpers';
+import { freePort } from '@portal/scripts';
 import { type Session, caller, signIn } from './harness';
 
 const BASE = '/rest/secure/user_management';
@@ -154,6 +155,31 @@ describe('PUT update_user', () => {
     expect(await t.prisma.portalUser.findUniqueOrThrow({ where: { id: u.user.id } })).toMatchObject(next);
     // The renamed person signs in with the new username and the same password.
     await signIn(t.app, next.username, u.password);
+  });
+
+  it('answers 503 with the spec text and changes nothing when the directory cannot be reached', async () => {
+    // A second API whose directory address has nothing listening: the directory is down for it.
+    const down = await buildTestApp({ LDAP_URL: `ldap://127.0.0.1:${await freePort()}` });
+    try {
+      const body = await read(u.user.id);
+      const entry = await readPersonFields(t.directory, u.user.uuid!);
+      const rowBefore = await t.prisma.portalUser.findUniqueOrThrow({ where: { id: u.user.id } });
+      const audits = (await auditOf(u.user.id)).length;
+      // The reviewer's session lives in PostgreSQL, so it is good on the second API (signing in there would
+      // need the directory).
+      const res = await caller(down.app)(reviewer, 'PUT', `${BASE}/update_user`, {
+        ...body,
+        lastName: 'Unreachable',
+        phoneNumber: '555-0100',
+      });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toEqual({ message: USER_DETAIL_MESSAGES.updateFailed });
+      expect(await readPersonFields(t.directory, u.user.uuid!)).toEqual(entry);
+      expect(await t.prisma.portalUser.findUniqueOrThrow({ where: { id: u.user.id } })).toEqual(rowBefore);
+      expect(await auditOf(u.user.id)).toHaveLength(audits);
+    } finally {
+      await down.close();
+    }
   });
 
   it('refuses an email another directory entry holds (doesntExistInLdap), writing nothing', async () => {

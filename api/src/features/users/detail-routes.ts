@@ -18,6 +18,8 @@ const BASE = '/rest/secure/user_management';
 const READ = { permission: 'READ_USERS' } as const;
 const WRITE = { permission: 'WRITE_USERS', destructive: true } as const;
 const answers = { 200: UserDetailSchema, 304: z.null(), 404: MessageSchema, ...SECURE_ERRORS };
+/** update_user also answers 503 when the directory cannot be written (nothing changed). */
+const updateAnswers = { ...answers, 503: MessageSchema };
 
 export const userDetailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const { prisma, directory } = deps;
@@ -26,8 +28,10 @@ export const userDetailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
     getUserDetail(prisma, directory, req.params.id),
   );
 
-  app.put(`${BASE}/update_user`, { config: WRITE, schema: { body: UserUpdateBodySchema, response: answers } }, (req) =>
-    updateUser(prisma, directory, editorOf(requireAuth(req)), req.body),
+  app.put(
+    `${BASE}/update_user`,
+    { config: WRITE, schema: { body: UserUpdateBodySchema, response: updateAnswers } },
+    (req) => updateUser(prisma, directory, editorOf(requireAuth(req)), req.body),
   );
 
   for (const action of ['activate', 'deactivate'] as const) {

@@ -18,13 +18,14 @@ import {
   GLOBAL_ERRORS,
   RESOLVED_STATUSES,
   INTERNAL_ACCOUNT_TYPE,
+  USER_DETAIL_MESSAGES,
   type UserDetail,
   type UserUpdateBodySchema,
 } from '@portal/contract';
 import { type Prisma, type PrismaClient, lockUserAccess } from '@portal/db';
 import { type DirectoryConfig, PersonFieldsConflictError, writePersonFields } from '@portal/directory';
 import type { z } from 'zod';
-import { forbidden, notModified, unprocessable } from '../../http/errors';
+import { forbidden, notModified, unavailable, unprocessable } from '../../http/errors';
 import { recordAudit } from '../../shared/audit-log';
 import { referenceCodeErrors } from '../../shared/reference-codes';
 import { USER_ENTITY, USER_TX_OPTIONS, type Editor, sameFields } from './detail-common';
@@ -88,13 +89,19 @@ async function checkFields(tx: Tx, editor: Editor, row: UserRow, next: Editable,
   if (!editor.isAdmin && changed.some((r) => r.permissions.includes('ADMIN'))) throw forbidden();
 }
 
-/** Writes the directory fields to the entry first; a conflict there is the field's 422. */
+/**
+ * Writes the directory fields to the entry first; a conflict there is the field's 422.
+ * @throws HttpError 503 with 000 §8's update text when the directory cannot be written (down, timed out): the
+ *   row's transaction then rolls back, so nothing is changed anywhere and the save can simply be sent again.
+ */
 async function writeDirectoryFirst(directory: DirectoryConfig, row: UserRow, next: Editable): Promise<void> {
   if (!row.uuid || !DIRECTORY_FIELDS.some((f) => next[f] !== row[f])) return;
   try {
     await writePersonFields(directory, row.uuid, next);
   } catch (err) {
-    if (!(err instanceof PersonFieldsConflictError)) throw err;
+    if (!(err instanceof PersonFieldsConflictError)) {
+      throw Object.assign(unavailable(USER_DETAIL_MESSAGES.updateFailed), { cause: err });
+    }
     if (err.reason === 'usernameTaken') throw unprocessable({ username: ['doesntExistInLdap'] });
     if (err.reason === 'emailTaken') throw unprocessable({ email: ['doesntExistInLdap'] });
     throw unprocessable({ username: ['existsInLdap'] });
@@ -114,7 +121,8 @@ async function writeRow(tx: Tx, row: UserRow, next: Editable): Promise<void> {
 
 /**
  * Saves the user. @returns the saved user.
- * @throws HttpError 304 (nothing changed), 403 (ADMIN roles without ADMIN), 404, 422 (`fieldErrors`).
+ * @throws HttpError 304 (nothing changed), 403 (ADMIN roles without ADMIN), 404, 422 (`fieldErrors`), 503 (the
+ *   directory could not be written; nothing changed).
  */
 export async function updateUser(
   prisma: PrismaClient,
