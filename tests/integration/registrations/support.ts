@@ -6,16 +6,20 @@
 import { NativeConnection } from '@temporalio/worker';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { DirectoryConfig } from '@portal/directory';
 import type { PortalActivities } from '@portal/worker';
 import { createWorker } from '@portal/worker';
 import { demoRequestParts, testMailSettings } from '../fixtures';
 import type { TestApi } from '../harness';
 
-/** Runs a worker (with the directory) on `taskQueue`; `overrides` replace single activities. @returns stop. */
+/**
+ * Runs a worker (with the directory, or `directory` instead) on `taskQueue`; `overrides` replace single
+ * activities. @returns stop.
+ */
 export async function startRegistrationWorker(
   api: TestApi,
   taskQueue: string,
-  opts: { overrides?: Partial<PortalActivities>; smtpUrl?: string } = {},
+  opts: { overrides?: Partial<PortalActivities>; smtpUrl?: string; directory?: DirectoryConfig } = {},
 ): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
   const worker = await createWorker({
@@ -24,7 +28,7 @@ export async function startRegistrationWorker(
     taskQueue,
     prisma: api.prisma,
     mail: { ...testMailSettings(), ...(opts.smtpUrl && { smtpUrl: opts.smtpUrl }) },
-    directory: api.directory,
+    directory: opts.directory ?? api.directory,
     overrides: opts.overrides,
   });
   const running = worker.run();

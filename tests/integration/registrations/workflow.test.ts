@@ -2,6 +2,7 @@
  * The registration workflow on the real dev server (REQUEST-LIFECYCLE "Tests every kind gets"): every
  * transition through the API with the workflow's final state and audit trail, an approval whose directory
  * write and commit are both retried as after a worker crash between them (one user, one entry), an approval
+ * while the directory is down (202 and nothing written, then approved once it is back), an approval
  * while the mail server is down (APPROVED, MAIL_FAILED, the link resent through set_initial_password/resend),
  * and the recorded histories of the main paths (RECORD_HISTORIES=1).
  */
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
 import { findPeopleByEmail } from '@portal/directory';
+import { freePort } from '@portal/scripts';
 import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings, waitForMail } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
@@ -140,6 +142,37 @@ describe('registration workflow', () => {
       await stop();
     }
   });
+
+  it('an approval while the directory is down: 202, nothing written, then approved once when it is back', async () => {
+    const api = await newApi({ REVIEW_DEADLINE_MS: '3000' });
+    const queue = api.cfg.TEMPORAL_TASK_QUEUE;
+    // A worker whose directory address has nothing listening: every attempt of the entry's write is refused.
+    const down = { ...api.directory, LDAP_URL: `ldap://127.0.0.1:${await freePort()}` };
+    const stopDown = await startRegistrationWorker(api, queue, { directory: down });
+    let stop = stopDown;
+    try {
+      const reg = await file(api);
+      const res = await approve(api, reg);
+      expect(res.statusCode, res.body).toBe(202);
+      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(0);
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
+      expect(await api.prisma.registration.findUniqueOrThrow({ where: { id: reg.id } })).toMatchObject({
+        registrationStatus: 'PENDING',
+        versionno: 0,
+      });
+      expect(await auditActions(api.prisma, reg.workflowId)).toEqual(['CREATED']);
+
+      // The directory is back (a worker that reaches it): the same approval finishes, once.
+      await stopDown();
+      stop = await startRegistrationWorker(api, queue);
+      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
+      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
+      expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+    } finally {
+      await stop();
+    }
+  }, 90_000);
 
   it('approval with the mail server down: APPROVED, MAIL_FAILED, and the link can be resent', async () => {
     const api = await newApi({ MAIL_DEADLINE: '3 seconds' });
