@@ -3,6 +3,7 @@ import { CONFIG_MESSAGES, FIELD_LIMITS, PERMISSION_DESCRIPTIONS, PERMISSIONS, ty
 import { CountedTextInput } from '../shared/CountedText';
 import { ConfigEditor } from './editor/ConfigEditor';
 import { ConfigEditorRoute } from './editor/ConfigEditorRoute';
+import { textField } from './editor/textField';
 import { useConfigEditor } from './editor/useConfigEditor';
 import { portalRoleKind } from './kinds/portalRole';
 
@@ -26,10 +27,8 @@ function PortalRoleForm({ role }: { role: PortalRole | null }) {
       <CountedTextInput
         label="Role Name"
         maxLength={FIELD_LIMITS.portalRoleName}
-        readOnly={readOnly}
         required
-        {...form.getInputProps('description')}
-        value={form.values.description}
+        {...textField(editor, 'description')}
         onBlur={() => form.setFieldValue('description', form.values.description.trim())}
       />
       <Radio.Group label="Permissions" required withAsterisk={false} {...form.getInputProps('permission')}>

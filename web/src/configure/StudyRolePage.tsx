@@ -15,6 +15,7 @@ import { useConfigList } from './api/getConfigList';
 import { systemResource } from './api/resources';
 import { ConfigEditor } from './editor/ConfigEditor';
 import { ConfigEditorRoute } from './editor/ConfigEditorRoute';
+import { textField } from './editor/textField';
 import { useConfigEditor } from './editor/useConfigEditor';
 import { studyRoleKind, type StudyRoleValues } from './kinds/studyRole';
 
@@ -75,18 +76,14 @@ function StudyRoleForm({ role, systems }: { role: StudyRoleListItem | null; syst
       <CountedTextInput
         label="Role Name"
         maxLength={FIELD_LIMITS.studyRoleName}
-        readOnly={readOnly}
         required
-        {...form.getInputProps('roleName')}
-        value={form.values.roleName}
+        {...textField(editor, 'roleName')}
       />
       <CountedTextarea
         label="Description"
         maxLength={FIELD_LIMITS.studyRoleDescription}
-        readOnly={readOnly}
         required
-        {...form.getInputProps('description')}
-        value={form.values.description}
+        {...textField(editor, 'description')}
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <Stack gap="xs">

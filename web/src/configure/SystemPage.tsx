@@ -3,6 +3,7 @@ import { FIELD_LIMITS, type SystemDetail } from '@portal/contract';
 import { CountedTextarea, CountedTextInput } from '../shared/CountedText';
 import { ConfigEditor } from './editor/ConfigEditor';
 import { ConfigEditorRoute } from './editor/ConfigEditorRoute';
+import { textField } from './editor/textField';
 import { useConfigEditor } from './editor/useConfigEditor';
 import { systemKind } from './kinds/system';
 
@@ -16,7 +17,6 @@ function SystemForm({ system }: { system: SystemDetail | null }) {
     initialValues: { systemName: system?.systemName ?? '', description: system?.description ?? '' },
     validate: { systemName: (v) => (v.trim() ? null : 'System Name is required') },
   });
-  const { form, readOnly } = editor;
   return (
     <ConfigEditor editor={editor} lifecycle={!system?.fixed}>
       {system?.fixed && (
@@ -27,17 +27,14 @@ function SystemForm({ system }: { system: SystemDetail | null }) {
       <CountedTextInput
         label="System Name"
         maxLength={FIELD_LIMITS.systemName}
-        readOnly={readOnly || !!system?.fixed}
         required
-        {...form.getInputProps('systemName')}
-        value={form.values.systemName}
+        {...textField(editor, 'systemName')}
+        readOnly={editor.readOnly || !!system?.fixed}
       />
       <CountedTextarea
         label="Description (optional)"
         maxLength={FIELD_LIMITS.systemDescription}
-        readOnly={readOnly}
-        {...form.getInputProps('description')}
-        value={form.values.description}
+        {...textField(editor, 'description')}
       />
     </ConfigEditor>
   );
