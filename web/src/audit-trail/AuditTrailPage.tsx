@@ -3,9 +3,9 @@ import { AUDIT_ENTITY_LABELS, auditActionLabel, type AuditEntityType, type Audit
 import dayjs from 'dayjs';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
+import { urlPaging, useUrlView } from '../shared/urlView';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AuditChanges, changeSummary } from './AuditChanges';
 import { AuditFilters } from './AuditFilters';
@@ -48,21 +48,9 @@ function WorkflowLink({ url, label }: { url: string | null; label: string }) {
  */
 export function AuditTrailPage() {
   usePageTitle('Audit Trail');
-  const [search, setSearch] = useSearchParams();
+  const { search, update } = useUrlView();
   const view = readView(search);
   const [open, setOpen] = useState<AuditEvent | null>(null);
-  const update = (changes: Record<string, string | null>) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
   const rows = useAuditTrail(view);
   const sortStatus: DataTableSortStatus<AuditEvent> = {
     columnAccessor: view.sort.field,
@@ -80,13 +68,8 @@ export function AuditTrailPage() {
       {rows.isError && <LoadError text={LOAD_FAILED} onRetry={() => void rows.refetch()} />}
       <ServerDataTable<AuditEvent>
         ariaLabel="Audit trail"
-        records={rows.data?.content ?? []}
-        totalRecords={rows.data?.totalElements ?? 0}
+        {...urlPaging(rows.data, view, update, DEFAULT_SIZE)}
         fetching={rows.isFetching}
-        page={view.page}
-        onPageChange={(p) => update({ page: String(p) })}
-        recordsPerPage={view.size}
-        onRecordsPerPageChange={(s) => update({ size: s === DEFAULT_SIZE ? null : String(s), page: null })}
         sortStatus={sortStatus}
         onSortStatusChange={(s) => update({ sort: `${String(s.columnAccessor)},${s.direction}`, page: null })}
         onRowClick={setOpen}

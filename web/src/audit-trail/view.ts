@@ -1,5 +1,6 @@
 import { AUDIT_ENTITY_TYPES, CONSTANTS, type AuditEntityType } from '@portal/contract';
 import dayjs from 'dayjs';
+import { pageFromUrl } from '../shared/urlView';
 
 /** The audit trail's view state, kept in the URL so Back and links return to the same view. */
 export interface AuditView {
@@ -30,8 +31,7 @@ export function readView(search: URLSearchParams): AuditView {
     entityId: search.get('entityId') ?? '',
     from: day('from'),
     to: day('to'),
-    page: Math.max(1, Number(search.get('page')) || 1),
-    size: CONSTANTS.tablePageSizes.find((s) => s === Number(search.get('size'))) ?? DEFAULT_SIZE,
+    ...pageFromUrl(search, DEFAULT_SIZE),
     sort: { field, direction: direction === 'asc' ? 'asc' : 'desc' },
   };
 }

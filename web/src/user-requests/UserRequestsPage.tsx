@@ -1,5 +1,4 @@
 import { Alert, Anchor, Group, Select, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   CONSTANTS,
   MESSAGES,
@@ -10,14 +9,14 @@ import {
   type UserRequestRow,
 } from '@portal/contract';
 import type { DataTableSortStatus } from 'mantine-datatable';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { orMissing } from '../shared/format';
 import { StatusBadge } from '../shared/StatusBadge';
 import { DateTimeCell, TruncatedText } from '../shared/TableCells';
+import { pageFromUrl, urlPaging, useUrlFilter, useUrlView } from '../shared/urlView';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useUserRequests } from './api/getUserRequests';
 
@@ -52,37 +51,16 @@ const typeLabel = (row: UserRequestRow) =>
 export function UserRequestsPage() {
   usePageTitle('User Requests');
   const navigate = useNavigate();
-  const [search, setSearch] = useSearchParams();
+  const { search, update } = useUrlView();
   const status = STATUS_OPTIONS.some((o) => o.value === search.get('status')) ? search.get('status')! : 'pending';
-  const page = Math.max(1, Number(search.get('page')) || 1);
-  const size = CONSTANTS.tablePageSizes.find((s) => s === Number(search.get('size'))) ?? DEFAULT_SIZE;
+  const { page, size } = pageFromUrl(search, DEFAULT_SIZE);
   const [sortField, sortDir] = (search.get('sort') ?? '').split(',');
   const sortStatus: DataTableSortStatus<UserRequestRow> = sortField
     ? { columnAccessor: sortField, direction: sortDir === 'asc' ? 'asc' : 'desc' }
     : DEFAULT_SORT;
   const message = search.get('message');
 
-  const [filter, setFilter] = useState(search.get('filter') ?? '');
-  const [debouncedFilter] = useDebouncedValue(filter.trim(), CONSTANTS.tableFilterDebounceMs);
-
-  const update = (changes: Record<string, string | null>) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-
-  useEffect(() => {
-    if ((search.get('filter') ?? '') !== debouncedFilter) update({ filter: debouncedFilter, page: null });
-    // Only a new debounced filter writes the URL (and goes back to page 1), not every URL change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debouncedFilter]);
+  const [filter, setFilter] = useUrlFilter(search, update);
 
   const params = {
     status,
@@ -127,13 +105,8 @@ export function UserRequestsPage() {
       {rows.isError && <LoadError text={MESSAGES.access.loadUserRequestsFailed} onRetry={() => void rows.refetch()} />}
       <ServerDataTable<UserRequestRow>
         ariaLabel="User requests"
-        records={rows.data?.content ?? []}
-        totalRecords={rows.data?.totalElements ?? 0}
+        {...urlPaging(rows.data, { page, size }, update, DEFAULT_SIZE)}
         fetching={rows.isFetching}
-        page={page}
-        onPageChange={(p) => update({ page: String(p) })}
-        recordsPerPage={size}
-        onRecordsPerPageChange={(s) => update({ size: s === DEFAULT_SIZE ? null : String(s), page: null })}
         sortStatus={sortStatus}
         onSortStatusChange={(s) => update({ sort: `${String(s.columnAccessor)},${s.direction}`, page: null })}
         onRowClick={(row) => navigate(reviewPath(row))}

@@ -1,14 +1,13 @@
 import { Anchor, Stack, Tabs, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { CONSTANTS, USERS_DEFAULT_SORT, USER_SORT_FIELDS, type UserListRow } from '@portal/contract';
 import type { DataTableSortStatus } from 'mantine-datatable';
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { CondensedList } from '../shared/CondensedList';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { orMissing } from '../shared/format';
+import { pageFromUrl, urlPaging, useUrlFilter, useUrlView } from '../shared/urlView';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useUsers } from './api/getUsers';
 
@@ -42,34 +41,12 @@ export function UsersListPage() {
   usePageTitle('Users');
   const navigate = useNavigate();
   const location = useLocation();
-  const [search, setSearch] = useSearchParams();
+  const { search, update } = useUrlView();
   const inactive = search.get('tab') === 'inactive';
-  const page = Math.max(1, Number(search.get('page')) || 1);
-  const size = CONSTANTS.tablePageSizes.find((s) => s === Number(search.get('size'))) ?? DEFAULT_SIZE;
+  const { page, size } = pageFromUrl(search, DEFAULT_SIZE);
   const sortStatus = sortFromUrl(search.get('sort'));
   const sort = `${SORT_KEYS[sortStatus.columnAccessor as keyof UserListRow]},${sortStatus.direction}`;
-
-  const [filter, setFilter] = useState(search.get('filter') ?? '');
-  const [debouncedFilter] = useDebouncedValue(filter.trim(), CONSTANTS.tableFilterDebounceMs);
-
-  const update = (changes: Record<string, string | null>) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-
-  useEffect(() => {
-    if ((search.get('filter') ?? '') !== debouncedFilter) update({ filter: debouncedFilter, page: null });
-    // Only a new debounced filter writes the URL (and goes back to page 1), not every URL change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debouncedFilter]);
+  const [filter, setFilter] = useUrlFilter(search, update);
 
   const users = useUsers({ inactive, page, size, sort, filter: search.get('filter') ?? '' });
   const detail = (row: UserListRow) => paths.app.users.detail(row.id, `${location.pathname}${location.search}`);
@@ -88,13 +65,9 @@ export function UsersListPage() {
       {users.isError && <LoadError text={LOAD_FAILED} onRetry={() => void users.refetch()} />}
       <ServerDataTable<UserListRow>
         ariaLabel={inactive ? 'Inactive users' : 'Active users'}
-        records={users.data?.content ?? []}
-        totalRecords={users.data?.totalElements ?? 0}
-        fetching={users.isFetching}
-        page={page}
+        {...urlPaging(users.data, { page, size }, update, DEFAULT_SIZE)}
         onPageChange={(p) => update({ page: p === 1 ? null : String(p) })}
-        recordsPerPage={size}
-        onRecordsPerPageChange={(s) => update({ size: s === DEFAULT_SIZE ? null : String(s), page: null })}
+        fetching={users.isFetching}
         sortStatus={sortStatus}
         onSortStatusChange={(s) =>
           update({ sort: `${SORT_KEYS[s.columnAccessor as keyof UserListRow]},${s.direction}`, page: null })
