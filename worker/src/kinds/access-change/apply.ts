@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { type AccessReviewPayload, AccessReviewPayloadSchema } from '@portal/contract';
 import { type AccessWriteCheck, checkAccessWrite, writeAccess, writesSomething } from '@portal/db';
 import { type CommitSaveInput, NON_RETRYABLE_ERRORS, REVIEW_FAILURES } from '@portal/workflows';
+import { auditEffect } from '../effect-audit';
 import type { Refusal, StoredRequest, Tx } from '../types';
 
 /** The save's payload, parsed; an unreadable one can never succeed (non-retryable). */
@@ -69,22 +70,16 @@ export async function applyReviewedAccess(tx: Tx, input: CommitSaveInput, row: S
   const check = await checkReview(tx, input, row);
   if (!writesSomething(check)) return;
   const written = await writeAccess(tx, row.subjectUserId!, check, input.actor, input.requestId);
-  await tx.auditEvent.create({
-    data: {
-      actorUserId: input.actor.userId,
-      actorUsername: input.actor.username,
-      entityType: 'UserAccess',
-      entityId: String(row.subjectUserId),
-      action: 'ACCESS_UPDATED',
-      after: {
-        requestId: input.requestId,
-        changes: written.changes.map((c) => ({ ...c })),
-        ...(written.portalRoles
-          ? { portalRolesAdded: written.portalRoles.added, portalRolesRemoved: written.portalRoles.removed }
-          : {}),
-      },
-      workflowId: input.workflowId,
-      idempotencyKey: `${input.workflowId}:${input.version}:apply`,
+  await auditEffect(tx, input, 'apply', {
+    entityType: 'UserAccess',
+    entityId: String(row.subjectUserId),
+    action: 'ACCESS_UPDATED',
+    after: {
+      requestId: input.requestId,
+      changes: written.changes.map((c) => ({ ...c })),
+      ...(written.portalRoles
+        ? { portalRolesAdded: written.portalRoles.added, portalRolesRemoved: written.portalRoles.removed }
+        : {}),
     },
   });
 }

@@ -6,36 +6,26 @@
  * reads. 'Email address already exists in database' is checked again inside the commit: a refusal there leaves
  * the request's state and version unchanged (422).
  */
-import {
-  PROFILE_CHANGE_MESSAGES,
-  REQUEST_STATUS_LABELS,
-  RESOLVED_STATUSES,
-  type RequestStatus,
-} from '@portal/contract';
+import { PROFILE_CHANGE_MESSAGES, REQUEST_STATUS_LABELS, type RequestStatus } from '@portal/contract';
 import { profileChangeDefinition } from '@portal/workflows';
+import { auditEffect } from '../effect-audit';
+import { resolvedAs, userResolutionMail } from '../request-mail';
+import { personLabel, unresolvedRequest, unstartedQuery, waitingLine, waitingQuery } from '../request-reads';
+import { requestRow } from '../request-row';
 import type { KindStore } from '../types';
 import { applyProfileToDirectory } from './directory';
 import { emailTakenBy } from './email';
-
-const personLabel = (u: { firstName: string; lastName: string; username: string }) =>
-  `${u.firstName} ${u.lastName} (${u.username})`;
 
 export const profileChangeStore: KindStore = {
   definition: profileChangeDefinition,
   entityType: 'ProfileChangeRequest',
 
-  async load(tx, requestId) {
-    const row = await tx.profileChangeRequest.findUnique({ where: { id: requestId } });
-    return (
-      row && {
-        status: row.requestStatus,
-        reviewerComments: row.reviewerComments,
-        sysaidTicket: row.sysaidTicket,
-        version: row.versionno,
-        subjectUserId: row.portalUserId,
-      }
-    );
-  },
+  ...requestRow({
+    table: (tx) => tx.profileChangeRequest,
+    status: (row) => row.requestStatus,
+    subjectUserId: (row) => row.portalUserId,
+    written: (input) => ({ requestStatus: input.toStatus as RequestStatus }),
+  }),
 
   async check(tx, input) {
     if (input.toStatus !== 'APPROVED') return null;
@@ -58,32 +48,12 @@ export const profileChangeStore: KindStore = {
     const { user } = request;
     const next = { firstName: request.firstName, lastName: request.lastName, email: request.email };
     await tx.portalUser.update({ where: { id: user.id }, data: next });
-    await tx.auditEvent.create({
-      data: {
-        actorUserId: input.actor.userId,
-        actorUsername: input.actor.username,
-        entityType: 'PortalUser',
-        entityId: String(user.id),
-        action: 'PROFILE_CHANGED',
-        before: { firstName: user.firstName, lastName: user.lastName, email: user.email },
-        after: { ...next, profileChangeRequestId: request.id },
-        workflowId: input.workflowId,
-        idempotencyKey: `${input.workflowId}:${input.version}:user`,
-      },
-    });
-  },
-
-  async write(tx, input) {
-    await tx.profileChangeRequest.update({
-      where: { id: input.requestId },
-      data: {
-        requestStatus: input.toStatus as RequestStatus,
-        reviewerComments: input.reviewerComments,
-        sysaidTicket: input.sysaidTicket,
-        versionno: input.version,
-        lastModifiedBy: input.actor.username,
-        dchng: new Date(),
-      },
+    await auditEffect(tx, input, 'user', {
+      entityType: 'PortalUser',
+      entityId: String(user.id),
+      action: 'PROFILE_CHANGED',
+      before: { firstName: user.firstName, lastName: user.lastName, email: user.email },
+      after: { ...next, profileChangeRequestId: request.id },
     });
   },
 
@@ -92,49 +62,32 @@ export const profileChangeStore: KindStore = {
       where: { id: requestId },
       include: { user: true },
     });
-    const status = REQUEST_STATUS_LABELS[request.requestStatus].toLowerCase();
     const asked = `${request.firstName} ${request.lastName} <${request.email}>`;
-    const text = [
-      `Dear ${request.user.firstName} ${request.user.lastName},`,
-      '',
-      `Your request #${request.id} to change your name and/or email to ${asked} was ${status}.`,
-      ...(request.requestStatus === 'APPROVED' ? ['Your portal account and directory entry now carry them.'] : []),
-      ...(request.reviewerComments ? [`Reviewer comments: ${request.reviewerComments}`] : []),
-      '',
-      `You can see your requests under Profile, Requests History: ${portalUrl}/app/profile?tab=history&redirect=true`,
-      '',
-      'Portal Gateway User Support',
-    ].join('\n');
-    return {
-      // After an approval the user's email is the new one: the mail goes where they now read it.
-      to: request.user.email,
-      subject: `Portal Gateway: your profile-change request #${request.id} was ${status}`,
-      text,
-    };
+    // After an approval the user's email is the new one: the mail goes where they now read it.
+    return userResolutionMail(
+      request.user,
+      request,
+      'profile-change',
+      [
+        `Your request #${request.id} to change your name and/or email to ${asked} was ${resolvedAs(request)}.`,
+        ...(request.requestStatus === 'APPROVED' ? ['Your portal account and directory entry now carry them.'] : []),
+      ],
+      portalUrl,
+    );
   },
 
   async waiting(prisma, before) {
     const rows = await prisma.profileChangeRequest.findMany({
-      where: { requestStatus: { notIn: [...RESOLVED_STATUSES] }, sysdat: { lt: before } },
+      ...waitingQuery(unresolvedRequest(), before),
       include: { user: true },
-      orderBy: { sysdat: 'asc' },
     });
-    return rows.map((r) => ({
-      label: profileChangeDefinition.label,
-      requestId: r.id,
-      status: REQUEST_STATUS_LABELS[r.requestStatus],
-      subject: personLabel(r.user),
-      filedAt: r.sysdat,
-    }));
+    return rows.map((r) =>
+      waitingLine(profileChangeDefinition, r, REQUEST_STATUS_LABELS[r.requestStatus], personLabel(r.user)),
+    );
   },
 
   async unstarted(prisma, before) {
-    const rows = await prisma.profileChangeRequest.findMany({
-      where: { workflowStartedAt: null, sysdat: { lt: before } },
-      include: { user: true },
-      orderBy: { id: 'asc' },
-      take: 100,
-    });
+    const rows = await prisma.profileChangeRequest.findMany({ ...unstartedQuery(before), include: { user: true } });
     return rows.map((r) => ({
       requestId: r.id,
       subjectUserId: r.portalUserId,
@@ -142,13 +95,6 @@ export const profileChangeStore: KindStore = {
       subjectLabel: personLabel(r.user),
       requesterLabel: personLabel(r.user),
     }));
-  },
-
-  async markStarted(tx, requestId) {
-    await tx.profileChangeRequest.updateMany({
-      where: { id: requestId, workflowStartedAt: null },
-      data: { workflowStartedAt: new Date() },
-    });
   },
 
   applyOutsideEffects: applyProfileToDirectory,

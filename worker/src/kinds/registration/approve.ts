@@ -12,6 +12,7 @@ import {
 } from '@portal/contract';
 import { applyAccessPlan, lockAndLoadAccess, planAccess, setPortalRoles } from '@portal/db';
 import type { CommitSaveInput } from '@portal/workflows';
+import { auditEffect } from '../effect-audit';
 import type { Refusal, Tx } from '../types';
 import { invalid, readApproval } from './payload';
 
@@ -80,22 +81,16 @@ export async function createApprovedUser(tx: Tx, input: CommitSaveInput): Promis
   const changes = await applyAccessPlan(tx, user.id, planAccess(active, blocks.data), input.actor);
   const granted = changes.map((c) => ({ roleName: c.roleName, id: c.newId }));
   await tx.registration.update({ where: { id: reg.id }, data: { portalUserId: user.id } });
-  await tx.auditEvent.create({
-    data: {
-      actorUserId: input.actor.userId,
-      actorUsername: input.actor.username,
-      entityType: 'PortalUser',
-      entityId: String(user.id),
-      action: 'USER_CREATED',
-      after: {
-        registrationId: reg.id,
-        username: user.username,
-        uuid: user.uuid,
-        portalRoleIds: payload.portalRoleIds,
-        access: granted,
-      },
-      workflowId: input.workflowId,
-      idempotencyKey: `${input.workflowId}:${input.version}:user`,
+  await auditEffect(tx, input, 'user', {
+    entityType: 'PortalUser',
+    entityId: String(user.id),
+    action: 'USER_CREATED',
+    after: {
+      registrationId: reg.id,
+      username: user.username,
+      uuid: user.uuid,
+      portalRoleIds: payload.portalRoleIds,
+      access: granted,
     },
   });
 }

@@ -7,6 +7,8 @@
  */
 import { REGISTRATION_STATUS_LABELS, type RegistrationStatus } from '@portal/contract';
 import { registrationDefinition } from '@portal/workflows';
+import { unstartedQuery, waitingLine, waitingQuery } from '../request-reads';
+import { requestRow } from '../request-row';
 import type { KindStore } from '../types';
 import { checkApproval, createApprovedUser, unknownRoles } from './approve';
 import { createOrLinkEntry } from './directory';
@@ -23,18 +25,19 @@ export const registrationStore: KindStore = {
   definition: registrationDefinition,
   entityType: 'Registration',
 
-  async load(tx, requestId) {
-    const row = await tx.registration.findUnique({ where: { id: requestId } });
-    return (
-      row && {
-        status: row.registrationStatus,
-        reviewerComments: row.reviewerComments,
-        sysaidTicket: row.sysaidTicket,
-        version: row.versionno,
-        subjectUserId: null,
-      }
-    );
-  },
+  ...requestRow({
+    table: (tx) => tx.registration,
+    status: (row) => row.registrationStatus,
+    subjectUserId: () => null,
+    written(input) {
+      const { portalRoleIds } = readPayload(input.payload, input.requestId);
+      return {
+        registrationStatus: input.toStatus as RegistrationStatus,
+        // Deny and delete carry no roles: the saved choice stays as it was.
+        ...(input.toStatus === 'PENDING' || input.toStatus === 'APPROVED' ? { portalRoleIds } : {}),
+      };
+    },
+  }),
 
   async check(tx, input, row) {
     if (input.toStatus === 'APPROVED') return checkApproval(tx, input);
@@ -53,47 +56,19 @@ export const registrationStore: KindStore = {
     if (input.toStatus === 'APPROVED') await createApprovedUser(tx, input);
   },
 
-  async write(tx, input) {
-    const { portalRoleIds } = readPayload(input.payload, input.requestId);
-    await tx.registration.update({
-      where: { id: input.requestId },
-      data: {
-        registrationStatus: input.toStatus as RegistrationStatus,
-        reviewerComments: input.reviewerComments,
-        sysaidTicket: input.sysaidTicket,
-        // Deny and delete carry no roles: the saved choice stays as it was.
-        ...(input.toStatus === 'PENDING' || input.toStatus === 'APPROVED' ? { portalRoleIds } : {}),
-        versionno: input.version,
-        lastModifiedBy: input.actor.username,
-        dchng: new Date(),
-      },
-    });
-  },
-
   resolutionMail: registrationMail,
 
   applyOutsideEffects: createOrLinkEntry,
 
   async waiting(prisma, before) {
-    const rows = await prisma.registration.findMany({
-      where: { registrationStatus: 'PENDING', sysdat: { lt: before } },
-      orderBy: { sysdat: 'asc' },
-    });
-    return rows.map((r) => ({
-      label: registrationDefinition.label,
-      requestId: r.id,
-      status: REGISTRATION_STATUS_LABELS[r.registrationStatus],
-      subject: personLabel(r),
-      filedAt: r.sysdat,
-    }));
+    const rows = await prisma.registration.findMany(waitingQuery({ registrationStatus: 'PENDING' as const }, before));
+    return rows.map((r) =>
+      waitingLine(registrationDefinition, r, REGISTRATION_STATUS_LABELS[r.registrationStatus], personLabel(r)),
+    );
   },
 
   async unstarted(prisma, before) {
-    const rows = await prisma.registration.findMany({
-      where: { workflowStartedAt: null, sysdat: { lt: before } },
-      orderBy: { id: 'asc' },
-      take: 100,
-    });
+    const rows = await prisma.registration.findMany(unstartedQuery(before));
     return rows.map((r) => ({
       requestId: r.id,
       subjectUserId: 0,
@@ -101,12 +76,5 @@ export const registrationStore: KindStore = {
       subjectLabel: personLabel(r),
       requesterLabel: r.proxyName ?? 'the public registration form',
     }));
-  },
-
-  async markStarted(tx, requestId) {
-    await tx.registration.updateMany({
-      where: { id: requestId, workflowStartedAt: null },
-      data: { workflowStartedAt: new Date() },
-    });
   },
 };
