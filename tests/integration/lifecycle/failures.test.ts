@@ -3,13 +3,12 @@
  * row write that fails during an approving save, a commit whose completion is lost, a worker killed (kill -9)
  * while the commit runs, and a mail server that stays down longer than the mail's deadline.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type PrismaClient, lockUserAccess } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
-import { stackEnv, testMailSettings } from '../fixtures';
+import { testMailSettings } from '../fixtures';
+import { startWorkerProcess } from '../worker-process';
 import {
   type TemporalTestEnv,
   appliedPayload,
@@ -182,44 +181,4 @@ async function waitingAdvisoryLocks(): Promise<number> {
   const [row] = await prisma.$queryRaw<[{ n: bigint }]>`
     SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
   return Number(row.n);
-}
-
-/** The worker process (worker/src/main.ts) on `taskQueue`, resolved once it polls. */
-async function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
-  const root = path.join(import.meta.dirname, '..', '..', '..');
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', '--import', 'tsx', path.join(root, 'worker', 'src', 'main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: stackEnv().DATABASE_URL,
-        TEMPORAL_ADDRESS: stackEnv().TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        SMTP_URL: stackEnv().SMTP_URL,
-        REVIEWER_DIGEST_TO: '',
-        RECONCILE_GRACE: '1 day',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('worker running on task queue')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${output}`));
-    });
-  });
-  return child;
 }

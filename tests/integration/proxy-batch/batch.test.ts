@@ -25,7 +25,8 @@ import { createTestUser } from '../auth-helpers';
 import { demoRequestParts } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
 import { HISTORIES_DIR, maybeRecordHistory, newWorker, uniqueQueue } from '../lifecycle/support';
-import { batchEnded, startWorkerProcess, storeAndStartBatch, subjectsAt } from './support';
+import { startWorkerProcess } from '../worker-process';
+import { batchEnded, storeAndStartBatch, subjectsAt } from './support';
 
 const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
 const taskQueue = uniqueQueue('proxy-batch');

@@ -1,16 +1,13 @@
 /**
  * Shared setup of the proxy batch tests: subjects at a site (portal users without directory entries: they
  * never sign in), batches stored and started as the API does (for paths the API refuses up front, e.g. a
- * first user who turns inactive), waiting for a batch to end, and the worker process for the kill test.
+ * first user who turns inactive), waiting for a batch to end.
  */
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { type ChildProcess, spawn } from 'node:child_process';
 import type { Client } from '@temporalio/client';
 import type { AccessControl } from '@portal/contract';
 import type { PortalUser, PrismaClient } from '@portal/db';
 import { proxyBatchWorkflowId, startProxyBatchWorkflow } from '@portal/workflows';
-import { stackEnv } from '../fixtures';
 
 /** Creates `n` active users whose current access record names AO `siteCode` (role 'Clinical Research Associate'). */
 export async function subjectsAt(prisma: PrismaClient, siteCode: string, n: number, tag = 'pb'): Promise<PortalUser[]> {
@@ -87,43 +84,4 @@ export async function batchEnded(prisma: PrismaClient, batchId: number, timeoutM
     if (Date.now() > deadline) throw new Error(`batch ${batchId} still running: ${JSON.stringify(batch)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** The worker process (worker/src/main.ts) on `taskQueue`, resolved once it polls. */
-export async function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
-  const root = path.join(import.meta.dirname, '..', '..', '..');
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', '--import', 'tsx', path.join(root, 'worker', 'src', 'main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: stackEnv().DATABASE_URL,
-        TEMPORAL_ADDRESS: stackEnv().TEMPORAL_ADDRESS,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        SMTP_URL: stackEnv().SMTP_URL,
-        REVIEWER_DIGEST_TO: '',
-        RECONCILE_GRACE: '1 day',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 90_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('worker running on task queue')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${output}`));
-    });
-  });
-  return child;
 }

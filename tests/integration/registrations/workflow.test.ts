@@ -2,6 +2,7 @@
  * The registration workflow on the real dev server (REQUEST-LIFECYCLE "Tests every kind gets"): every
  * transition through the API with the workflow's final state and audit trail, an approval whose directory
  * write and commit are both retried as after a worker crash between them (one user, one entry), an approval
+ * whose worker process is killed (kill -9) in the commit after the directory write, an approval
  * while the directory is down (202 and nothing written, then approved once it is back), an approval
  * while the mail server is down (APPROVED, MAIL_FAILED, the link resent through set_initial_password/resend),
  * and the recorded histories of the main paths (RECORD_HISTORIES=1).
@@ -15,7 +16,15 @@ import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings, waitForMail } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
 import { type TemporalTestEnv, auditActions, maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
-import { registrationBody, startRegistrationWorker } from './support';
+import { killWorkerProcess, startWorkerProcess } from '../worker-process';
+import { registrationBody, startRegistrationWorker, until } from './support';
+
+/** True while a statement on the Registration table waits for a lock (the held row). */
+async function commitWaiting(api: TestApi): Promise<boolean> {
+  const [row] = await api.prisma.$queryRaw<[{ n: bigint }]>`
+    SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%Registration%'`;
+  return Number(row.n) > 0;
+}
 
 let reviewer: Session;
 let proxy: Session;
@@ -142,6 +151,50 @@ describe('registration workflow', () => {
       await stop();
     }
   });
+
+  it('an approval whose worker process is killed after the directory write, in the commit: one entry, one user', async () => {
+    const api = await newApi({ REVIEW_DEADLINE_MS: '3000' });
+    const queue = api.cfg.TEMPORAL_TASK_QUEUE;
+    const reg = await file(api);
+    // Hold the registration row: the killed worker's commit (after the entry's write) waits on it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const holder = api.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "Registration" WHERE "id" = ${reg.id} FOR UPDATE`;
+        await held;
+      },
+      { timeout: 120_000 },
+    );
+    const child = await startWorkerProcess(queue);
+    let stop: (() => Promise<void>) | undefined;
+    try {
+      expect((await approve(api, reg)).statusCode).toBe(202);
+      await until(
+        async () => (await findPeopleByEmail(api.directory, reg.email)).length === 1 && (await commitWaiting(api)),
+        'the entry written and the commit waiting on the registration row',
+        60_000,
+      );
+      await killWorkerProcess(child);
+      release();
+      await holder;
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
+      expect(await api.prisma.registration.findUniqueOrThrow({ where: { id: reg.id } })).toMatchObject({
+        registrationStatus: 'PENDING',
+      });
+
+      // The activity is retried after its start-to-close timeout, on the new worker.
+      stop = await startRegistrationWorker(api, queue);
+      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
+      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
+      expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+    } finally {
+      release();
+      await killWorkerProcess(child);
+      await stop?.();
+    }
+  }, 180_000);
 
   it('an approval while the directory is down: 202, nothing written, then approved once when it is back', async () => {
     const api = await newApi({ REVIEW_DEADLINE_MS: '3000' });
