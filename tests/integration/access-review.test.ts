@@ -8,12 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_ACCESS_MESSAGES, type UserAccess } from '@portal/contract';
-import type { PrismaClient } from '@portal/db';
-import { createWorker } from '@portal/worker';
-import { NativeConnection } from '@temporalio/worker';
 import { type TestUser, createTestUser } from './auth-helpers';
-import { testMailSettings } from './fixtures';
-import { type Session, type TestApi, caller, signIn, startApi } from './harness';
+import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
+import { faultyPrisma } from './lifecycle/support';
 
 const taskQueue = `access-review-${Date.now()}`;
 const BASE = '/rest/secure/user_access';
@@ -31,33 +28,7 @@ let stopWorker: () => Promise<void>;
 beforeAll(async () => {
   api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, REVIEW_DEADLINE_MS: '4000' });
   call = caller(api.app);
-  const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
-  const faulty = api.prisma.$extends({
-    query: {
-      accessModRequest: {
-        async update({ args, query }) {
-          if (fault.on) {
-            fault.hits += 1;
-            throw new Error('injected: the request row write failed');
-          }
-          return query(args);
-        },
-      },
-    },
-  }) as unknown as PrismaClient;
-  const worker = await createWorker({
-    connection,
-    namespace: api.cfg.TEMPORAL_NAMESPACE,
-    taskQueue,
-    prisma: faulty,
-    mail: testMailSettings(),
-  });
-  const running = worker.run();
-  stopWorker = async () => {
-    worker.shutdown();
-    await running;
-    await connection.close();
-  };
+  stopWorker = await startWorker(api, taskQueue, { prisma: faultyPrisma(api.prisma, fault) });
   admin = await signIn(api.app, 'admin');
   reviewer = await signIn(api.app, 'reviewer');
   readonly = await signIn(api.app, 'readonly');

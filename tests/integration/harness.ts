@@ -11,7 +11,7 @@ import { buildServer, loadApiConfig, type ApiConfig, type Deps } from '@portal/a
 import type { PrismaClient } from '@portal/db';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import type { DirectoryConfig } from '@portal/directory';
-import { createWorker } from '@portal/worker';
+import { type PortalActivities, createWorker } from '@portal/worker';
 import { stackEnv, testMailSettings, testPrisma } from './fixtures';
 
 export interface TestApi {
@@ -55,15 +55,31 @@ export async function startApi(
   };
 }
 
-/** Runs a worker in-process on `taskQueue` (the API's TEMPORAL_TASK_QUEUE). @returns its stop function. */
-export async function startWorker(api: TestApi, taskQueue: string): Promise<() => Promise<void>> {
+/**
+ * Runs a worker in-process on `taskQueue` (the API's TEMPORAL_TASK_QUEUE). `opts.prisma` replaces the API's
+ * client (a faulty wrapper), `opts.overrides` single activities, `opts.smtpUrl` the mail server; the worker
+ * has a directory (the registration's and profile change's outside effects) only when `opts.directory` is
+ * given. @returns its stop function.
+ */
+export async function startWorker(
+  api: TestApi,
+  taskQueue: string,
+  opts: {
+    prisma?: PrismaClient;
+    overrides?: Partial<PortalActivities>;
+    smtpUrl?: string;
+    directory?: DirectoryConfig;
+  } = {},
+): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
   const worker = await createWorker({
     connection,
     namespace: api.cfg.TEMPORAL_NAMESPACE,
     taskQueue,
-    prisma: api.prisma,
-    mail: testMailSettings(),
+    prisma: opts.prisma ?? api.prisma,
+    mail: { ...testMailSettings(), ...(opts.smtpUrl && { smtpUrl: opts.smtpUrl }) },
+    directory: opts.directory,
+    overrides: opts.overrides,
   });
   const running = worker.run();
   return async () => {

@@ -13,6 +13,7 @@ import {
   type TemporalTestEnv,
   appliedPayload,
   auditActions,
+  faultyPrisma,
   fileAccessRequest,
   maybeRecordHistory,
   newWorker,
@@ -30,28 +31,11 @@ useLifecycleStack((e, p) => {
   prisma = p;
 });
 
-/** A Prisma client whose AccessModRequest updates throw while `fault.on` is true. */
-function faultyPrisma(fault: { on: boolean; hits: number }): PrismaClient {
-  return prisma.$extends({
-    query: {
-      accessModRequest: {
-        async update({ args, query }) {
-          if (fault.on) {
-            fault.hits += 1;
-            throw new Error('injected: the request row write failed');
-          }
-          return query(args);
-        },
-      },
-    },
-  }) as unknown as PrismaClient;
-}
-
 describe('request lifecycle: failure paths', () => {
   it('writes nothing while the request row write fails during an approval, then writes once', async () => {
     const taskQueue = uniqueQueue('lifecycle-row-fault');
     const fault = { on: true, hits: 0 };
-    const worker = await newWorker(env, faultyPrisma(fault), taskQueue);
+    const worker = await newWorker(env, faultyPrisma(prisma, fault), taskQueue);
     await worker.runUntil(async () => {
       const filed = await fileAccessRequest(env, prisma, taskQueue);
       const handle = env.client.workflow.getHandle(filed.workflowId);

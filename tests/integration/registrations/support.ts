@@ -3,40 +3,23 @@
  * (the approval's outside effect), a public registration body with the demo reference data, and the
  * ALTCHA captcha solved as the browser's widget solves it (altcha-lib's solver).
  */
-import { NativeConnection } from '@temporalio/worker';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { DirectoryConfig } from '@portal/directory';
 import type { PortalActivities } from '@portal/worker';
-import { createWorker } from '@portal/worker';
-import { demoRequestParts, testMailSettings } from '../fixtures';
-import type { TestApi } from '../harness';
+import { demoRequestParts } from '../fixtures';
+import { type TestApi, startWorker } from '../harness';
 
 /**
- * Runs a worker (with the directory, or `directory` instead) on `taskQueue`; `overrides` replace single
- * activities. @returns stop.
+ * Runs a worker with the directory (or `directory` instead) on `taskQueue`; `overrides` replace single
+ * activities (harness startWorker). @returns stop.
  */
-export async function startRegistrationWorker(
+export function startRegistrationWorker(
   api: TestApi,
   taskQueue: string,
   opts: { overrides?: Partial<PortalActivities>; smtpUrl?: string; directory?: DirectoryConfig } = {},
 ): Promise<() => Promise<void>> {
-  const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
-  const worker = await createWorker({
-    connection,
-    namespace: api.cfg.TEMPORAL_NAMESPACE,
-    taskQueue,
-    prisma: api.prisma,
-    mail: { ...testMailSettings(), ...(opts.smtpUrl && { smtpUrl: opts.smtpUrl }) },
-    directory: opts.directory ?? api.directory,
-    overrides: opts.overrides,
-  });
-  const running = worker.run();
-  return async () => {
-    worker.shutdown();
-    await running;
-    await connection.close();
-  };
+  return startWorker(api, taskQueue, { ...opts, directory: opts.directory ?? api.directory });
 }
 
 let counter = 0;
@@ -63,14 +46,4 @@ export async function solvedCaptcha(api: TestApi): Promise<string> {
   const challenge = res.json();
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-}
-
-/** Polls until `check` holds (100 ms steps). */
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

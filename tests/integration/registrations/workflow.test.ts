@@ -15,9 +15,9 @@ import { freePort } from '@portal/scripts';
 import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings, waitForMail } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
-import { type TemporalTestEnv, auditActions, maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
+import { type TemporalTestEnv, auditActions, maybeRecordHistory, uniqueQueue, until } from '../lifecycle/support';
 import { killWorkerProcess, startWorkerProcess } from '../worker-process';
-import { registrationBody, startRegistrationWorker, until } from './support';
+import { registrationBody, startRegistrationWorker } from './support';
 
 /** True while a statement on the Registration table waits for a lock (the held row). */
 async function commitWaiting(api: TestApi): Promise<boolean> {
