@@ -49,23 +49,20 @@ const loadSites: Loader = async (prisma) => {
 const loadCountries: Loader = async (prisma) =>
   prisma.country.findMany({ orderBy: { countryName: 'asc' }, select: { country: true, countryName: true } });
 
+/** The secured lists' rows include the inactive ones; the public lists' only the active. */
+const activeUnless = (includeInactive: boolean) => (includeInactive ? {} : { active: true });
+
 const loadStudies =
   (includeInactive: boolean): Loader =>
   async (prisma) => {
-    const rows = await prisma.study.findMany({
-      where: includeInactive ? {} : { active: true },
-      orderBy: { study: 'asc' },
-    });
+    const rows = await prisma.study.findMany({ where: activeUnless(includeInactive), orderBy: { study: 'asc' } });
     return rows.map((s) => (includeInactive ? { study: s.study, active: s.active } : { study: s.study }));
   };
 
 const loadRelations =
   (includeInactive: boolean): Loader =>
   async (prisma) => {
-    const rows = await prisma.siteRelation.findMany({
-      where: includeInactive ? {} : { active: true },
-      orderBy: { id: 'asc' },
-    });
+    const rows = await prisma.siteRelation.findMany({ where: activeUnless(includeInactive), orderBy: { id: 'asc' } });
     return rows.map((r) => ({
       id: r.id,
       active: r.active,
@@ -76,6 +73,25 @@ const loadRelations =
       study: { study: r.studyName },
     }));
   };
+
+/** 001 §7: the active study roles with their systems, sorted by sort then name. */
+const loadActiveStudyRoles: Loader = async (prisma) =>
+  (
+    await prisma.studyRole.findMany({
+      where: { inactive: false },
+      include: { systems: true },
+      orderBy: [{ sort: 'asc' }, { roleName: 'asc' }],
+    })
+  ).map(studyRoleView);
+
+/** 001 §7: the active systems, sorted by sort then name. */
+const loadActiveSystems: Loader = async (prisma) =>
+  (
+    await prisma.systemAccess.findMany({
+      where: { inactive: false },
+      orderBy: [{ sort: 'asc' }, { systemName: 'asc' }],
+    })
+  ).map(systemView);
 
 /** Serves `key` from the cache: 304 when the browser already holds this version, else the JSON body. */
 async function sendList(
@@ -121,85 +137,53 @@ export const referenceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
   const fixed = REFERENCE_TTL_MS.static;
   const M = MESSAGES.referenceData;
 
+  /** The handler of one list: `secured` lists are the administration screens' (private to the browser). */
+  const list =
+    (key: string, ttlMs: number, load: Loader, failure: string, secured = false) =>
+    (req: FastifyRequest, reply: FastifyReply) =>
+      sendList(cache, req, reply, { key, ttlMs, load: () => load(prisma), failure, secured });
+  /** The states of `country` (404 for an unknown country), public or secured. */
+  const states = (req: FastifyRequest, reply: FastifyReply, country: string, secured: boolean) =>
+    list(`states:${country}`, fixed, () => statesOf(prisma, cache, country), M.states, secured)(req, reply);
+
   app.get('/rest/public/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => {
     await prisma.$queryRaw`SELECT 1`;
     return { status: 'ok' as const };
   });
 
-  app.get('/rest/public/sites', { schema: { response: listOf(SiteSchema) } }, (req, reply) =>
-    sendList(cache, req, reply, { key: 'sites', ttlMs: fixed, load: () => loadSites(prisma), failure: M.sites }),
-  );
-  app.get('/rest/public/countries', { schema: { response: listOf(CountrySchema) } }, (req, reply) =>
-    sendList(cache, req, reply, {
-      key: 'countries',
-      ttlMs: fixed,
-      load: () => loadCountries(prisma),
-      failure: M.countries,
-    }),
+  app.get('/rest/public/sites', { schema: { response: listOf(SiteSchema) } }, list('sites', fixed, loadSites, M.sites));
+  app.get(
+    '/rest/public/countries',
+    { schema: { response: listOf(CountrySchema) } },
+    list('countries', fixed, loadCountries, M.countries),
   );
   app.get(
     '/rest/public/states/:country',
     { schema: { params: CountryParamsSchema, response: { ...listOf(StateSchema), 404: MessageSchema } } },
-    (req, reply) =>
-      sendList(cache, req, reply, {
-        key: `states:${req.params.country}`,
-        ttlMs: fixed,
-        load: () => statesOf(prisma, cache, req.params.country),
-        failure: M.states,
-      }),
+    (req, reply) => states(req, reply, req.params.country, false),
   );
-  app.get('/rest/public/studies', { schema: { response: listOf(StudySchema) } }, (req, reply) =>
-    sendList(cache, req, reply, {
-      key: 'studies',
-      ttlMs: fixed,
-      load: () => loadStudies(false)(prisma),
-      failure: M.studies,
-    }),
+  app.get(
+    '/rest/public/studies',
+    { schema: { response: listOf(StudySchema) } },
+    list('studies', fixed, loadStudies(false), M.studies),
   );
-  app.get('/rest/public/site_relation', { schema: { response: listOf(SiteRelationSchema) } }, (req, reply) =>
-    sendList(cache, req, reply, {
-      key: 'relations',
-      ttlMs: fixed,
-      load: () => loadRelations(false)(prisma),
-      failure: M.relations,
-    }),
+  app.get(
+    '/rest/public/site_relation',
+    { schema: { response: listOf(SiteRelationSchema) } },
+    list('relations', fixed, loadRelations(false), M.relations),
   );
 
   // 001 §7: the public lists of active study roles and systems, sorted by sort then name.
+  const configured = REFERENCE_TTL_MS.configured;
   app.get(
     '/rest/public/user_registration/study_roles/',
     { schema: { response: listOf(StudyRoleSchema) } },
-    (req, reply) =>
-      sendList(cache, req, reply, {
-        key: `${CONFIGURED_LISTS.studyRoles}:public`,
-        ttlMs: REFERENCE_TTL_MS.configured,
-        load: async () =>
-          (
-            await prisma.studyRole.findMany({
-              where: { inactive: false },
-              include: { systems: true },
-              orderBy: [{ sort: 'asc' }, { roleName: 'asc' }],
-            })
-          ).map(studyRoleView),
-        failure: CONFIG_MESSAGES.studyRoles.loadAll,
-      }),
+    list(`${CONFIGURED_LISTS.studyRoles}:public`, configured, loadActiveStudyRoles, CONFIG_MESSAGES.studyRoles.loadAll),
   );
   app.get(
     '/rest/public/user_registration/system_accesses/',
     { schema: { response: listOf(SystemSchema) } },
-    (req, reply) =>
-      sendList(cache, req, reply, {
-        key: `${CONFIGURED_LISTS.systems}:public`,
-        ttlMs: REFERENCE_TTL_MS.configured,
-        load: async () =>
-          (
-            await prisma.systemAccess.findMany({
-              where: { inactive: false },
-              orderBy: [{ sort: 'asc' }, { systemName: 'asc' }],
-            })
-          ).map(systemView),
-        failure: CONFIG_MESSAGES.systems.loadAll,
-      }),
+    list(`${CONFIGURED_LISTS.systems}:public`, configured, loadActiveSystems, CONFIG_MESSAGES.systems.loadAll),
   );
 
   /*
@@ -209,29 +193,26 @@ export const referenceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
    */
   const secured = { permission: 'READ_USERS' } as const;
   const secureList = (row: z.ZodType) => ({ ...listOf(row), ...SECURE_ERRORS });
-  const list =
-    (key: string, load: () => Promise<unknown>, failure: string) => (req: FastifyRequest, reply: FastifyReply) =>
-      sendList(cache, req, reply, { key, ttlMs: fixed, load, failure, secured: true });
 
   app.get(
     '/rest/secure/reference/sites',
     { config: secured, schema: { response: secureList(SiteSchema) } },
-    list('sites', () => loadSites(prisma), M.sites),
+    list('sites', fixed, loadSites, M.sites, true),
   );
   app.get(
     '/rest/secure/reference/countries',
     { config: secured, schema: { response: secureList(CountrySchema) } },
-    list('countries', () => loadCountries(prisma), M.countries),
+    list('countries', fixed, loadCountries, M.countries, true),
   );
   app.get(
     '/rest/secure/reference/studies',
     { config: secured, schema: { response: secureList(AdminStudySchema) } },
-    list('studies:all', () => loadStudies(true)(prisma), M.studies),
+    list('studies:all', fixed, loadStudies(true), M.studies, true),
   );
   app.get(
     '/rest/secure/reference/site_relation',
     { config: secured, schema: { response: secureList(SiteRelationSchema) } },
-    list('relations:all', () => loadRelations(true)(prisma), M.relations),
+    list('relations:all', fixed, loadRelations(true), M.relations, true),
   );
   app.get(
     '/rest/secure/reference/states/:country',
@@ -239,13 +220,6 @@ export const referenceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
       config: secured,
       schema: { params: CountryParamsSchema, response: { ...secureList(StateSchema), 404: MessageSchema } },
     },
-    (req, reply) =>
-      sendList(cache, req, reply, {
-        key: `states:${req.params.country}`,
-        ttlMs: fixed,
-        load: () => statesOf(prisma, cache, req.params.country),
-        failure: M.states,
-        secured: true,
-      }),
+    (req, reply) => states(req, reply, req.params.country, true),
   );
 };
