@@ -4,6 +4,7 @@ import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { FIELD_LIMITS } from './limits';
 import { BodyIdSchema, bodyIntSchema, queryIntSchema } from './ids';
 import { textSchema } from './text';
+import { PersonDetailsSchema, PersonIdentitySchema } from './person';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -291,20 +292,10 @@ export type UserRequestsStatus = z.infer<typeof UserRequestsStatusSchema>;
 
 export const ProfileSchema = z.object({
   portalUserId: z.number().int(),
-  uuid: z.string().nullable(),
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  organizationName: z.string(),
-  jobTitle: z.string(),
-  phoneNumber: z.string(),
-  /** The phone extension ('' when none): the proxy registration's requester banner shows it (001 §2.2). */
-  phoneExtension: z.string(),
-  /** The mailing address (000 §2 Profile Details tab); country and state as objects (000 §3 Profile). */
-  address1: z.string(),
-  address2: z.string(),
-  city: z.string(),
+  ...PersonIdentitySchema.shape,
+  /** The Details fields with the mailing address (000 §2 Profile Details tab). */
+  ...PersonDetailsSchema.shape,
+  /** Country and state as objects (000 §3 Profile). */
   country: z.object({ country: z.string(), countryName: z.string() }).nullable(),
   state: z.object({ state: z.string(), stateName: z.string() }).nullable(),
   postalCode: z.string(),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BodyIdSchema } from './ids';
 import { FIELD_LIMITS } from './limits';
+import { PersonDetailsSchema } from './person';
 import { textSchema } from './text';
 import { UserAccessSchema } from './schemas';
 import { UserDetailsFieldsSchema } from './details-fields';
@@ -31,13 +32,7 @@ export const UserDetailSchema = z.object({
   accountType: z.string(),
   /** The directory entry's uidNumber (read-only on the Account tab); null without an entry. */
   uidNumber: z.number().int().nullable(),
-  organizationName: z.string(),
-  jobTitle: z.string(),
-  phoneNumber: z.string(),
-  phoneExtension: z.string(),
-  address1: z.string(),
-  address2: z.string(),
-  city: z.string(),
+  ...PersonDetailsSchema.shape,
   state: z.string().nullable(),
   country: z.string().nullable(),
   postalCode: z.string(),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { queryIntSchema } from './ids';
 import { CONSTANTS } from './limits';
+import { PersonDetailsSchema, PersonIdentitySchema } from './person';
 import { PageQuerySchema } from './schemas';
 import { textSchema } from './text';
 
@@ -59,14 +60,8 @@ export type UsersQuery = z.infer<typeof UsersQuerySchema>;
  */
 export const UserListRowSchema = z.object({
   id: z.number().int(),
-  uuid: z.string().nullable(),
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  organizationName: z.string(),
-  phoneNumber: z.string(),
-  phoneExtension: z.string(),
+  ...PersonIdentitySchema.shape,
+  ...PersonDetailsSchema.pick({ organizationName: true, phoneNumber: true, phoneExtension: true }).shape,
   inactive: z.boolean(),
   siteCodes: z.array(z.string()),
   laoIds: z.array(z.string()),
