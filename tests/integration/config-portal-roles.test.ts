@@ -3,29 +3,12 @@
  * and ADMIN to change (403 otherwise), 422 with the spec's keys and messages, 304 for no change, sort 0 on
  * create, delete as deactivate, the in-use list, the last-administrator guard, and one audit row per change.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONFIG_MESSAGES } from '@portal/contract';
-import {
-  type Session,
-  type TestApi,
-  auditRowsOf,
-  type caller,
-  createTestUser,
-  startConfigApi,
-  unique,
-} from './config-support';
+import { auditRowsOf, createTestUser, unique, useConfigApi } from './config-support';
 
 const BASE = '/rest/secure/system_mgmt/portal_roles';
-let api: TestApi;
-let call: ReturnType<typeof caller>;
-let admin: Session;
-let readonly: Session;
-let user: Session;
-
-beforeAll(async () => {
-  ({ api, call, admin, readonly, user } = await startConfigApi());
-});
-afterAll(async () => api?.close());
+const { api, call, admin, readonly, user } = useConfigApi();
 
 describe('portal roles: permissions', () => {
   it('needs a session (401), READ_USERS to read and ADMIN to change (403)', async () => {

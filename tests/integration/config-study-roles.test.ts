@@ -4,34 +4,19 @@
  * in-use lists (users, pending users, outstanding requests) and the deactivation check, the public list kept
  * in step, and one audit row per change.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_MESSAGES, MESSAGES } from '@portal/contract';
-import {
-  type Session,
-  type TestApi,
-  auditRowsOf,
-  type caller,
-  createOutstandingRequest,
-  createTestUser,
-  startConfigApi,
-  unique,
-} from './config-support';
+import { auditRowsOf, createOutstandingRequest, createTestUser, unique, useConfigApi } from './config-support';
 
 const BASE = '/rest/secure/system_mgmt/study_role';
-let api: TestApi;
-let call: ReturnType<typeof caller>;
-let admin: Session;
-let readonly: Session;
-let user: Session;
+const { api, call, admin, readonly, user } = useConfigApi();
 let fixedId: number;
 let edcId: number;
 
 beforeAll(async () => {
-  ({ api, call, admin, readonly, user } = await startConfigApi());
   fixedId = (await api.prisma.systemAccess.findFirstOrThrow({ where: { fixed: true } })).id;
   edcId = (await api.prisma.systemAccess.findFirstOrThrow({ where: { systemName: 'Electronic Data Capture' } })).id;
 });
-afterAll(async () => api?.close());
 
 const body = (over: Record<string, unknown> = {}) => ({
   roleName: unique('Trial Nurse'),

@@ -2,6 +2,7 @@
  * Helpers of the configuration, reference-data and audit-trail tests: records of their own (so no seeded
  * record other tests rely on is ever changed) and the shared API harness (./harness).
  */
+import { afterAll, beforeAll } from 'vitest';
 import type { PrismaClient } from '@portal/db';
 
 import { caller, signIn, startApi, type Session, type TestApi } from './harness';
@@ -21,6 +22,31 @@ export async function startConfigApi(): Promise<{
     (['admin', 'readonly', 'user'] as const).map((name) => signIn(api.app, name)),
   );
   return { api, call: caller(api.app), admin: admin!, readonly: readonly!, user: user! };
+}
+
+/** What startConfigApi gives a test file. */
+export type ConfigApi = Awaited<ReturnType<typeof startConfigApi>>;
+
+/**
+ * Starts the configuration API (startConfigApi) before the file's tests and closes it after. The api and the
+ * three sessions are returned empty and filled in place by this beforeAll (hooks a file registers later see
+ * them filled), so a file can destructure them once at load; `call` goes to the started app.
+ */
+export function useConfigApi(): ConfigApi {
+  const api = {} as TestApi;
+  const admin = {} as Session;
+  const readonly = {} as Session;
+  const user = {} as Session;
+  const call: ConfigApi['call'] = (...args) => caller(api.app)(...args);
+  beforeAll(async () => {
+    const started = await startConfigApi();
+    Object.assign(api, started.api);
+    Object.assign(admin, started.admin);
+    Object.assign(readonly, started.readonly);
+    Object.assign(user, started.user);
+  });
+  afterAll(async () => api.close?.());
+  return { api, call, admin, readonly, user };
 }
 
 /** A unique suffix for names this test run creates. */

@@ -4,33 +4,18 @@
  * 304 for no change and for 'already in an active/inactive state', the in-use lists and the deactivation
  * check, the public list kept in step (new ETag), and one audit row per change.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_MESSAGES } from '@portal/contract';
-import {
-  type Session,
-  type TestApi,
-  auditRowsOf,
-  type caller,
-  createOutstandingRequest,
-  createTestUser,
-  startConfigApi,
-  unique,
-} from './config-support';
+import { auditRowsOf, createOutstandingRequest, createTestUser, unique, useConfigApi } from './config-support';
 
 const BASE = '/rest/secure/system_mgmt/system_access';
 const PUBLIC = '/rest/public/user_registration/system_accesses/';
-let api: TestApi;
-let call: ReturnType<typeof caller>;
-let admin: Session;
-let readonly: Session;
-let user: Session;
+const { api, call, admin, readonly, user } = useConfigApi();
 let fixedId: number;
 
 beforeAll(async () => {
-  ({ api, call, admin, readonly, user } = await startConfigApi());
   fixedId = (await api.prisma.systemAccess.findFirstOrThrow({ where: { fixed: true } })).id;
 });
-afterAll(async () => api?.close());
 
 describe('systems: permissions and validation', () => {
   it('needs READ_USERS to read and ADMIN to change', async () => {
