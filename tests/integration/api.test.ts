@@ -232,14 +232,10 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     expect(badSort.statusCode).toBe(422);
 
     const url = '/rest/secure/user_management/review_access_change_request';
-    const inProgress = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: {
-        id: request.id,
-        versionno: 0,
-        requestStatus: 'IN_PROGRESS',
-        sysaidTicket: 'SR-1234',
-      },
-    });
+    // The reviewer's save of this request: `fields` besides its id, `rest` the body's other parts.
+    const reviewSave = (fields: Record<string, unknown>, rest: Record<string, unknown> = {}) =>
+      call(reviewer, 'PUT', url, { ...rest, userAccessModificationRequest: { id: request.id, ...fields } });
+    const inProgress = await reviewSave({ versionno: 0, requestStatus: 'IN_PROGRESS', sysaidTicket: 'SR-1234' });
     expect(inProgress.statusCode).toBe(200);
     expect(inProgress.json()).toMatchObject({
       requestStatus: 'IN_PROGRESS',
@@ -248,36 +244,22 @@ describe('access-change requests end to end (001 §4, §7)', () => {
       lastModifiedBy: 'reviewer',
     });
 
-    const stale = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 0, requestStatus: 'REJECTED' },
-    });
+    const stale = await reviewSave({ versionno: 0, requestStatus: 'REJECTED' });
     expect(stale.statusCode).toBe(422);
     expect(stale.json()).toEqual({ fieldErrors: {}, globalErrors: ['STALE_VERSION'] });
 
-    const illegal = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 1, requestStatus: 'NEW', sysaidTicket: 'SR-1234' },
-    });
+    const illegal = await reviewSave({ versionno: 1, requestStatus: 'NEW', sysaidTicket: 'SR-1234' });
     expect(illegal.statusCode).toBe(422);
     expect(Object.keys(illegal.json().fieldErrors)).toEqual(['userAccessModificationRequest.requestStatus']);
 
-    const unchanged = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: {
-        id: request.id,
-        versionno: 1,
-        requestStatus: 'IN_PROGRESS',
-        sysaidTicket: 'SR-1234',
-      },
-    });
+    const unchanged = await reviewSave({ versionno: 1, requestStatus: 'IN_PROGRESS', sysaidTicket: 'SR-1234' });
     expect(unchanged.statusCode).toBe(304);
 
-    const tooLong = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: {
-        id: request.id,
-        versionno: 1,
-        requestStatus: 'APPROVED',
-        reviewerComments: 'x'.repeat(513),
-        sysaidTicket: 'x'.repeat(17),
-      },
+    const tooLong = await reviewSave({
+      versionno: 1,
+      requestStatus: 'APPROVED',
+      reviewerComments: 'x'.repeat(513),
+      sysaidTicket: 'x'.repeat(17),
     });
     expect(tooLong.statusCode).toBe(422);
     expect(tooLong.json().fieldErrors).toEqual({
@@ -287,21 +269,17 @@ describe('access-change requests end to end (001 §4, §7)', () => {
 
     // 'Apply Above Changes' (001 §4): the user's current access with the requested block; approval alone grants nothing.
     const current = await call(reviewer, 'GET', `/rest/secure/user_access/user/${user.id}`);
-    const approved = await call(reviewer, 'PUT', url, {
-      portalUser: {
-        id: user.id,
-        portalRoleIds: (await call(reviewer, 'GET', `/rest/secure/user_management/user/${user.id}`)).json()
-          .portalRoleIds,
+    const approved = await reviewSave(
+      { versionno: 1, requestStatus: 'APPROVED', reviewerComments: 'Granted', sysaidTicket: 'SR-1234' },
+      {
+        portalUser: {
+          id: user.id,
+          portalRoleIds: (await call(reviewer, 'GET', `/rest/secure/user_management/user/${user.id}`)).json()
+            .portalRoleIds,
+        },
+        userAccesses: [...current.json().content, block],
       },
-      userAccesses: [...current.json().content, block],
-      userAccessModificationRequest: {
-        id: request.id,
-        versionno: 1,
-        requestStatus: 'APPROVED',
-        reviewerComments: 'Granted',
-        sysaidTicket: 'SR-1234',
-      },
-    });
+    );
     expect(approved.statusCode).toBe(200);
     expect(approved.json()).toMatchObject({
       requestStatus: 'APPROVED',
@@ -315,9 +293,7 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     const access = await call(userSession, 'GET', '/rest/secure/user_access/user');
     expect(access.json().content.map((a: { roleName: string }) => a.roleName)).toContain(block.roleName);
 
-    const afterClose = await call(reviewer, 'PUT', url, {
-      userAccessModificationRequest: { id: request.id, versionno: 2, requestStatus: 'REJECTED' },
-    });
+    const afterClose = await reviewSave({ versionno: 2, requestStatus: 'REJECTED' });
     expect(afterClose.statusCode).toBe(422);
   });
 
