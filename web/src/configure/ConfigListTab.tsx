@@ -8,11 +8,19 @@ import { useConfigList } from './api/getConfigList';
 import type { ConfigRecord, ConfigResource } from './api/resources';
 import { ListToolbar, StatusBadge } from './ListToolbar';
 
-/** What a tab gives its table as it is: its name, filter, first sort, sort values and own columns. */
-type TableProps<R> = Pick<
-  ClientDataTableProps<R>,
-  'ariaLabel' | 'filterLabel' | 'filterText' | 'initialSort' | 'sortValue' | 'columns'
->;
+/** What a tab gives its table as it is: its filter, sort values and own columns. */
+type TableProps<R> = Pick<ClientDataTableProps<R>, 'filterText' | 'sortValue' | 'columns'>;
+
+/** A tab's words (001 §2.12): the create button, the table's name, the filter box's label, the load failure. */
+export interface ConfigListTexts {
+  create: string;
+  table: string;
+  filter: string;
+  loadFailed: string;
+}
+
+/** The lists open sorted by their sort number (then name) unless the tab says otherwise. */
+const BY_SORT = { columnAccessor: 'sort', direction: 'asc' } as const;
 
 /**
  * One Configure tab (001 §2.12: portal roles, study roles, systems): the create button (ADMIN only) and the
@@ -21,36 +29,37 @@ type TableProps<R> = Pick<
  * own columns come first, then Status.
  */
 export function ConfigListTab<R extends ConfigRecord>({
-  resource,
-  href,
-  createLabel,
-  loadFailed,
+  kind,
+  texts,
+  initialSort = BY_SORT,
   ...table
 }: TableProps<R> & {
-  resource: ConfigResource<R, unknown>;
-  /** The page of a record, or of a new one. */
-  href: (id: number | 'new') => string;
-  createLabel: string;
-  /** The spec's 'Problem loading ...' text of the list. */
-  loadFailed: string;
+  /** The kind's resource and the address of a record's page (or a new one's). */
+  kind: { resource: ConfigResource<R, unknown>; href: (id: number | 'new') => string };
+  texts: ConfigListTexts;
+  initialSort?: ClientDataTableProps<R>['initialSort'];
 }) {
+  const { href } = kind;
   const navigate = useNavigate();
-  const list = useConfigList(resource);
+  const list = useConfigList(kind.resource);
   const canAdmin = useHasPermissions('ADMIN');
   const [showInactive, setShowInactive] = useState(false);
   const records = (list.data ?? []).filter((r) => showInactive || !r.inactive);
   return (
     <Stack gap="sm">
       <ListToolbar
-        createLabel={createLabel}
+        createLabel={texts.create}
         createTo={href('new')}
         canCreate={canAdmin}
         showInactive={showInactive}
         onShowInactive={setShowInactive}
       />
-      {list.isError && <LoadError text={loadFailed} onRetry={() => void list.refetch()} />}
+      {list.isError && <LoadError text={texts.loadFailed} onRetry={() => void list.refetch()} />}
       <ClientDataTable<R>
         {...table}
+        ariaLabel={texts.table}
+        filterLabel={texts.filter}
+        initialSort={initialSort}
         records={list.data ? records : undefined}
         fetching={list.isFetching && !list.data}
         onRowClick={(r) => navigate(href(r.id))}

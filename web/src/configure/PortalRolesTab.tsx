@@ -1,21 +1,24 @@
 import { CONFIG_MESSAGES, type PortalRole } from '@portal/contract';
 import { paths } from '../lib/paths';
-import { portalRoleResource } from './api/resources';
-import { ConfigListTab, RecordLink } from './ConfigListTab';
+import { ConfigListTab, RecordLink, type ConfigListTexts } from './ConfigListTab';
+import { portalRoleKind } from './kinds/portalRole';
 
 /** 001 §3: permissions are displayed comma-joined (permissionsForDisplay). */
 const permissionsForDisplay = (r: PortalRole) => r.permissions.join(', ');
+
+const TEXTS: ConfigListTexts = {
+  create: 'Create Portal Role',
+  table: 'Portal roles',
+  filter: 'Filter portal roles',
+  loadFailed: CONFIG_MESSAGES.portalRoles.loadAll,
+};
 
 /** Portal roles tab (001 §2.12): 'Create Portal Role', filter 'Filter portal roles', Role Name and Permissions. */
 export function PortalRolesTab() {
   return (
     <ConfigListTab<PortalRole>
-      resource={portalRoleResource}
-      href={paths.app.configure.portalRole.href}
-      createLabel="Create Portal Role"
-      loadFailed={CONFIG_MESSAGES.portalRoles.loadAll}
-      ariaLabel="Portal roles"
-      filterLabel="Filter portal roles"
+      kind={portalRoleKind}
+      texts={TEXTS}
       filterText={(r) => `${r.description} ${permissionsForDisplay(r)}`}
       initialSort={{ columnAccessor: 'description', direction: 'asc' }}
       sortValue={(r, key) => (key === 'permissions' ? permissionsForDisplay(r) : r[key as keyof PortalRole])}

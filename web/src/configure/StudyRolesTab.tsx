@@ -1,23 +1,25 @@
 import { CONFIG_MESSAGES, type StudyRoleListItem } from '@portal/contract';
 import { paths } from '../lib/paths';
-import { studyRoleResource } from './api/resources';
-import { bySortThenName, ConfigListTab, RecordLink } from './ConfigListTab';
+import { bySortThenName, ConfigListTab, RecordLink, type ConfigListTexts } from './ConfigListTab';
+import { studyRoleKind } from './kinds/studyRole';
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 const applications = (r: StudyRoleListItem) => r.defaultApplicationNames.join(', ');
+
+const TEXTS: ConfigListTexts = {
+  create: 'Create New Study Role',
+  table: 'Study roles',
+  filter: 'Filter study roles',
+  loadFailed: CONFIG_MESSAGES.studyRoles.loadAll,
+};
 
 /** Study roles tab (001 §2.12): filter, 'Create New Study Role', the role and its defaultApplicationNames. */
 export function StudyRolesTab() {
   return (
     <ConfigListTab<StudyRoleListItem>
-      resource={studyRoleResource}
-      href={paths.app.configure.studyRole.href}
-      createLabel="Create New Study Role"
-      loadFailed={CONFIG_MESSAGES.studyRoles.loadAll}
-      ariaLabel="Study roles"
-      filterLabel="Filter study roles"
+      kind={studyRoleKind}
+      texts={TEXTS}
       filterText={(r) => `${r.roleName} ${r.description} ${applications(r)}`}
-      initialSort={{ columnAccessor: 'sort', direction: 'asc' }}
       sortValue={(r, key) =>
         key === 'defaultApplicationNames'
           ? applications(r)
