@@ -4,7 +4,7 @@ import { BodyIdSchema } from './ids';
 import { textSchema } from './text';
 import { PERMISSIONS, type Permission } from './permissions';
 import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
-import { StudyRoleSchema, SystemSchema } from './schemas';
+import { PersonIdentitySchema, StudyRoleSchema, SystemSchema } from './schemas';
 import type { FieldErrors } from './errors';
 
 /**
@@ -171,13 +171,7 @@ export type SystemDetail = z.infer<typeof SystemDetailSchema>;
 // --- In-use results (001 §3 "Role in-use result", "Items that can reference a system") -------------------
 
 /** An active user referencing a portal role, study role or system. */
-export const UserRefSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-});
+export const UserRefSchema = z.object({ id: z.number().int(), ...PersonIdentitySchema.omit({ uuid: true }).shape });
 export type UserRef = z.infer<typeof UserRefSchema>;
 
 /** A pending registration referencing a study role or system (registrations are not built yet). */

@@ -4,7 +4,6 @@ import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { FIELD_LIMITS } from './limits';
 import { BodyIdSchema, bodyIntSchema, queryIntSchema } from './ids';
 import { textSchema } from './text';
-import { PersonDetailsSchema, PersonIdentitySchema } from './person';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -289,6 +288,36 @@ export const UserRequestsStatusSchema = z.enum(['pending', 'all', ...USER_REQUES
 export type UserRequestsStatus = z.infer<typeof UserRequestsStatusSchema>;
 
 // --- Profile (000 §3 Profile) ------------------------------------------------------------------------
+
+/*
+ * The person fields the user screens' answers share (000 §3 User and Profile; 000 §2 Users list): Profile,
+ * User (user-detail.ts) and the Users list row (users.ts) spread them in the order they answer them.
+ */
+
+/** The account's directory identity and name, in the order Profile and the Users list answer them. */
+export const PersonIdentitySchema = z.object({
+  /** The directory entry's entryUUID; null while the user has no entry. */
+  uuid: z.string().nullable(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
+
+/**
+ * The Organization Details and the mailing address up to the city (000 §2 User detail and Profile Details
+ * tab). Country and state follow in each answer's own form (codes on the User, objects on the Profile).
+ */
+export const PersonDetailsSchema = z.object({
+  organizationName: z.string(),
+  jobTitle: z.string(),
+  phoneNumber: z.string(),
+  /** The phone extension ('' when none): the proxy registration's requester banner shows it (001 §2.2). */
+  phoneExtension: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  city: z.string(),
+});
 
 export const ProfileSchema = z.object({
   portalUserId: z.number().int(),

@@ -5,9 +5,8 @@
 import { z } from 'zod';
 import { BodyIdSchema } from './ids';
 import { FIELD_LIMITS } from './limits';
-import { PersonDetailsSchema } from './person';
 import { textSchema } from './text';
-import { UserAccessSchema } from './schemas';
+import { PersonDetailsSchema, UserAccessSchema } from './schemas';
 import { UserDetailsFieldsSchema } from './details-fields';
 
 export * from './details-fields';

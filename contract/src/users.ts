@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { queryIntSchema } from './ids';
 import { CONSTANTS } from './limits';
-import { PersonDetailsSchema, PersonIdentitySchema } from './person';
-import { PageQuerySchema } from './schemas';
+import { PageQuerySchema, PersonDetailsSchema, PersonIdentitySchema } from './schemas';
 import { textSchema } from './text';
 
 /** The sort keys of GET users (000 §7: the filter's person fields); the default is person.lastName ascending. */
