@@ -6,46 +6,28 @@
  * approval while the mail server is down (APPROVED, MAIL_FAILED), and the recorded histories of the main paths
  * (RECORD_HISTORIES=1).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
-import { Client, Connection } from '@temporalio/client';
 import { PROFILE_CHANGE_MESSAGES } from '@portal/contract';
 import { readPersonFields } from '@portal/directory';
 import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings, waitForMail } from '../fixtures';
-import { type Session, type TestApi, signIn, startApi } from '../harness';
-import { type TemporalTestEnv, auditActions, maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
-import { startRegistrationWorker } from '../registrations/support';
+import { type Session, signIn } from '../harness';
+import { auditActions, maybeRecordHistory } from '../lifecycle/support';
+import { MAIL_DOWN, useWorkflowApis, withWorker } from '../workflow-apis';
 import { askedFor, fileChange, newRequester, reviewCall } from './support';
 
+const { apis, newApi, temporal, finalState } = useWorkflowApis('profile-change-wf');
 let reviewer: Session;
-const apis: TestApi[] = [];
-let temporal: TemporalTestEnv;
 
 beforeAll(async () => {
-  const connection = await Connection.connect({ address: (await newApi()).cfg.TEMPORAL_ADDRESS });
-  temporal = { client: new Client({ connection }), native: undefined as never, close: () => connection.close() };
   reviewer = await signIn(apis[0]!.app, 'reviewer');
 }, 60_000);
-
-afterAll(async () => {
-  await temporal?.close();
-  for (const api of apis) await api.close();
-});
-
-async function newApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const api = await startApi({ TEMPORAL_TASK_QUEUE: uniqueQueue('profile-change-wf'), ...env });
-  apis.push(api);
-  return api;
-}
-
-const finalState = (workflowId: string) => temporal.client.workflow.getHandle(workflowId).result();
 
 describe('profile-change workflow', () => {
   it('comment-only save, refused save, approval: APPROVED, applied, audited, mailed to the new address', async () => {
     const api = apis[0]!;
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE);
-    try {
+    await withWorker(api, {}, async () => {
       const r = await newRequester(api, 'pcwfok');
       const filed = await fileChange(api, r);
       expect(
@@ -76,15 +58,12 @@ describe('profile-change workflow', () => {
         'MAIL_SENT',
       ]);
       await maybeRecordHistory(temporal, filed.workflowId, 'profile-change', 'approved');
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it('rejection: REJECTED, nothing applied, the workflow completes', async () => {
     const api = apis[0]!;
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE);
-    try {
+    await withWorker(api, {}, async () => {
       const r = await newRequester(api, 'pcwfno');
       const filed = await fileChange(api, r);
       const res = await reviewCall(api, reviewer, filed, {
@@ -101,9 +80,7 @@ describe('profile-change workflow', () => {
       expect(await auditActions(api.prisma, filed.workflowId)).toEqual(['CREATED', 'STATUS_REJECTED', 'MAIL_SENT']);
       expect(await readPersonFields(api.directory, r.user.user.uuid!)).toMatchObject({ email: r.user.email });
       await maybeRecordHistory(temporal, filed.workflowId, 'profile-change', 'rejected');
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it('the directory write fails once and is retried: applied once, to the entry and the user', async () => {
@@ -116,8 +93,7 @@ describe('profile-change workflow', () => {
         await real.applyOutsideEffects(input);
       },
     };
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { overrides });
-    try {
+    await withWorker(api, { overrides }, async () => {
       const r = await newRequester(api, 'pcwfretry');
       const filed = await fileChange(api, r);
       const res = await reviewCall(api, reviewer, filed, { versionno: 0, requestStatus: 'APPROVED' });
@@ -134,9 +110,7 @@ describe('profile-change workflow', () => {
         email: asked.email,
       });
       expect((await auditActions(api.prisma, filed.workflowId)).filter((a) => a === 'PROFILE_CHANGED')).toHaveLength(1);
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it('an email taken between the directory write and the commit is refused by the commit, state unchanged', async () => {
@@ -155,8 +129,7 @@ describe('profile-change workflow', () => {
         }
       },
     };
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { overrides });
-    try {
+    await withWorker(api, { overrides }, async () => {
       const r = await newRequester(api, 'pcwfrace');
       const filed = await fileChange(api, r);
       const refused = await reviewCall(api, reviewer, filed, { versionno: 0, requestStatus: 'APPROVED' });
@@ -178,15 +151,12 @@ describe('profile-change workflow', () => {
       expect(await api.prisma.portalUser.findUniqueOrThrow({ where: { id: r.user.user.id } })).toMatchObject({
         email: filed.email,
       });
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it('approval with the mail server down: APPROVED, MAIL_FAILED', async () => {
     const api = await newApi({ MAIL_DEADLINE: '3 seconds' });
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { smtpUrl: 'smtp://127.0.0.1:9' });
-    try {
+    await withWorker(api, { smtpUrl: MAIL_DOWN }, async () => {
       const r = await newRequester(api, 'pcwfmail');
       const filed = await fileChange(api, r);
       expect((await reviewCall(api, reviewer, filed, { versionno: 0, requestStatus: 'APPROVED' })).statusCode).toBe(
@@ -200,8 +170,6 @@ describe('profile-change workflow', () => {
         'MAIL_FAILED',
       ]);
       await maybeRecordHistory(temporal, filed.workflowId, 'profile-change', 'mail-failed');
-    } finally {
-      await stop();
-    }
+    });
   });
 });

@@ -7,16 +7,16 @@
  * while the mail server is down (APPROVED, MAIL_FAILED, the link resent through set_initial_password/resend),
  * and the recorded histories of the main paths (RECORD_HISTORIES=1).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
-import { Client, Connection } from '@temporalio/client';
 import { findPeopleByEmail } from '@portal/directory';
 import { freePort } from '@portal/scripts';
 import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings, waitForMail } from '../fixtures';
-import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
-import { type TemporalTestEnv, auditActions, maybeRecordHistory, uniqueQueue, until } from '../lifecycle/support';
+import { type Session, type TestApi, caller, signIn } from '../harness';
+import { auditActions, maybeRecordHistory, until } from '../lifecycle/support';
 import { killWorkerProcess, startWorkerProcess } from '../worker-process';
+import { MAIL_DOWN, useWorkflowApis, withWorker } from '../workflow-apis';
 import { registrationBody, startRegistrationWorker } from './support';
 
 /** True while a statement on the Registration table waits for a lock (the held row). */
@@ -26,30 +26,16 @@ async function commitWaiting(api: TestApi): Promise<boolean> {
   return Number(row.n) > 0;
 }
 
+const { apis, newApi, temporal, finalState } = useWorkflowApis('registrations-wf');
 let reviewer: Session;
 let proxy: Session;
 let userRole: number;
-const apis: TestApi[] = [];
-let temporal: TemporalTestEnv;
 
 beforeAll(async () => {
-  const connection = await Connection.connect({ address: (await newApi()).cfg.TEMPORAL_ADDRESS });
-  temporal = { client: new Client({ connection }), native: undefined as never, close: () => connection.close() };
   reviewer = await signIn(apis[0]!.app, 'reviewer');
   proxy = await signIn(apis[0]!.app, 'user');
   userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
 }, 60_000);
-
-afterAll(async () => {
-  await temporal?.close();
-  for (const api of apis) await api.close();
-});
-
-async function newApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const api = await startApi({ TEMPORAL_TASK_QUEUE: uniqueQueue('registrations-wf'), ...env });
-  apis.push(api);
-  return api;
-}
 
 async function file(api: TestApi) {
   const res = await caller(api.app)(proxy, 'POST', '/rest/secure/user_registration', await registrationBody(api));
@@ -64,13 +50,10 @@ const approve = (api: TestApi, reg: { id: number }, versionno = 0) =>
     username: `wf${reg.id}`,
   });
 
-const finalState = (workflowId: string) => temporal.client.workflow.getHandle(workflowId).result();
-
 describe('registration workflow', () => {
   it('save, refused save, approve: APPROVED with the user, the audit trail and the mail', async () => {
     const api = await newApi();
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE);
-    try {
+    await withWorker(api, {}, async () => {
       const reg = await file(api);
       const put = (body: Record<string, unknown>) =>
         caller(api.app)(reviewer, 'PUT', `/rest/secure/user_registration/${reg.id}`, { id: reg.id, ...body });
@@ -92,9 +75,7 @@ describe('registration workflow', () => {
         'MAIL_SENT',
       ]);
       await maybeRecordHistory(temporal, reg.workflowId, 'registration', 'approved');
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it.each([
@@ -102,8 +83,7 @@ describe('registration workflow', () => {
     ['delete', 'DELETED', 'deleted', ['CREATED', 'STATUS_DELETED']],
   ])('%s: %s, the workflow completes', async (action, status, history, audit) => {
     const api = await newApi();
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE);
-    try {
+    await withWorker(api, {}, async () => {
       const reg = await file(api);
       const res =
         action === 'deny'
@@ -115,9 +95,7 @@ describe('registration workflow', () => {
       expect(await finalState(reg.workflowId)).toMatchObject({ status, version: 1, outsideEffectsRan: false });
       expect(await auditActions(api.prisma, reg.workflowId)).toEqual(audit);
       await maybeRecordHistory(temporal, reg.workflowId, 'registration', history);
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it('an approval retried after a crash between the directory write and the commit: one entry, one user', async () => {
@@ -138,8 +116,7 @@ describe('registration workflow', () => {
         return real.commitSave(input);
       },
     };
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { overrides });
-    try {
+    await withWorker(api, { overrides }, async () => {
       const reg = await file(api);
       const res = await approve(api, reg);
       expect(res.statusCode, res.body).toBe(200);
@@ -147,9 +124,7 @@ describe('registration workflow', () => {
       expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
       expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
       expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
-    } finally {
-      await stop();
-    }
+    });
   });
 
   it('an approval whose worker process is killed after the directory write, in the commit: one entry, one user', async () => {
@@ -229,8 +204,7 @@ describe('registration workflow', () => {
 
   it('approval with the mail server down: APPROVED, MAIL_FAILED, and the link can be resent', async () => {
     const api = await newApi({ MAIL_DEADLINE: '3 seconds' });
-    const stop = await startRegistrationWorker(api, api.cfg.TEMPORAL_TASK_QUEUE, { smtpUrl: 'smtp://127.0.0.1:9' });
-    try {
+    await withWorker(api, { smtpUrl: MAIL_DOWN }, async () => {
       const reg = await file(api);
       expect((await approve(api, reg)).statusCode).toBe(200);
       expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
@@ -246,8 +220,6 @@ describe('registration workflow', () => {
       expect(resend.statusCode, resend.body).toBe(200);
       const mail = await waitForMail(reg.email, 'set your password');
       expect(mail.text).toMatch(/\/set-initial-password\//);
-    } finally {
-      await stop();
-    }
+    });
   });
 });
