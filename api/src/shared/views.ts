@@ -5,6 +5,7 @@
  */
 import type { PortalRole, StudyRole, System, UserAccess } from '@portal/contract';
 import type { Prisma } from '@portal/db';
+import type { ApiConfig } from '../config';
 
 export type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
 export type SystemRow = Prisma.SystemAccessGetPayload<object>;
@@ -56,6 +57,18 @@ export const userAccessView = (a: UserAccessRow): UserAccess => ({
   lastModifiedBy: a.lastModifiedBy,
   sysdat: a.sysdat.toISOString(),
   dchng: a.dchng.toISOString(),
+});
+
+/** Where a workflow opens in the Temporal Web UI: its base URL (none: no links) and namespace. */
+export interface TemporalUi {
+  uiUrl: string | undefined;
+  namespace: string;
+}
+
+/** The Temporal Web UI settings of the API's config. */
+export const temporalUiOf = (cfg: Pick<ApiConfig, 'TEMPORAL_UI_URL' | 'TEMPORAL_NAMESPACE'>): TemporalUi => ({
+  uiUrl: cfg.TEMPORAL_UI_URL,
+  namespace: cfg.TEMPORAL_NAMESPACE,
 });
 
 /** Link to a workflow in the Temporal Web UI, or null when no UI is configured. */

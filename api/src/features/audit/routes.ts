@@ -7,9 +7,10 @@ import { AuditEventSchema, AuditQuerySchema } from '@portal/contract';
 import type { Deps } from '../../deps';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { listAuditEvents } from './list';
+import { temporalUiOf } from '../../shared/views';
 
 export const auditRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const temporal = { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE };
+  const temporal = temporalUiOf(deps.cfg);
   app.get(
     '/rest/secure/audit_trail',
     {

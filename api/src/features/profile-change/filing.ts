@@ -25,6 +25,7 @@ import { forbidden, notFound, notModified, unprocessable } from '../../http/erro
 import { fileRequest } from '../../shared/lifecycle-client';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
+import { temporalUiOf } from '../../shared/views';
 
 type CreateBody = z.output<typeof CreateProfileChangeBodySchema>;
 
@@ -99,5 +100,5 @@ export async function createProfileChangeRequest(
       return { requestId, result: created };
     },
   });
-  return profileChangeView(row, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+  return profileChangeView(row, temporalUiOf(deps.cfg));
 }

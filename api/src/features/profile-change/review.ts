@@ -21,6 +21,7 @@ import { notFound, unprocessable } from '../../http/errors';
 import { reviewRequest } from '../../shared/lifecycle-client';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
+import { temporalUiOf } from '../../shared/views';
 
 type UpdateBody = z.output<typeof UpdateProfileChangeBodySchema>;
 const STATUS_KEY = 'requestStatus';
@@ -57,5 +58,5 @@ export async function reviewProfileChange(
   });
   if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
   const fresh = await deps.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id }, include: WITH_USER });
-  return profileChangeView(fresh, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+  return profileChangeView(fresh, temporalUiOf(deps.cfg));
 }

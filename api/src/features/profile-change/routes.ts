@@ -12,7 +12,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CreateProfileChangeBodySchema,
-  ErrorBodySchema,
   IdParamsSchema,
   PROFILE_CHANGE_BASE,
   PROFILE_CHANGE_MESSAGES,
@@ -21,7 +20,6 @@ import {
   ProfileChangeRequestSchema,
   ProfileChangeStatusParamsSchema,
   RESOLVED_STATUSES,
-  ReviewProcessingSchema,
   UpdateProfileChangeBodySchema,
 } from '@portal/contract';
 import type { Prisma } from '@portal/db';
@@ -33,9 +31,11 @@ import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { createProfileChangeRequest } from './filing';
 import { reviewProfileChange } from './review';
 import { WITH_USER, profileChangeView } from './view';
+import { REVIEW_CONFIG, filingRoute, processing, readAnswers, reviewAnswers } from '../../shared/request-routes';
+import { temporalUiOf } from '../../shared/views';
 
 export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const temporal = { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE };
+  const temporal = temporalUiOf(deps.cfg);
   const list = async (where: Prisma.ProfileChangeRequestWhereInput) => {
     const rows = await deps.prisma.profileChangeRequest.findMany({
       where,
@@ -47,16 +47,8 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
   };
   const listAnswer = { response: { 200: ProfileChangeListSchema, ...SECURE_ERRORS } };
 
-  app.post(
-    PROFILE_CHANGE_BASE,
-    {
-      config: { permission: 'USER', destructive: true },
-      schema: {
-        body: CreateProfileChangeBodySchema,
-        response: { 200: ProfileChangeRequestSchema, 404: MessageSchema, 503: MessageSchema, ...SECURE_ERRORS },
-      },
-    },
-    async (req) => createProfileChangeRequest(deps, requireAuth(req), req.body),
+  app.post(PROFILE_CHANGE_BASE, filingRoute(CreateProfileChangeBodySchema, ProfileChangeRequestSchema), async (req) =>
+    createProfileChangeRequest(deps, requireAuth(req), req.body),
   );
 
   app.get(`${PROFILE_CHANGE_BASE}/user`, { schema: listAnswer }, async (req) =>
@@ -92,12 +84,7 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
 
   app.get(
     `${PROFILE_CHANGE_BASE}/:id`,
-    {
-      schema: {
-        params: IdParamsSchema,
-        response: { 200: ProfileChangeRequestSchema, 404: MessageSchema, ...SECURE_ERRORS },
-      },
-    },
+    { schema: { params: IdParamsSchema, response: readAnswers(ProfileChangeRequestSchema) } },
     async (req) => {
       const actor = requireAuth(req);
       const row = await deps.prisma.profileChangeRequest.findUnique({
@@ -115,24 +102,13 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
   app.put(
     `${PROFILE_CHANGE_BASE}/:id`,
     {
-      config: { permission: 'WRITE_USERS', destructive: true },
+      config: REVIEW_CONFIG,
       schema: {
         params: IdParamsSchema,
         body: UpdateProfileChangeBodySchema,
-        response: {
-          200: ProfileChangeRequestSchema,
-          202: ReviewProcessingSchema,
-          404: MessageSchema,
-          409: ErrorBodySchema,
-          503: MessageSchema,
-          ...SECURE_ERRORS,
-        },
+        response: reviewAnswers(ProfileChangeRequestSchema),
       },
     },
-    async (req, reply) => {
-      const answer = await reviewProfileChange(deps, requireAuth(req), req.params.id, req.body);
-      if ('status' in answer && answer.status === 'PROCESSING') reply.code(202);
-      return answer;
-    },
+    async (req, reply) => processing(reply, await reviewProfileChange(deps, requireAuth(req), req.params.id, req.body)),
   );
 };

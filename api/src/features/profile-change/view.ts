@@ -1,18 +1,12 @@
 /** Maps a profile-change request row to its wire shape (001 §3 Profile-change request). */
 import { type ProfileChangeRequest, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { workflowUrl } from '../../shared/views';
+import { type TemporalUi, workflowUrl } from '../../shared/views';
 
 export type ProfileChangeRow = Prisma.ProfileChangeRequestGetPayload<{ include: { user: true } }>;
 
 /** Every read includes the user (the review screen names whose request it is). */
 export const WITH_USER = { user: true } as const;
-
-/** Where the request's workflow opens in the Temporal Web UI. */
-export interface TemporalUi {
-  uiUrl: string | undefined;
-  namespace: string;
-}
 
 export function profileChangeView(r: ProfileChangeRow, temporal: TemporalUi): ProfileChangeRequest {
   return {

@@ -6,7 +6,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  ErrorBodySchema,
   IdParamsSchema,
   PageQuerySchema,
   ProxyRegistrationBodySchema,
@@ -17,7 +16,6 @@ import {
   RegistrationListStatusSchema,
   RegistrationSchema,
   RegistrationUpdateBodySchema,
-  ReviewProcessingSchema,
   PathIdSchema,
 } from '@portal/contract';
 import type { Prisma } from '@portal/db';
@@ -25,6 +23,7 @@ import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { readableUserId } from '../../shared/readable-user';
+import { REVIEW_CONFIG, processing, readAnswers, reviewAnswers } from '../../shared/request-routes';
 import { pageWindow, toPage } from '../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { approveRegistration, deleteRegistration, denyRegistration, updateRegistration } from './actions';
@@ -40,14 +39,7 @@ const ListQuery = PageQuerySchema.extend({
     .optional(),
 });
 
-const ACTION_ANSWERS = {
-  200: RegistrationSchema,
-  202: ReviewProcessingSchema,
-  404: MessageSchema,
-  409: ErrorBodySchema,
-  503: MessageSchema,
-  ...SECURE_ERRORS,
-};
+const ACTION_ANSWERS = reviewAnswers(RegistrationSchema);
 const UserIdParamsSchema = z.object({ userId: PathIdSchema });
 const listOf = z.object({ content: z.array(RegistrationSchema) });
 const newestFirst = [{ sysdat: 'desc' as const }, { id: 'desc' as const }];
@@ -145,7 +137,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     '/rest/secure/user_registration/:id',
     {
       config: { permission: 'READ_USERS' },
-      schema: { params: IdParamsSchema, response: { 200: RegistrationSchema, 404: MessageSchema, ...SECURE_ERRORS } },
+      schema: { params: IdParamsSchema, response: readAnswers(RegistrationSchema) },
     },
     async (req) => {
       const row = await deps.prisma.registration.findUnique({ where: { id: req.params.id } });
@@ -157,7 +149,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
   app.put(
     '/rest/secure/user_registration/:id',
     {
-      config: { permission: 'WRITE_USERS', destructive: true },
+      config: REVIEW_CONFIG,
       schema: { params: IdParamsSchema, body: RegistrationUpdateBodySchema, response: ACTION_ANSWERS },
     },
     async (req, reply) => processing(reply, await updateRegistration(deps, requireAuth(req), req.params.id, req.body)),
@@ -166,7 +158,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
   app.delete(
     '/rest/secure/user_registration/:id',
     {
-      config: { permission: 'WRITE_USERS', destructive: true },
+      config: REVIEW_CONFIG,
       schema: { params: IdParamsSchema, response: ACTION_ANSWERS },
     },
     async (req, reply) => processing(reply, await deleteRegistration(deps, requireAuth(req), req.params.id)),
@@ -175,7 +167,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
   app.put(
     '/rest/secure/user_registration_action/:action',
     {
-      config: { permission: 'WRITE_USERS', destructive: true },
+      config: REVIEW_CONFIG,
       schema: {
         params: RegistrationActionParamsSchema,
         querystring: RegistrationActionQuerySchema,
@@ -193,9 +185,3 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     },
   );
 };
-
-/** 202 for a save still being processed (rule 6). */
-function processing<T extends object>(reply: { code(n: number): unknown }, answer: T): T {
-  if ('status' in answer && answer.status === 'PROCESSING') reply.code(202);
-  return answer;
-}

@@ -14,6 +14,7 @@ import { fileRequest } from '../../../shared/lifecycle-client';
 import { proxyFilingFor } from '../../../shared/proxy-filing';
 import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
 import { accessModRequestView } from './view';
+import { temporalUiOf } from '../../../shared/views';
 
 export async function createAccessModRequest(
   deps: Deps,
@@ -103,5 +104,5 @@ export async function createAccessModRequest(
       return { requestId, result: created };
     },
   });
-  return accessModRequestView(row, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+  return accessModRequestView(row, temporalUiOf(deps.cfg));
 }

@@ -20,13 +20,14 @@ import { pageWindow, toPage } from '../../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
 import { readableUserId } from '../../../shared/readable-user';
 import { accessModRequestView } from './view';
+import { temporalUiOf } from '../../../shared/views';
 
 const ListQuerySchema = z.object({ page: queryIntSchema(1, 1_000_000, 1), size: queryIntSchema(1, 1000, 300) });
 const ListResponse = { 200: pageSchema(AccessModRequestSchema), ...SECURE_ERRORS };
 const SORT = 'sysdat,desc';
 
 export const accessChangeListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const temporal = { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE };
+  const temporal = temporalUiOf(deps.cfg);
 
   /** One page of requests matching `where`, newest first. */
   const list = async (where: Prisma.AccessModRequestWhereInput, q: z.infer<typeof ListQuerySchema>) => {

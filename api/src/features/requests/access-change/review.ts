@@ -24,6 +24,7 @@ import type { Deps } from '../../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
 import { reviewRequest } from '../../../shared/lifecycle-client';
 import { accessModRequestView } from './view';
+import { temporalUiOf } from '../../../shared/views';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
 
@@ -58,7 +59,7 @@ export async function reviewAccessChange(
     where: { id: r.id },
     include: { subject: true, requester: true },
   });
-  return accessModRequestView(fresh, { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE });
+  return accessModRequestView(fresh, temporalUiOf(deps.cfg));
 }
 
 /**

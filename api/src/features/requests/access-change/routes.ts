@@ -9,32 +9,26 @@ import { z } from 'zod';
 import {
   AccessModRequestSchema,
   CreateAccessModRequestBodySchema,
-  ErrorBodySchema,
   IdParamsSchema,
   MESSAGES,
   ReviewAccessChangeBodySchema,
-  ReviewProcessingSchema,
 } from '@portal/contract';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound } from '../../../http/errors';
-import { MessageSchema, SECURE_ERRORS } from '../../../http/route-schemas';
+import { SECURE_ERRORS } from '../../../http/route-schemas';
 import { createAccessModRequest } from './filing';
 import { reviewAccessChange } from './review';
 import { accessModRequestView } from './view';
+import { REVIEW_CONFIG, filingRoute, processing, readAnswers, reviewAnswers } from '../../../shared/request-routes';
+import { temporalUiOf } from '../../../shared/views';
 
 export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const temporal = { uiUrl: deps.cfg.TEMPORAL_UI_URL, namespace: deps.cfg.TEMPORAL_NAMESPACE };
+  const temporal = temporalUiOf(deps.cfg);
 
   app.post(
     '/rest/secure/user_access_mod_request',
-    {
-      config: { permission: 'USER', destructive: true },
-      schema: {
-        body: CreateAccessModRequestBodySchema,
-        response: { 200: AccessModRequestSchema, 404: MessageSchema, 503: MessageSchema, ...SECURE_ERRORS },
-      },
-    },
+    filingRoute(CreateAccessModRequestBodySchema, AccessModRequestSchema),
     async (req) => createAccessModRequest(deps, requireAuth(req), req.body),
   );
 
@@ -54,12 +48,7 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
 
   app.get(
     '/rest/secure/user_access_mod_request/:id',
-    {
-      schema: {
-        params: IdParamsSchema,
-        response: { 200: AccessModRequestSchema, 404: MessageSchema, ...SECURE_ERRORS },
-      },
-    },
+    { schema: { params: IdParamsSchema, response: readAnswers(AccessModRequestSchema) } },
     async (req) => {
       const actor = requireAuth(req);
       const row = await deps.prisma.accessModRequest.findUnique({
@@ -78,23 +67,9 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
   app.put(
     '/rest/secure/user_management/review_access_change_request',
     {
-      config: { permission: 'WRITE_USERS', destructive: true },
-      schema: {
-        body: ReviewAccessChangeBodySchema,
-        response: {
-          200: AccessModRequestSchema,
-          202: ReviewProcessingSchema,
-          404: MessageSchema,
-          409: ErrorBodySchema,
-          503: MessageSchema,
-          ...SECURE_ERRORS,
-        },
-      },
+      config: REVIEW_CONFIG,
+      schema: { body: ReviewAccessChangeBodySchema, response: reviewAnswers(AccessModRequestSchema) },
     },
-    async (req, reply) => {
-      const answer = await reviewAccessChange(deps, requireAuth(req), req.body);
-      if ('status' in answer && answer.status === 'PROCESSING') reply.code(202);
-      return answer;
-    },
+    async (req, reply) => processing(reply, await reviewAccessChange(deps, requireAuth(req), req.body)),
   );
 };

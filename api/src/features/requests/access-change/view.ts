@@ -2,15 +2,9 @@
 import type { AccessControl, AccessModRequest } from '@portal/contract';
 import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { workflowUrl } from '../../../shared/views';
+import { type TemporalUi, workflowUrl } from '../../../shared/views';
 
 export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
-
-/** Where the request's workflow opens in the Temporal Web UI. */
-export interface TemporalUi {
-  uiUrl: string | undefined;
-  namespace: string;
-}
 
 export function accessModRequestView(r: RequestRow, temporal: TemporalUi): AccessModRequest {
   const accessControls: AccessControl[] = AccessControlSchema.array().parse(r.accessControls);
