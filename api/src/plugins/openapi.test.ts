@@ -5,10 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { Client, Connection } from '@temporalio/client';
-import { createPrisma } from '@portal/db';
-import { loadApiConfig } from '../config';
-import { buildServer } from '../server';
+import { type OfflineServer, buildOfflineServer } from './offline-server';
 import { API_DOCS_PATH, OPENAPI_PATH } from './openapi';
 import type { CatalogRoute } from './route-catalog';
 
@@ -24,32 +21,19 @@ interface Document {
 }
 
 let app: FastifyInstance;
-let connection: Connection;
+let server: OfflineServer | undefined;
 let doc: Document;
 
 beforeAll(async () => {
-  const cfg = loadApiConfig({
-    DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-    LDAP_URL: 'ldap://127.0.0.1:1',
-    LDAP_ADMIN_PASSWORD: 'unused',
-    LOG_LEVEL: 'silent',
-  });
-  connection = Connection.lazy({ address: cfg.TEMPORAL_ADDRESS });
-  app = await buildServer({
-    cfg,
-    prisma: createPrisma(cfg.DATABASE_URL),
-    temporal: new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE }),
-    directory: cfg,
-  });
-  await app.ready();
+  server = await buildOfflineServer();
+  app = server.app;
   const res = await app.inject({ method: 'GET', url: OPENAPI_PATH });
   expect(res.statusCode).toBe(200);
   doc = res.json<Document>();
 });
 
 afterAll(async () => {
-  await app?.close();
-  await connection?.close();
+  await server?.close();
 });
 
 /** The catalogue's `/rest/x/:id` as OpenAPI writes it: `/rest/x/{id}`. */

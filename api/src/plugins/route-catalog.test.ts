@@ -4,12 +4,8 @@
  * /rest/secure. The server is built as the API process builds it; no call reaches a service here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { Client, Connection } from '@temporalio/client';
-import { createPrisma } from '@portal/db';
-import { loadApiConfig } from '../config';
-import { buildServer } from '../server';
+import { type OfflineServer, buildOfflineServer } from './offline-server';
 import type { CatalogRoute } from './route-catalog';
 
 /**
@@ -17,32 +13,16 @@ import type { CatalogRoute } from './route-catalog';
  * they declare their schemas. Nothing else may be added here.
  */
 
-let app: FastifyInstance;
-let connection: Connection;
+let server: OfflineServer | undefined;
 let routes: CatalogRoute[];
 
 beforeAll(async () => {
-  const cfg = loadApiConfig({
-    DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-    LDAP_URL: 'ldap://127.0.0.1:1',
-    LDAP_ADMIN_PASSWORD: 'unused',
-    LOG_LEVEL: 'silent',
-  });
-  connection = Connection.lazy({ address: cfg.TEMPORAL_ADDRESS });
-  const deps = {
-    cfg,
-    prisma: createPrisma(cfg.DATABASE_URL),
-    temporal: new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE }),
-    directory: cfg,
-  };
-  app = await buildServer(deps);
-  await app.ready();
-  routes = app.routeCatalog;
+  server = await buildOfflineServer();
+  routes = server.app.routeCatalog;
 });
 
 afterAll(async () => {
-  await app?.close();
-  await connection?.close();
+  await server?.close();
 });
 
 const label = (r: CatalogRoute) => `${r.method} ${r.url}`;
