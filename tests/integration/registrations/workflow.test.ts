@@ -50,6 +50,13 @@ const approve = (api: TestApi, reg: { id: number }, versionno = 0) =>
     username: `wf${reg.id}`,
   });
 
+/** The approval's effects happened once: one directory entry, one portal user, one USER_CREATED audit row. */
+async function expectCreatedOnce(api: TestApi, reg: { email: string; workflowId: string }) {
+  expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
+  expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
+  expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+}
+
 describe('registration workflow', () => {
   it('save, refused save, approve: APPROVED with the user, the audit trail and the mail', async () => {
     const api = await newApi();
@@ -121,9 +128,7 @@ describe('registration workflow', () => {
       const res = await approve(api, reg);
       expect(res.statusCode, res.body).toBe(200);
       expect(attempts).toEqual({ outside: 2, commit: 2 });
-      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
-      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
-      expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+      await expectCreatedOnce(api, reg);
     });
   });
 
@@ -161,9 +166,7 @@ describe('registration workflow', () => {
       // The activity is retried after its start-to-close timeout, on the new worker.
       stop = await startRegistrationWorker(api, queue);
       expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
-      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
-      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
-      expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+      await expectCreatedOnce(api, reg);
     } finally {
       release();
       await killWorkerProcess(child);
@@ -194,9 +197,7 @@ describe('registration workflow', () => {
       await stopDown();
       stop = await startRegistrationWorker(api, queue);
       expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
-      expect(await findPeopleByEmail(api.directory, reg.email)).toHaveLength(1);
-      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
-      expect((await auditActions(api.prisma, reg.workflowId)).filter((a) => a === 'USER_CREATED')).toHaveLength(1);
+      await expectCreatedOnce(api, reg);
     } finally {
       await stop();
     }
