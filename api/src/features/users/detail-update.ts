@@ -29,33 +29,10 @@ import { forbidden, notModified, unavailable, unprocessable } from '../../http/e
 import { recordAudit } from '../../shared/audit-log';
 import { referenceCodeErrors } from '../../shared/reference-codes';
 import { USER_ENTITY, USER_TX_OPTIONS, type Editor, sameFields } from './detail-common';
-import { type UserRow, loadUserRow, uidNumberOf, userDetailView } from './detail-view';
+import { type Editable, type UserRow, editableOf, loadUserRow, uidNumberOf, userDetailView } from './detail-view';
 
 type Tx = Prisma.TransactionClient;
 type UpdateBody = z.output<typeof UserUpdateBodySchema>;
-type Editable = Omit<UpdateBody, 'id'>;
-
-/** The editable fields as the row holds them (the 304 comparison and the audit row's before/after). */
-function editableOf(row: UserRow): Editable {
-  return {
-    firstName: row.firstName,
-    lastName: row.lastName,
-    email: row.email,
-    username: row.username,
-    gecos: row.gecos,
-    organizationName: row.organizationName,
-    jobTitle: row.jobTitle,
-    phoneNumber: row.phoneNumber,
-    phoneExtension: row.phoneExtension,
-    address1: row.address1,
-    address2: row.address2,
-    city: row.city,
-    country: row.country,
-    state: row.state,
-    postalCode: row.postalCode,
-    portalRoleIds: row.portalRoles.map((r) => r.portalRoleId).sort((a, b) => a - b),
-  };
-}
 
 const add = (errors: FieldErrors, field: string, key: string) => {
   errors[field] = [...(errors[field] ?? []), key];

@@ -1,8 +1,10 @@
 /**
  * Reading one user for the detail screen (000 §3 User, §7 GET user_management/user/{id}): the portal row,
- * its portal roles, its active access records with the sites they name, and the directory entry's uidNumber.
+ * its portal roles, its active access records with the sites they name, and the directory entry's uidNumber;
+ * and the fields update_user may change as the row holds them (the User shows them, the update compares them).
  */
-import { USER_DETAIL_MESSAGES, type UserDetail, type UserSite } from '@portal/contract';
+import { USER_DETAIL_MESSAGES, type UserDetail, type UserSite, type UserUpdateBodySchema } from '@portal/contract';
+import type { z } from 'zod';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { type DirectoryConfig, findPersonByUuid } from '@portal/directory';
 import { notFound } from '../../http/errors';
@@ -21,6 +23,31 @@ export async function loadUserRow(db: Db, id: number): Promise<UserRow> {
   const row = await db.portalUser.findUnique({ where: { id }, include: INCLUDE });
   if (!row) throw notFound(USER_DETAIL_MESSAGES.loadUserFailed);
   return row;
+}
+
+/** The fields update_user may change (000 §7 PUT update_user), without the id. */
+export type Editable = Omit<z.output<typeof UserUpdateBodySchema>, 'id'>;
+
+/** The editable fields as the row holds them (the 304 comparison and the audit row's before/after). */
+export function editableOf(row: UserRow): Editable {
+  return {
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    username: row.username,
+    gecos: row.gecos,
+    organizationName: row.organizationName,
+    jobTitle: row.jobTitle,
+    phoneNumber: row.phoneNumber,
+    phoneExtension: row.phoneExtension,
+    address1: row.address1,
+    address2: row.address2,
+    city: row.city,
+    country: row.country,
+    state: row.state,
+    postalCode: row.postalCode,
+    portalRoleIds: row.portalRoles.map((r) => r.portalRoleId).sort((a, b) => a - b),
+  };
 }
 
 const distinct = (values: string[]) => [...new Set(values)].sort();
@@ -43,25 +70,10 @@ export async function userDetailView(db: Db, row: UserRow, uidNumber: number | n
   return {
     id: row.id,
     uuid: row.uuid,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    email: row.email,
-    username: row.username,
-    gecos: row.gecos,
+    ...editableOf(row),
     accountType: row.accountType,
     uidNumber,
-    organizationName: row.organizationName,
-    jobTitle: row.jobTitle,
-    phoneNumber: row.phoneNumber,
-    phoneExtension: row.phoneExtension,
-    address1: row.address1,
-    address2: row.address2,
-    city: row.city,
-    state: row.state,
-    country: row.country,
-    postalCode: row.postalCode,
     inactive: row.inactive,
-    portalRoleIds: row.portalRoles.map((r) => r.portalRoleId).sort((a, b) => a - b),
     siteCodes,
     laoIds,
     sites,
