@@ -9,6 +9,14 @@ import { createPrisma } from '@portal/db';
 import { loadApiConfig } from '../config';
 import { buildServer } from '../server';
 
+/** The API's settings with every service on port 1 of the loopback, where nothing answers. */
+const NOWHERE = {
+  DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+  LDAP_URL: 'ldap://127.0.0.1:1',
+  LDAP_ADMIN_PASSWORD: 'unused',
+  LOG_LEVEL: 'silent',
+};
+
 export interface OfflineServer {
   app: FastifyInstance;
   close: () => Promise<void>;
@@ -16,12 +24,7 @@ export interface OfflineServer {
 
 /** Builds and readies the server. @throws whatever building the server throws (the connection is closed). */
 export async function buildOfflineServer(): Promise<OfflineServer> {
-  const cfg = loadApiConfig({
-    DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-    LDAP_URL: 'ldap://127.0.0.1:1',
-    LDAP_ADMIN_PASSWORD: 'unused',
-    LOG_LEVEL: 'silent',
-  });
+  const cfg = loadApiConfig(NOWHERE);
   const connection = Connection.lazy({ address: cfg.TEMPORAL_ADDRESS });
   try {
     const app = await buildServer({
