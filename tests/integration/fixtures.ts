@@ -64,3 +64,19 @@ export async function demoRequestParts(prisma: PrismaClient, username = 'user') 
   };
   return { user, block };
 }
+
+/** Grants `block` to the user: an access record with the block's sites, LAOs, studies and systems, by 'test'. */
+export function grantBlock(prisma: PrismaClient, portalUserId: number, block: AccessControl) {
+  return prisma.userAccess.create({
+    data: {
+      portalUserId,
+      roleName: block.roleName,
+      siteCodes: block.siteCodes,
+      laoIds: block.laoIds,
+      studyNames: block.studyNames,
+      systemAccessIds: block.systemAccessIds,
+      createdBy: 'test',
+      lastModifiedBy: 'test',
+    },
+  });
+}

@@ -20,7 +20,7 @@ import {
   startRequestWorkflow,
 } from '@portal/workflows';
 import { type MailSettings, type PortalActivities, createWorker, workflowsPath } from '@portal/worker';
-import { demoRequestParts, stackEnv, testMailSettings, testPrisma } from '../fixtures';
+import { demoRequestParts, grantBlock, stackEnv, testMailSettings, testPrisma } from '../fixtures';
 
 export const HISTORIES_DIR = path.join(import.meta.dirname, '..', '..', 'histories');
 
@@ -135,18 +135,7 @@ export async function fileAccessRequest(
     data: { inactive: true },
   });
   if (requestType !== 'NEW') {
-    await prisma.userAccess.create({
-      data: {
-        portalUserId: user.id,
-        roleName: block.roleName,
-        siteCodes: block.siteCodes,
-        laoIds: block.laoIds,
-        studyNames: block.studyNames,
-        systemAccessIds: block.systemAccessIds,
-        createdBy: 'test',
-        lastModifiedBy: 'test',
-      },
-    });
+    await grantBlock(prisma, user.id, block);
   }
   const row = await prisma.accessModRequest.create({
     data: {

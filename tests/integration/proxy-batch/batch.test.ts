@@ -22,7 +22,7 @@ import type { PortalUser, PrismaClient } from '@portal/db';
 import { accessChangeWorkflowId, proxyBatchWorkflowId } from '@portal/workflows';
 import { reconcileUnstartedBatches } from '../../../worker/src/kinds/proxy-batch/reconcile';
 import { createTestUser } from '../auth-helpers';
-import { demoRequestParts } from '../fixtures';
+import { demoRequestParts, grantBlock } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
 import { HISTORIES_DIR, maybeRecordHistory, newWorker, uniqueQueue } from '../lifecycle/support';
 import { startWorkerProcess } from '../worker-process';
@@ -156,18 +156,7 @@ describe('a batch through the API', () => {
   it('aborts when the first user answers 304 (no changes), recording the spec text', async () => {
     const users = await subjectsAt(prisma, 'MA036', 3, 'pb304');
     // The first user holds exactly the requested access; no comment: nothing to submit.
-    await prisma.userAccess.create({
-      data: {
-        portalUserId: users[0]!.id,
-        roleName: block.roleName,
-        siteCodes: block.siteCodes,
-        laoIds: block.laoIds,
-        studyNames: block.studyNames,
-        systemAccessIds: block.systemAccessIds,
-        createdBy: 'test',
-        lastModifiedBy: 'test',
-      },
-    });
+    await grantBlock(prisma, users[0]!.id, block);
     const res = await call(laostaff, 'POST', BATCH_URL, {
       portalUserIds: users.map((u) => u.id),
       accessControls: [block],
