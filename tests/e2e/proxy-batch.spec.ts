@@ -3,10 +3,12 @@
  * proxy right reads the spec's sentence and has no menu entry; LAO staff picks an AO, filters and selects a
  * few dozen users, fills the one role block (the form is disabled until a user is selected), submits, watches
  * the progress bar and each user's result land, reloads in the middle (the page re-attaches to the running
- * batch), and ends with the summary alert and 'Submit Another Request'. Axe on every screen.
+ * batch), and ends with the summary alert and 'Submit Another Request'; a reviewer then reads one filed request
+ * with the proxy's own comment and who filed it, not the raw marker. Axe on every screen.
  */
 import { expect, test } from '@playwright/test';
 import { PROXY_MESSAGES } from '@portal/contract';
+import { journeyPrisma } from '../support/journey-users';
 import { pick, shot, signIn, signOut } from './support';
 
 test('a proxy batch of a few dozen users, watched to its summary', async ({ page }) => {
@@ -69,4 +71,20 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   await expect(page).not.toHaveURL(/batch=/);
   await expect(page.getByRole('textbox', { name: 'AO / LAO' })).toBeVisible();
   await expect(page.getByText(PROXY_MESSAGES.selectUser)).toBeVisible();
+
+  // The reviewer reads a filed request: the proxy's own comment and who filed it, never the raw marker.
+  const batchId = Number(new URL(url).searchParams.get('batch'));
+  const prisma = journeyPrisma();
+  const item = await prisma.proxyBatchItem.findFirstOrThrow({
+    where: { batchId, responseStatus: 200 },
+    orderBy: { requestNum: 'asc' },
+  });
+  await prisma.$disconnect();
+  await signOut(page);
+  await signIn(page, 'reviewer');
+  await page.goto(`/app/user-requests/access-change/${item.accessModRequestId}`);
+  await expect(page.getByRole('textbox', { name: 'Requester Comments' })).toHaveValue('Added for the new protocol');
+  await expect(page.getByText('Submitted by proxy: Morgan Liaison')).toBeVisible();
+  await expect(page.getByText('[Proxy request]')).toHaveCount(0);
+  await shot(page, 'proxy-batch-05-review-proxy-request');
 });
