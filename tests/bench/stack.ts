@@ -2,40 +2,12 @@
  * What every bench needs of the product: a whole local stack of its own (seeded, on free ports, in a
  * throw-away folder, quiet) and a demo account's session.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { startStack } from '@portal/scripts';
+import { type ThrowawayStack, startThrowawayStack } from '../support/throwaway-stack';
 
-export type BenchStack = Awaited<ReturnType<typeof startStack>> & {
-  /** Stops every process and removes the data folder. */
-  close(): Promise<void>;
-};
-
-/**
- * Starts the stack with demo data in a new `<tmp>/portal-<name>-*` folder (`env`: the services' environment,
- * e.g. SEED_GENERATED_USERS). @throws Error when a service does not come up.
- */
-export async function startBenchStack(name: string, env?: NodeJS.ProcessEnv): Promise<BenchStack> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-${name}-`));
-  fs.chmodSync(dataDir, 0o755);
-  const stack = await startStack({
-    dataDir,
-    ports: 'random',
-    seed: true,
-    apps: true,
-    handleSignals: false,
-    ...(env ? { env } : {}),
-    log: () => {},
-  });
-  return Object.assign(stack, {
-    close: async () => {
-      await stack.stop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  });
-}
+/** Starts a quiet stack of the bench's own (`env`: the services' environment, e.g. SEED_GENERATED_USERS). */
+export const startBenchStack = (name: string, env?: NodeJS.ProcessEnv): Promise<ThrowawayStack> =>
+  startThrowawayStack(name, { env });
 
 export interface BenchSession {
   cookie: string;
