@@ -7,34 +7,23 @@ import { PROXY_MESSAGES, type Profile, type ProxyBatchDetail } from '@portal/con
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence } from '../testing/mockApi';
+import { profileFixture } from '../testing/profileFixtures';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { ProxyAccessChangePage } from './ProxyAccessChangePage';
 
 const BASE = '/rest/secure/user_access_mod_request/proxy_batch';
 
-const profile = (canSubmit: boolean): Profile => ({
-  portalUserId: 40,
-  uuid: 'uuid-40',
-  username: 'laostaff',
-  firstName: 'Lea',
-  lastName: 'Staff',
-  email: 'lea@portal.test',
-  organizationName: '',
-  jobTitle: '',
-  phoneNumber: '',
-  phoneExtension: '',
-  address1: '',
-  address2: '',
-  city: '',
-  country: null,
-  state: null,
-  postalCode: '',
-  accountType: 'external',
-  roles: [],
-  userAccesses: [],
-  canSubmitProxyAccessChangeRequests: { canSubmit, forAllUsers: canSubmit },
-});
+const profile = (canSubmit: boolean): Profile =>
+  profileFixture({
+    portalUserId: 40,
+    uuid: 'uuid-40',
+    username: 'laostaff',
+    firstName: 'Lea',
+    lastName: 'Staff',
+    email: 'lea@portal.test',
+    canSubmitProxyAccessChangeRequests: { canSubmit, forAllUsers: canSubmit },
+  });
 
 const batch = (over: Partial<ProxyBatchDetail> & { processed: number }): ProxyBatchDetail => ({
   id: 7,

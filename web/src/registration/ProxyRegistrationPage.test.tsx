@@ -7,13 +7,14 @@ import { ProxyRegistrationBodySchema, REGISTRATION_MESSAGES, type Profile } from
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply } from '../testing/mockApi';
+import { profileFixture } from '../testing/profileFixtures';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { ProxyRegistrationPage } from './ProxyRegistrationPage';
 
 const SUBMIT = 'POST /rest/secure/user_registration';
 
-const profile: Profile = {
+const profile: Profile = profileFixture({
   portalUserId: 40,
   uuid: 'uuid-40',
   username: 'laostaff',
@@ -24,17 +25,7 @@ const profile: Profile = {
   jobTitle: 'Coordinator',
   phoneNumber: '555-0140',
   phoneExtension: '42',
-  address1: '',
-  address2: '',
-  city: '',
-  country: null,
-  state: null,
-  postalCode: '',
-  accountType: 'external',
-  roles: [],
-  userAccesses: [],
-  canSubmitProxyAccessChangeRequests: { canSubmit: false, forAllUsers: false },
-};
+});
 
 function renderProxy() {
   const api = mockApi({

@@ -15,6 +15,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../testing/mockApi';
+import { profileFixture } from '../testing/profileFixtures';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { RequestAccessPage } from './RequestAccessPage';
@@ -22,28 +23,7 @@ import { RequestAccessPage } from './RequestAccessPage';
 const SUBMIT = 'POST /rest/secure/user_access_mod_request';
 const PATH = '/app/profile/request-new-or-modified-access';
 
-const profile: Profile = {
-  portalUserId: 7,
-  uuid: null,
-  username: 'ada',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.org',
-  organizationName: '',
-  jobTitle: '',
-  phoneNumber: '',
-  phoneExtension: '',
-  address1: '',
-  address2: '',
-  city: '',
-  country: null,
-  state: null,
-  postalCode: '',
-  accountType: 'external',
-  roles: [],
-  userAccesses: [],
-  canSubmitProxyAccessChangeRequests: { canSubmit: false, forAllUsers: false },
-};
+const profile: Profile = profileFixture();
 
 const held: UserAccess = {
   id: 31,

@@ -8,32 +8,19 @@ import { PROFILE_DETAILS_MESSAGES, type Permission, type Profile } from '@portal
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../../testing/mockApi';
+import { profileFixture } from '../../testing/profileFixtures';
 import { renderRoute } from '../../testing/render';
 import { ProfileDetailsTab } from './ProfileDetailsTab';
 
 const PUT = 'PUT /rest/secure/user_profile_mod';
-const profile: Profile = {
-  portalUserId: 7,
+const profile: Profile = profileFixture({
   uuid: 'u-7',
-  username: 'ada',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  email: 'ada@example.org',
   organizationName: 'North Lead',
-  jobTitle: '',
   phoneNumber: '555-0100',
-  phoneExtension: '',
-  address1: '',
-  address2: '',
   city: 'Toronto',
   country: { country: 'CA', countryName: 'Canada' },
   state: { state: 'ON', stateName: 'Ontario' },
-  postalCode: '',
-  accountType: 'external',
-  roles: [],
-  userAccesses: [],
-  canSubmitProxyAccessChangeRequests: { canSubmit: false, forAllUsers: false },
-};
+});
 
 function renderTab(handlers: Record<string, Handler>, permissions: Permission[] = ['USER']) {
   const api = mockApi({

@@ -7,6 +7,7 @@ import { GLOBAL_ERRORS, PROFILE_CHANGE_MESSAGES, type Profile, type ProfileChang
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
+import { profileChangeRequestFixture } from '../../testing/profileFixtures';
 import { renderRoute } from '../../testing/render';
 import { NameEmailRequest } from './NameEmailRequest';
 
@@ -26,30 +27,8 @@ const profile = (patch: Partial<Profile> = {}) =>
     ...patch,
   }) as unknown as Profile;
 
-const request = (patch: Partial<ProfileChangeRequest> = {}): ProfileChangeRequest => ({
-  id: 3,
-  portalUserId: 7,
-  firstName: 'Casey',
-  lastName: 'Married',
-  email: 'casey@portal.test',
-  originalFirstName: 'Casey',
-  originalLastName: 'Lapsed',
-  originalEmail: 'casey@portal.test',
-  username: 'casey',
-  requestStatus: 'NEW',
-  requesterComments: '',
-  reviewerComments: '',
-  sysaidTicket: '',
-  sysdat: '2026-01-01T10:00:00.000Z',
-  dchng: '2026-01-01T10:00:00.000Z',
-  lastModifiedBy: 'casey',
-  inactive: false,
-  versionno: 0,
-  allowedNextStatuses: ['NEW', 'IN_PROGRESS'],
-  workflowId: 'profile-change-3',
-  workflowUrl: null,
-  ...patch,
-});
+const request = (patch: Partial<ProfileChangeRequest> = {}): ProfileChangeRequest =>
+  profileChangeRequestFixture({ lastName: 'Married', allowedNextStatuses: ['NEW', 'IN_PROGRESS'], ...patch });
 
 function renderForm(handlers: Record<string, Handler>, p = profile()) {
   const api = mockApi(handlers);

@@ -11,6 +11,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../../testing/mockApi';
 import { referenceHandlers } from '../../testing/referenceFixtures';
+import { profileChangeRequestFixture } from '../../testing/profileFixtures';
 import { renderRoute } from '../../testing/render';
 import { RequestsHistory } from './RequestsHistory';
 import type { HistorySubject } from './historyQueries';
@@ -44,30 +45,8 @@ const access = (id: number, patch: Partial<AccessModRequest>): AccessModRequest 
   ...patch,
 });
 
-const profileChange = (id: number, patch: Partial<ProfileChangeRequest>): ProfileChangeRequest => ({
-  id,
-  portalUserId: 7,
-  firstName: 'Casey',
-  lastName: 'Lapsed',
-  email: 'casey@portal.test',
-  originalFirstName: 'Casey',
-  originalLastName: 'Lapsed',
-  originalEmail: 'casey@portal.test',
-  username: 'casey',
-  requestStatus: 'NEW',
-  requesterComments: '',
-  reviewerComments: '',
-  sysaidTicket: '',
-  sysdat: '2026-01-01T10:00:00.000Z',
-  dchng: '2026-01-01T10:00:00.000Z',
-  lastModifiedBy: 'casey',
-  inactive: false,
-  versionno: 0,
-  allowedNextStatuses: [],
-  workflowId: `profile-change-${id}`,
-  workflowUrl: null,
-  ...patch,
-});
+const profileChange = (id: number, patch: Partial<ProfileChangeRequest>): ProfileChangeRequest =>
+  profileChangeRequestFixture({ id, ...patch });
 
 const registration = (id: number, patch: Partial<Registration>): Registration => ({
   id,
