@@ -3,7 +3,7 @@
  * (000 §4 Sign-in) and uses the admin DN for look-ups and provisioning.
  */
 import { Attribute, Change, type Client, InvalidCredentialsError, type Entry } from 'ldapts';
-import { firstValue } from './entry';
+import { type DirectoryIdentity, IDENTITY_ATTRIBUTES, firstValue, identityOf } from './entry';
 import { newClient, withAdmin } from './client';
 import { type DirectoryConfig, defaultPolicyDn, escapeFilterValue, peopleDn, policiesDn, userDn } from './config';
 import { sshaHash } from './password';
@@ -11,14 +11,7 @@ import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, policyAttributes, readPol
 import { parseGeneralizedTime } from './time';
 import { ensureTimingEntry } from './timing';
 
-export interface DirectoryPerson {
-  dn: string;
-  uuid: string;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  gecos: string;
+export interface DirectoryPerson extends DirectoryIdentity {
   uidNumber: number | null;
   /** ppolicy: set while the account is locked after too many failures. */
   lockedTime: string | null;
@@ -33,12 +26,7 @@ export interface DirectoryPerson {
 }
 
 const PERSON_ATTRIBUTES = [
-  'entryUUID',
-  'uid',
-  'mail',
-  'givenName',
-  'sn',
-  'gecos',
+  ...IDENTITY_ATTRIBUTES,
   'uidNumber',
   'pwdAccountLockedTime',
   'pwdFailureTime',
@@ -50,13 +38,7 @@ const PERSON_ATTRIBUTES = [
 function toPerson(entry: Entry): DirectoryPerson {
   const uidNumber = firstValue(entry, 'uidNumber');
   return {
-    dn: entry.dn,
-    uuid: firstValue(entry, 'entryUUID'),
-    username: firstValue(entry, 'uid'),
-    email: firstValue(entry, 'mail'),
-    firstName: firstValue(entry, 'givenName'),
-    lastName: firstValue(entry, 'sn'),
-    gecos: firstValue(entry, 'gecos'),
+    ...identityOf(entry),
     uidNumber: uidNumber ? Number(uidNumber) : null,
     lockedTime: firstValue(entry, 'pwdAccountLockedTime') || null,
     failureCount: ([] as unknown[]).concat(entry['pwdFailureTime'] ?? []).length,

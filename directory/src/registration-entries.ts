@@ -6,21 +6,13 @@
  *   entry linked, compare-then-set (only a changed gecos is written).
  * All writes bind as the directory administrator.
  */
-import { Attribute, Change, type Client, type Entry } from 'ldapts';
-import { firstValue } from './entry';
+import { Attribute, Change, type Client } from 'ldapts';
+import { type DirectoryIdentity, IDENTITY_ATTRIBUTES, identityOf } from './entry';
 import { withAdmin } from './client';
 import { type DirectoryConfig, escapeFilterValue, peopleDn, userDn } from './config';
 
 /** A person entry as the review screen lists it (001 §3 LDAP match, without the portal's attachment flag). */
-export interface DirectoryMatch {
-  dn: string;
-  uuid: string;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  gecos: string;
-}
+export type DirectoryMatch = DirectoryIdentity;
 
 /** A username or entry the approval cannot use; never succeeds on retry. */
 export class DirectoryConflictError extends Error {
@@ -33,28 +25,17 @@ export class DirectoryConflictError extends Error {
   }
 }
 
-const MATCH_ATTRIBUTES = ['entryUUID', 'uid', 'mail', 'givenName', 'sn', 'gecos'];
 /** Matches are for a person to pick from: a short list, never the whole directory. */
 const MATCH_LIMIT = 50;
-
-const toMatch = (e: Entry): DirectoryMatch => ({
-  dn: e.dn,
-  uuid: firstValue(e, 'entryUUID'),
-  username: firstValue(e, 'uid'),
-  email: firstValue(e, 'mail'),
-  firstName: firstValue(e, 'givenName'),
-  lastName: firstValue(e, 'sn'),
-  gecos: firstValue(e, 'gecos'),
-});
 
 async function searchPeople(client: Client, cfg: DirectoryConfig, filter: string): Promise<DirectoryMatch[]> {
   const { searchEntries } = await client.search(peopleDn(cfg), {
     scope: 'one',
     filter: `(&(objectClass=inetOrgPerson)${filter})`,
-    attributes: MATCH_ATTRIBUTES,
+    attributes: IDENTITY_ATTRIBUTES,
     sizeLimit: MATCH_LIMIT,
   });
-  return searchEntries.map(toMatch).sort((a, b) => a.username.localeCompare(b.username));
+  return searchEntries.map(identityOf).sort((a, b) => a.username.localeCompare(b.username));
 }
 
 /** People whose mail equals `email` (case-insensitive, as LDAP compares mail). */
