@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   MESSAGES,
   REQUEST_STATUS_LABELS,
@@ -8,7 +8,6 @@ import {
   type System,
   type UserAccess,
 } from '@portal/contract';
-import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
@@ -23,6 +22,8 @@ import { useAccessRecord, useReviewSubject } from './api/getReviewSubject';
 import { useAssignablePortalRoles } from './registration/api/getPortalRoles';
 import { RequestedAccess } from './review/RequestedAccess';
 import { ReviewShell, ReviewItem as Item } from './review/ReviewShell';
+import { SummaryHeading, WorkflowLink } from './review/ReviewSummaryParts';
+import { useCarriedReload } from './review/useCarriedReload';
 import { ReviewForm, type ReviewValues } from './ReviewForm';
 
 const TITLE = 'Review Access Change Request';
@@ -62,14 +63,7 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
   return (
     <Stack gap="md">
       <Paper withBorder p="md" component="section" aria-labelledby="request-heading">
-        <Group justify="space-between" mb="sm">
-          <Title order={2} id="request-heading">
-            Request
-          </Title>
-          <Badge variant="light" size="lg" data-testid="request-status">
-            {REQUEST_STATUS_LABELS[request.requestStatus]}
-          </Badge>
-        </Group>
+        <SummaryHeading title="Request" status={REQUEST_STATUS_LABELS[request.requestStatus]} mb="sm" />
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm" m={0}>
           <Item label="Requested User">
             {request.firstName} {request.lastName}
@@ -88,11 +82,7 @@ function RequestDetails({ request, systems }: { request: AccessModRequest; syste
           <Anchor component={Link} to={paths.app.userHistory.href(request.subjectUserId)} size="sm">
             View this user&apos;s request history
           </Anchor>
-          {request.workflowUrl && (
-            <Anchor href={request.workflowUrl} target="_blank" rel="noopener noreferrer" size="sm">
-              Open workflow in Temporal UI
-            </Anchor>
-          )}
+          <WorkflowLink url={request.workflowUrl} />
         </Group>
       </Paper>
       <SimpleGrid cols={{ base: 1, md: withOriginal ? 2 : 1 }} spacing="md">
@@ -160,22 +150,13 @@ export function ReviewAccessChangePage() {
   const canEdit = useHasPermissions('WRITE_USERS');
   const systems = useSystems();
   const request = useAccessChangeRequest(id);
-  // What the reviewer typed before 'Reload request' (a stale save), put back on the fresh version.
-  const [carried, setCarried] = useState<Partial<ReviewValues>>();
+  const reload = useCarriedReload<ReviewValues>(() => request.refetch());
   return (
     <ReviewShell title={TITLE} id={id} request={request}>
       {(data) => (
         <Stack gap="md">
           <RequestDetails request={data} systems={systems.data} />
-          <ReviewSection
-            request={data}
-            canEdit={canEdit}
-            carried={carried}
-            onReload={(kept) => {
-              setCarried(kept);
-              void request.refetch();
-            }}
-          />
+          <ReviewSection request={data} canEdit={canEdit} {...reload} />
         </Stack>
       )}
     </ReviewShell>

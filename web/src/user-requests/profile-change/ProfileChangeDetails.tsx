@@ -1,9 +1,10 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { REQUEST_STATUS_LABELS, type ProfileChangeRequest } from '@portal/contract';
 import { Link } from 'react-router-dom';
 import { paths } from '../../lib/paths';
 import { formatDateTime, orMissing } from '../../shared/format';
 import { ReviewItem as Item } from '../review/ReviewShell';
+import { SummaryHeading, WorkflowLink } from '../review/ReviewSummaryParts';
 
 const ROWS = [
   { label: 'First Name', original: 'originalFirstName', requested: 'firstName' },
@@ -20,14 +21,7 @@ export function ProfileChangeDetails({ request }: { request: ProfileChangeReques
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="request-heading">
       <Stack gap="md">
-        <Group justify="space-between">
-          <Title order={2} id="request-heading">
-            Request
-          </Title>
-          <Badge variant="light" size="lg" data-testid="request-status">
-            {REQUEST_STATUS_LABELS[request.requestStatus]}
-          </Badge>
-        </Group>
+        <SummaryHeading title="Request" status={REQUEST_STATUS_LABELS[request.requestStatus]} />
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm" m={0}>
           <Item label="Requested User">
             {request.originalFirstName} {request.originalLastName} ({request.username})
@@ -46,11 +40,7 @@ export function ProfileChangeDetails({ request }: { request: ProfileChangeReques
           >
             View/Edit User
           </Anchor>
-          {request.workflowUrl && (
-            <Anchor href={request.workflowUrl} target="_blank" rel="noopener noreferrer" size="sm">
-              Open workflow in Temporal UI
-            </Anchor>
-          )}
+          <WorkflowLink url={request.workflowUrl} />
         </Group>
         {/* Fixed layout, values wrapping anywhere: the three columns fit a phone without sideways scrolling. */}
         <Table withTableBorder striped layout="fixed" aria-label="Requested changes">

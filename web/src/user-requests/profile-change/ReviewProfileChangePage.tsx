@@ -1,9 +1,9 @@
 import { Stack } from '@mantine/core';
 import { PROFILE_CHANGE_MESSAGES, PROFILE_CHANGE_REVIEW_TITLE } from '@portal/contract';
-import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useHasPermissions } from '../../lib/sessionQueries';
 import { ReviewShell } from '../review/ReviewShell';
+import { useCarriedReload } from '../review/useCarriedReload';
 import { useProfileChangeRequest } from './api/getProfileChangeRequest';
 import { ProfileChangeDetails } from './ProfileChangeDetails';
 import { ProfileChangeReviewForm, type ProfileChangeReviewValues } from './ProfileChangeReviewForm';
@@ -21,23 +21,13 @@ export function ReviewProfileChangePage() {
   const id = Number(useParams().id);
   const canEdit = useHasPermissions('WRITE_USERS');
   const request = useProfileChangeRequest(id);
-  // What the reviewer typed before 'Reload request' (a stale save), put back on the fresh version.
-  const [carried, setCarried] = useState<Partial<ProfileChangeReviewValues>>();
+  const reload = useCarriedReload<ProfileChangeReviewValues>(() => request.refetch());
   return (
     <ReviewShell title={PROFILE_CHANGE_REVIEW_TITLE} id={id} request={request} texts={TEXTS}>
       {(data) => (
         <Stack gap="md">
           <ProfileChangeDetails request={data} />
-          <ProfileChangeReviewForm
-            key={`${data.id}-${data.versionno}`}
-            request={data}
-            canEdit={canEdit}
-            carried={carried}
-            onReload={(kept) => {
-              setCarried(kept);
-              void request.refetch();
-            }}
-          />
+          <ProfileChangeReviewForm key={`${data.id}-${data.versionno}`} request={data} canEdit={canEdit} {...reload} />
         </Stack>
       )}
     </ReviewShell>

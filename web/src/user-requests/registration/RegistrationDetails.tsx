@@ -1,8 +1,9 @@
-import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Stack } from '@mantine/core';
 import { REGISTRATION_STATUS_LABELS, type Registration, type System } from '@portal/contract';
 import { formatDateTime, orMissing } from '../../shared/format';
 import { RequestedAccess } from '../review/RequestedAccess';
 import { ReviewItem as Item } from '../review/ReviewShell';
+import { SummaryHeading, WorkflowLink } from '../review/ReviewSummaryParts';
 
 /** 001 §4: a status the screen does not know reads as UNKNOWN. */
 export const registrationStatusLabel = (status: string) =>
@@ -20,14 +21,7 @@ export function RegistrationDetails({ registration: r, systems }: { registration
   return (
     <Stack gap="md">
       <Paper withBorder p="md" component="section" aria-labelledby="registration-heading">
-        <Group justify="space-between" mb="sm">
-          <Title order={2} id="registration-heading">
-            Registration
-          </Title>
-          <Badge variant="light" size="lg" data-testid="registration-status">
-            {registrationStatusLabel(r.registrationStatus)}
-          </Badge>
-        </Group>
+        <SummaryHeading title="Registration" status={registrationStatusLabel(r.registrationStatus)} mb="sm" />
         <SimpleGrid component="dl" cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm" m={0}>
           <Item label="Name">
             {r.firstName} {r.lastName}
@@ -55,11 +49,7 @@ export function RegistrationDetails({ registration: r, systems }: { registration
           <Item label="Date Modified">{formatDateTime(r.dchng)}</Item>
           <Item label="Last Modified By">{orMissing(r.lastModifiedBy)}</Item>
         </SimpleGrid>
-        {r.workflowUrl && (
-          <Anchor href={r.workflowUrl} target="_blank" rel="noopener noreferrer" size="sm" mt="md" display="block">
-            Open workflow in Temporal UI
-          </Anchor>
-        )}
+        <WorkflowLink url={r.workflowUrl} mt="md" display="block" />
       </Paper>
       <RequestedAccess
         accessControls={r.accessControls}

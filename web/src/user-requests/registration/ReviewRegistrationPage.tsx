@@ -1,12 +1,12 @@
 import { Stack } from '@mantine/core';
 import { REGISTRATION_MESSAGES } from '@portal/contract';
-import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useHasPermissions } from '../../lib/sessionQueries';
 import { LoadError } from '../../shared/ErrorAlert';
 import { PageLoader } from '../../shared/PageLoader';
 import { useSystems } from '../../shared/referenceData';
 import { ReviewShell } from '../review/ReviewShell';
+import { useCarriedReload } from '../review/useCarriedReload';
 import { useAccountTypes } from './api/getAccountTypes';
 import { useAssignablePortalRoles } from './api/getPortalRoles';
 import { useRegistration } from './api/getRegistration';
@@ -32,8 +32,8 @@ export function ReviewRegistrationPage() {
   const systems = useSystems();
   const portalRoles = useAssignablePortalRoles();
   const accountTypes = useAccountTypes();
-  // What the reviewer chose before 'Reload request' (a stale refusal), put back on the fresh version.
-  const [carried, setCarried] = useState<Partial<PendingUserValues>>();
+  // What the reviewer chose before 'Reload request' (a stale refusal) is put back on the fresh version.
+  const reload = useCarriedReload<PendingUserValues>(() => registration.refetch());
 
   return (
     <ReviewShell title={TITLE} id={id} request={registration} texts={TEXTS}>
@@ -49,11 +49,7 @@ export function ReviewRegistrationPage() {
               key={`${data.id}-${data.versionno}`}
               registration={data}
               canEdit={canEdit}
-              carried={carried}
-              onReload={(kept) => {
-                setCarried(kept);
-                void registration.refetch();
-              }}
+              {...reload}
               portalRoles={portalRoles.data}
               accountTypes={accountTypes.data}
             />
