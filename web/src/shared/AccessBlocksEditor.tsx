@@ -1,4 +1,5 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
 import { relationIndex, type RelationIndex, type StudyRole, type System } from '@portal/contract';
 import { useMemo } from 'react';
 import type { AccessBlock } from './accessBlocks';
@@ -52,26 +53,27 @@ export function useAccessReference(): { data: AccessReference | null; failed: bo
  * A user's access as repeatable role blocks (000 §2 Access tab, Shared widgets; 001 §2.8): each block with
  * 'Remove role', 'Add new role' below (a new block's questionNum one above the highest, 001 §3), a study role
  * used in another block not offered (000 §5). Errors are the form's `accessControls.{i}.{field}` paths; a
- * removed block's errors go and later ones move up with their blocks (001 §5).
+ * removed block's errors go and later ones move up with their blocks (001 §5). The blocks live in `form` at
+ * `accessControls`, their errors in its errors.
  */
-export function AccessBlocksEditor({
-  value,
-  onChange,
-  errors,
-  onErrorsChange,
+export function AccessBlocksEditor<V extends { accessControls: AccessBlock[] }>({
+  form,
   reference,
   readOnly,
   emptyText = 'No access.',
 }: {
-  value: AccessBlock[];
-  onChange: (blocks: AccessBlock[]) => void;
-  errors: Record<string, unknown>;
-  onErrorsChange: (errors: Record<string, unknown>) => void;
+  form: UseFormReturnType<V>;
   reference: AccessReference;
   readOnly: boolean;
   emptyText?: string;
 }) {
   const { studyRoles, systems } = reference;
+  const value = form.values.accessControls;
+  const errors = form.errors;
+  // Mantine cannot resolve the path's type on a generic form; V's `accessControls` is AccessBlock[] by its bound.
+  const onChange = (blocks: AccessBlock[]) =>
+    form.setFieldValue('accessControls', blocks as Parameters<typeof form.setFieldValue<'accessControls'>>[1]);
+  const onErrorsChange = (next: Record<string, unknown>) => form.setErrors(next as Record<string, string>);
   const setBlock = (index: number, next: AccessBlock) => {
     onChange(value.map((b, i) => (i === index ? next : b)));
     const rest = { ...errors };

@@ -120,10 +120,7 @@ export function ReviewForm({
           )}
         </Group>
         <AccessBlocksEditor
-          value={form.values.accessControls}
-          onChange={(blocks) => form.setFieldValue('accessControls', blocks)}
-          errors={form.errors}
-          onErrorsChange={(errors) => form.setErrors(errors as Record<string, string>)}
+          form={form}
           reference={reference}
           readOnly={readOnly}
           emptyText="The user holds no access."

@@ -100,10 +100,7 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Access
         {readOnly ? '' : ' Changes take effect when saved.'}
       </Text>
       <AccessBlocksEditor
-        value={form.values.accessControls}
-        onChange={(blocks) => form.setFieldValue('accessControls', blocks)}
-        errors={form.errors}
-        onErrorsChange={(errors) => form.setErrors(errors as Record<string, string>)}
+        form={form}
         reference={reference}
         readOnly={readOnly}
         emptyText="This user holds no access."
