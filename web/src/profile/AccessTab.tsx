@@ -1,12 +1,12 @@
 import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { isResolved, MESSAGES, type Profile, type UserAccess } from '@portal/contract';
-import { useMemo } from 'react';
+import { MESSAGES, type Profile, type UserAccess } from '@portal/contract';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useOwnAccess, useOwnRequests } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { joinOrMissing, sitesText } from '../shared/format';
+import { usePendingRoleNames } from '../shared/pendingRoles';
 import { systemNames, useSystems } from '../shared/referenceData';
 
 const updateAccessUrl = (userId: number, existingUserAccessId: number) =>
@@ -20,15 +20,7 @@ export function AccessTab({ profile }: { profile: Profile }) {
   const access = useOwnAccess();
   const systems = useSystems();
   const requests = useOwnRequests();
-  const pendingRoles = useMemo(
-    () =>
-      new Set(
-        (requests.data ?? [])
-          .filter((r) => !isResolved(r.requestStatus))
-          .flatMap((r) => r.accessControls.map((a) => a.roleName)),
-      ),
-    [requests.data],
-  );
+  const pendingRoles = usePendingRoleNames(requests.data);
   const roleNames = (access.data ?? []).map((a) => a.roleName);
 
   return (

@@ -1,10 +1,11 @@
 import { Anchor, Stack, Title } from '@mantine/core';
-import { isResolved, MESSAGES, relationIndex } from '@portal/contract';
+import { MESSAGES, relationIndex } from '@portal/contract';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useOwnAccess, useOwnRequests, useProfile } from '../lib/sessionQueries';
 import { PageLoader } from '../shared/PageLoader';
+import { usePendingRoleNames } from '../shared/pendingRoles';
 import { LoadError } from '../shared/ErrorAlert';
 import {
   siteOptions,
@@ -41,15 +42,7 @@ export function RequestAccessPage() {
 
   const options = useMemo(() => siteOptions(sites.data ?? []), [sites.data]);
   const studyNames = useMemo(() => (studies.data ?? []).map((s) => s.study), [studies.data]);
-  const pendingRoles = useMemo(
-    () =>
-      new Set(
-        (requests.data ?? [])
-          .filter((r) => !isResolved(r.requestStatus))
-          .flatMap((r) => r.accessControls.map((a) => a.roleName)),
-      ),
-    [requests.data],
-  );
+  const pendingRoles = usePendingRoleNames(requests.data);
 
   const failures: [unknown, string, () => unknown][] = [
     [profile.error, 'Problem loading your profile.', profile.refetch],
