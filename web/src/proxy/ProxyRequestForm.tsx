@@ -1,10 +1,11 @@
-import { Alert, Button, Fieldset, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Fieldset, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FIELD_LIMITS, MESSAGES, PROXY_MESSAGES, type ProxyBatchDetail, type UserListRow } from '@portal/contract';
 import { useState } from 'react';
 import { ApiError } from '../lib/apiClient';
 import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+import { FormActions } from '../shared/FormActions';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
 import type { AccessReference } from '../shared/useAccessReference';
 import { blockErrors, emptyBlock, serverErrorsToForm, toAccessControl, validateBlocks } from '../shared/roleBlockForm';
@@ -119,22 +120,16 @@ export function ProxyRequestForm({
               />
             </Stack>
           </Fieldset>
-          <Group>
-            <Button type="submit" loading={start.isPending} disabled={disabled}>
-              Submit Request
-            </Button>
-            <Button
-              variant="default"
-              disabled={start.isPending}
-              onClick={() => {
-                form.setValues({ accessControls: [emptyBlock(1, systems)], requesterComments: '' });
-                form.clearErrors();
-                setMessage(null);
-              }}
-            >
-              Reset
-            </Button>
-          </Group>
+          <FormActions
+            label="Submit Request"
+            pending={start.isPending}
+            disabled={disabled}
+            onReset={() => {
+              form.setValues({ accessControls: [emptyBlock(1, systems)], requesterComments: '' });
+              form.clearErrors();
+              setMessage(null);
+            }}
+          />
         </Stack>
       </form>
     </Paper>

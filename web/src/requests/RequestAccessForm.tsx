@@ -19,6 +19,7 @@ import { ApiError } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+import { FormActions } from '../shared/FormActions';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
 import type { SiteOptions } from '../shared/referenceData';
 import { reindexBlockErrors } from '../shared/roleBlockForm';
@@ -205,26 +206,21 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
           value={form.values.requesterComments}
           onBlur={() => form.setFieldValue('requesterComments', form.values.requesterComments.trim())}
         />
-        <Group>
-          <Button type="submit" loading={busy} disabled={blockedByPending}>
-            Submit Request
-          </Button>
+        <FormActions
+          label="Submit Request"
+          pending={busy}
+          disabled={blockedByPending}
+          onReset={() => {
+            form.reset();
+            setMessage(null);
+          }}
+        >
           {isUpdate && (
             <Button color="red" variant="outline" onClick={confirmRemoval} disabled={disabled}>
               Remove Access
             </Button>
           )}
-          <Button
-            variant="default"
-            onClick={() => {
-              form.reset();
-              setMessage(null);
-            }}
-            disabled={busy}
-          >
-            Reset
-          </Button>
-        </Group>
+        </FormActions>
       </Stack>
     </form>
   );

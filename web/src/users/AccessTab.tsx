@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { CONSTANTS, GLOBAL_ERRORS, USER_ACCESS_MESSAGES, type UserDetail } from '@portal/contract';
@@ -10,6 +10,7 @@ import { useHasPermissions } from '../lib/sessionQueries';
 import { AccessBlocksEditor, useAccessReference, type AccessReference } from '../shared/AccessBlocksEditor';
 import { accessErrorsToForm, blocksFromRecords, toUserAccesses, type AccessBlock } from '../shared/accessBlocks';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+import { FormActions } from '../shared/FormActions';
 import { PageLoader } from '../shared/PageLoader';
 import { validateBlocks } from '../shared/roleBlockForm';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
@@ -106,22 +107,17 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Access
         emptyText="This user holds no access."
       />
       {!readOnly && (
-        <Group mt="sm">
-          {/* Not a submit button: the tab sits inside the detail's account form. */}
-          <Button onClick={submit} loading={save.isPending}>
-            Save Changes
-          </Button>
-          <Button
-            variant="default"
-            disabled={save.isPending}
-            onClick={() => {
-              form.reset();
-              setMessage(null);
-            }}
-          >
-            Reset
-          </Button>
-        </Group>
+        <FormActions
+          label="Save Changes"
+          pending={save.isPending}
+          // Not a submit button: the tab sits inside the detail's account form.
+          onAction={submit}
+          onReset={() => {
+            form.reset();
+            setMessage(null);
+          }}
+          mt="sm"
+        />
       )}
     </Stack>
   );

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { CONSTANTS, USER_DETAIL_MESSAGES, type UserDetail } from '@portal/contract';
@@ -7,6 +7,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
+import { FormActions } from '../shared/FormActions';
 import { RequestsHistory } from '../shared/history/RequestsHistory';
 import { PageLoader } from '../shared/PageLoader';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
@@ -164,14 +165,7 @@ function UserEditor({
         </Tabs.Panel>
       </Tabs>
       {!readOnly && tab !== 'access' && tab !== 'history' && (
-        <Group mt="lg">
-          <Button type="submit" loading={save.isPending}>
-            Save Changes
-          </Button>
-          <Button variant="default" onClick={() => form.reset()} disabled={save.isPending}>
-            Reset
-          </Button>
-        </Group>
+        <FormActions label="Save Changes" pending={save.isPending} onReset={() => form.reset()} mt="lg" />
       )}
     </form>
   );

@@ -1,10 +1,11 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { MESSAGES, PROFILE_DETAILS_MESSAGES, type Profile } from '@portal/contract';
 import { useState } from 'react';
 import { useHasPermissions } from '../../lib/sessionQueries';
 import { MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
+import { FormActions } from '../../shared/FormActions';
 import { useUnsavedChanges } from '../../shared/UnsavedChanges';
 import { DetailsSections } from '../../shared/userDetails/DetailsSections';
 import { DETAILS_FIELD_LABELS, type DetailsValues, describeFieldFailure } from '../../shared/userDetails/detailsFields';
@@ -69,21 +70,15 @@ export function ProfileDetailsTab({ profile }: { profile: Profile }) {
       )}
       <DetailsSections form={form} readOnly={readOnly} />
       {!readOnly && (
-        <Group mt="lg">
-          <Button type="submit" loading={save.isPending}>
-            Save Changes
-          </Button>
-          <Button
-            variant="default"
-            onClick={() => {
-              form.reset();
-              setMessage(null);
-            }}
-            disabled={save.isPending}
-          >
-            Reset
-          </Button>
-        </Group>
+        <FormActions
+          label="Save Changes"
+          pending={save.isPending}
+          onReset={() => {
+            form.reset();
+            setMessage(null);
+          }}
+          mt="lg"
+        />
       )}
     </form>
   );

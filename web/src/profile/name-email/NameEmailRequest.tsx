@@ -1,4 +1,4 @@
-import { Alert, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
@@ -18,6 +18,7 @@ import { ApiError } from '../../lib/apiClient';
 import { CountedTextarea, CountedTextInput } from '../../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
 import { formatDateTime } from '../../shared/format';
+import { FormActions } from '../../shared/FormActions';
 import { useUnsavedChanges } from '../../shared/UnsavedChanges';
 import { useOutstandingProfileChange, useSubmitProfileChange } from './ownProfileChange';
 
@@ -150,21 +151,14 @@ export function NameEmailRequest({ profile }: { profile: Profile }) {
                 {...form.getInputProps('requesterComments')}
                 value={form.values.requesterComments}
               />
-              <Group>
-                <Button type="submit" loading={submit.isPending}>
-                  Submit Request
-                </Button>
-                <Button
-                  variant="default"
-                  disabled={submit.isPending}
-                  onClick={() => {
-                    form.reset();
-                    setMessage(null);
-                  }}
-                >
-                  Reset
-                </Button>
-              </Group>
+              <FormActions
+                label="Submit Request"
+                pending={submit.isPending}
+                onReset={() => {
+                  form.reset();
+                  setMessage(null);
+                }}
+              />
             </>
           )}
         </Stack>

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Button, Paper, Stack, Title } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
+import { FormActions } from '../../shared/FormActions';
 
 /**
  * The 'Review' section of every review screen (001 §2.8, §4): the page message (with 'Reload request' after a
@@ -62,16 +63,7 @@ export function ReviewFormShell({
             </Alert>
           )}
           {children}
-          {editable && (
-            <Group>
-              <Button type="submit" loading={saving}>
-                Save Changes
-              </Button>
-              <Button variant="default" disabled={saving} onClick={onReset}>
-                Reset
-              </Button>
-            </Group>
-          )}
+          {editable && <FormActions label="Save Changes" pending={saving} onReset={onReset} />}
         </Stack>
       </form>
     </Paper>
