@@ -19,7 +19,7 @@ import { ApiError } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { CountedTextarea } from '../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
-import { FormActions } from '../shared/FormActions';
+import { FormActions, resetFormAndMessage } from '../shared/FormActions';
 import { RoleBlock, type RoleBlockValue } from '../shared/RoleBlock';
 import type { SiteOptions } from '../shared/referenceData';
 import { reindexBlockErrors } from '../shared/roleBlockForm';
@@ -210,10 +210,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
           label="Submit Request"
           pending={busy}
           disabled={blockedByPending}
-          onReset={() => {
-            form.reset();
-            setMessage(null);
-          }}
+          onReset={resetFormAndMessage(form, setMessage)}
         >
           {isUpdate && (
             <Button color="red" variant="outline" onClick={confirmRemoval} disabled={disabled}>

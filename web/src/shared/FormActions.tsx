@@ -36,3 +36,9 @@ export function FormActions({
     </Group>
   );
 }
+
+/** The usual `onReset` (000 §4): the form back to its loaded values and the page message cleared. */
+export const resetFormAndMessage = (form: { reset: () => void }, setMessage: (message: null) => void) => () => {
+  form.reset();
+  setMessage(null);
+};

@@ -10,7 +10,7 @@ import { useHasPermissions } from '../lib/sessionQueries';
 import { AccessBlocksEditor, useAccessReference, type AccessReference } from '../shared/AccessBlocksEditor';
 import { accessErrorsToForm, blocksFromRecords, toUserAccesses, type AccessBlock } from '../shared/accessBlocks';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
-import { FormActions } from '../shared/FormActions';
+import { FormActions, resetFormAndMessage } from '../shared/FormActions';
 import { PageLoader } from '../shared/PageLoader';
 import { validateBlocks } from '../shared/roleBlockForm';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
@@ -112,10 +112,7 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Access
           pending={save.isPending}
           // Not a submit button: the tab sits inside the detail's account form.
           onAction={submit}
-          onReset={() => {
-            form.reset();
-            setMessage(null);
-          }}
+          onReset={resetFormAndMessage(form, setMessage)}
           mt="sm"
         />
       )}

@@ -5,7 +5,7 @@ import { MESSAGES, PROFILE_DETAILS_MESSAGES, type Profile } from '@portal/contra
 import { useState } from 'react';
 import { useHasPermissions } from '../../lib/sessionQueries';
 import { MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
-import { FormActions } from '../../shared/FormActions';
+import { FormActions, resetFormAndMessage } from '../../shared/FormActions';
 import { useUnsavedChanges } from '../../shared/UnsavedChanges';
 import { DetailsSections } from '../../shared/userDetails/DetailsSections';
 import { DETAILS_FIELD_LABELS, type DetailsValues, describeFieldFailure } from '../../shared/userDetails/detailsFields';
@@ -73,10 +73,7 @@ export function ProfileDetailsTab({ profile }: { profile: Profile }) {
         <FormActions
           label="Save Changes"
           pending={save.isPending}
-          onReset={() => {
-            form.reset();
-            setMessage(null);
-          }}
+          onReset={resetFormAndMessage(form, setMessage)}
           mt="lg"
         />
       )}

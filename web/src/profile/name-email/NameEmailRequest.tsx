@@ -18,7 +18,7 @@ import { ApiError } from '../../lib/apiClient';
 import { CountedTextarea, CountedTextInput } from '../../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
 import { formatDateTime } from '../../shared/format';
-import { FormActions } from '../../shared/FormActions';
+import { FormActions, resetFormAndMessage } from '../../shared/FormActions';
 import { useUnsavedChanges } from '../../shared/UnsavedChanges';
 import { useOutstandingProfileChange, useSubmitProfileChange } from './ownProfileChange';
 
@@ -154,10 +154,7 @@ export function NameEmailRequest({ profile }: { profile: Profile }) {
               <FormActions
                 label="Submit Request"
                 pending={submit.isPending}
-                onReset={() => {
-                  form.reset();
-                  setMessage(null);
-                }}
+                onReset={resetFormAndMessage(form, setMessage)}
               />
             </>
           )}
