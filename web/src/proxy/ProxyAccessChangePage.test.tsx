@@ -7,7 +7,7 @@ import { PROXY_MESSAGES, type Profile, type ProxyBatchDetail } from '@portal/con
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence } from '../testing/mockApi';
-import { profileFixture } from '../testing/profileFixtures';
+import { laoStaff, profileFixture } from '../testing/profileFixtures';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { ProxyAccessChangePage } from './ProxyAccessChangePage';
@@ -16,12 +16,7 @@ const BASE = '/rest/secure/user_access_mod_request/proxy_batch';
 
 const profile = (canSubmit: boolean): Profile =>
   profileFixture({
-    portalUserId: 40,
-    uuid: 'uuid-40',
-    username: 'laostaff',
-    firstName: 'Lea',
-    lastName: 'Staff',
-    email: 'lea@portal.test',
+    ...laoStaff,
     canSubmitProxyAccessChangeRequests: { canSubmit, forAllUsers: canSubmit },
   });
 

@@ -7,7 +7,7 @@ import { ProxyRegistrationBodySchema, REGISTRATION_MESSAGES, type Profile } from
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply } from '../testing/mockApi';
-import { profileFixture } from '../testing/profileFixtures';
+import { laoStaff, profileFixture } from '../testing/profileFixtures';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { ProxyRegistrationPage } from './ProxyRegistrationPage';
@@ -15,12 +15,7 @@ import { ProxyRegistrationPage } from './ProxyRegistrationPage';
 const SUBMIT = 'POST /rest/secure/user_registration';
 
 const profile: Profile = profileFixture({
-  portalUserId: 40,
-  uuid: 'uuid-40',
-  username: 'laostaff',
-  firstName: 'Lea',
-  lastName: 'Staff',
-  email: 'lea@portal.test',
+  ...laoStaff,
   organizationName: 'North Lead',
   jobTitle: 'Coordinator',
   phoneNumber: '555-0140',

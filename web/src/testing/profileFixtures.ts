@@ -3,8 +3,31 @@ import type { Profile, ProfileChangeRequest } from '@portal/contract';
 /**
  * Account fixtures for component tests (000 §2 Profile; 001 §2.10): the signed-in user's profile as
  * GET /rest/secure/user_profile answers it and a name and email change request as the history and the Account
- * tab list them. Every optional field is blank, so a test patches only what it reads.
+ * tab list them, plus the blank contact fields other account fixtures share and the LAO staff proxy requester.
+ * Every optional field is blank, so a test patches only what it reads.
  */
+
+/** The contact fields an account fixture leaves blank (000 §2 Details); spread first, then patch. */
+export const blankContact = {
+  organizationName: '',
+  jobTitle: '',
+  phoneNumber: '',
+  phoneExtension: '',
+  address1: '',
+  address2: '',
+  city: '',
+  postalCode: '',
+};
+
+/** The LAO staff member who files proxy requests (001 §2.2, §2.7), as a profile patch. */
+export const laoStaff: Partial<Profile> = {
+  portalUserId: 40,
+  uuid: 'uuid-40',
+  username: 'laostaff',
+  firstName: 'Lea',
+  lastName: 'Staff',
+  email: 'lea@portal.test',
+};
 
 /** A complete external profile (Ada Lovelace, user 7, no access, no proxy right) with `patch` applied. */
 export const profileFixture = (patch: Partial<Profile> = {}): Profile => ({
@@ -14,16 +37,9 @@ export const profileFixture = (patch: Partial<Profile> = {}): Profile => ({
   firstName: 'Ada',
   lastName: 'Lovelace',
   email: 'ada@example.org',
-  organizationName: '',
-  jobTitle: '',
-  phoneNumber: '',
-  phoneExtension: '',
-  address1: '',
-  address2: '',
-  city: '',
+  ...blankContact,
   country: null,
   state: null,
-  postalCode: '',
   accountType: 'external',
   roles: [],
   userAccesses: [],

@@ -7,6 +7,7 @@ import { USER_ACCESS_MESSAGES, type PortalRole, type UserDetail } from '@portal/
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../testing/mockApi';
+import { blankContact } from '../testing/profileFixtures';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { UserDetailPage } from './UserDetailPage';
@@ -26,16 +27,10 @@ const person = (patch: Partial<UserDetail> = {}): UserDetail => ({
   gecos: 'Casey Lapsed',
   accountType: 'external',
   uidNumber: 60007,
+  ...blankContact,
   organizationName: 'Org',
-  jobTitle: '',
-  phoneNumber: '',
-  phoneExtension: '',
-  address1: '',
-  address2: '',
-  city: '',
   state: 'ON',
   country: 'CA',
-  postalCode: '',
   inactive: false,
   portalRoleIds: [4],
   siteCodes: [],

@@ -16,6 +16,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence, type Handler } from '../../testing/mockApi';
+import { blankContact } from '../../testing/profileFixtures';
 import { referenceHandlers } from '../../testing/referenceFixtures';
 import { renderRoute } from '../../testing/render';
 import { ReviewAccessChangePage } from '../ReviewAccessChangePage';
@@ -68,16 +69,9 @@ const subjectFixture = {
   gecos: '',
   accountType: 'external',
   uidNumber: null,
-  organizationName: '',
-  jobTitle: '',
-  phoneNumber: '',
-  phoneExtension: '',
-  address1: '',
-  address2: '',
-  city: '',
+  ...blankContact,
   state: null,
   country: null,
-  postalCode: '',
   inactive: false,
   portalRoleIds: [],
   siteCodes: [],
