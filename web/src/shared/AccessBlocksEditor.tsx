@@ -1,53 +1,9 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { relationIndex, type RelationIndex, type StudyRole, type System } from '@portal/contract';
-import { useMemo } from 'react';
 import type { AccessBlock } from './accessBlocks';
 import { RoleBlock } from './RoleBlock';
+import type { EditorReference } from './useAccessReference';
 import { blockErrors, emptyBlock, nextQuestionNum, reindexBlockErrors, rolesUsedElsewhere } from './roleBlockForm';
-import {
-  siteOptions,
-  useSiteRelations,
-  useSites,
-  useStudies,
-  useStudyRoles,
-  useSystems,
-  type SiteOptions,
-} from './referenceData';
-
-/** What the role blocks need: study roles, site options, study names, systems and the LAO-site-study relations. */
-export interface AccessReference {
-  studyRoles: StudyRole[];
-  sites: SiteOptions;
-  studyNames: string[];
-  systems: System[];
-  relations: RelationIndex | null;
-}
-
-/**
- * Loads the reference data of the role blocks. @returns the data once all of it is there (the relations only
- * narrow options, so they may be missing), whether a load failed, and a retry.
- */
-export function useAccessReference(): { data: AccessReference | null; failed: boolean; retry: () => void } {
-  const studyRoles = useStudyRoles();
-  const sites = useSites();
-  const studies = useStudies();
-  const systems = useSystems();
-  const relations = useSiteRelations();
-  const options = useMemo(() => siteOptions(sites.data ?? []), [sites.data]);
-  const studyNames = useMemo(() => (studies.data ?? []).map((s) => s.study), [studies.data]);
-  const index = useMemo(() => (relations.data ? relationIndex(relations.data) : null), [relations.data]);
-  const all = [studyRoles, sites, studies, systems];
-  const data =
-    studyRoles.data && sites.data && studies.data && systems.data
-      ? { studyRoles: studyRoles.data, sites: options, studyNames, systems: systems.data, relations: index }
-      : null;
-  return {
-    data,
-    failed: all.some((q) => q.isError),
-    retry: () => all.forEach((q) => void q.refetch()),
-  };
-}
 
 /**
  * A user's access as repeatable role blocks (000 §2 Access tab, Shared widgets; 001 §2.8): each block with
@@ -63,7 +19,7 @@ export function AccessBlocksEditor<V extends { accessControls: AccessBlock[] }>(
   emptyText = 'No access.',
 }: {
   form: UseFormReturnType<V>;
-  reference: AccessReference;
+  reference: EditorReference;
   readOnly: boolean;
   emptyText?: string;
 }) {

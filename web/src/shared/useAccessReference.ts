@@ -1,6 +1,14 @@
-import { MESSAGES, type StudyRole, type System } from '@portal/contract';
+import { MESSAGES, type RelationIndex, type StudyRole, type System, relationIndex } from '@portal/contract';
 import { useMemo } from 'react';
-import { type SiteOptions, siteOptions, useSites, useStudies, useStudyRoles, useSystems } from './referenceData';
+import {
+  type SiteOptions,
+  siteOptions,
+  useSiteRelations,
+  useSites,
+  useStudies,
+  useStudyRoles,
+  useSystems,
+} from './referenceData';
 
 /** The lists a role-block form offers: active study roles and systems, the AO/LAO options, the study names. */
 export interface AccessReference {
@@ -8,6 +16,22 @@ export interface AccessReference {
   systems: System[];
   sites: SiteOptions;
   studyNames: string[];
+}
+
+/** What an editor of a user's current access also needs: the LAO-site-study relations (null while missing). */
+export interface EditorReference extends AccessReference {
+  relations: RelationIndex | null;
+}
+
+/** The four lists of every role-block form, and the site options and study names made from them. */
+function useReferenceLists() {
+  const studyRoles = useStudyRoles();
+  const systems = useSystems();
+  const sites = useSites();
+  const studies = useStudies();
+  const options = useMemo(() => siteOptions(sites.data ?? []), [sites.data]);
+  const studyNames = useMemo(() => (studies.data ?? []).map((s) => s.study), [studies.data]);
+  return { studyRoles, systems, sites, studies, options, studyNames };
 }
 
 /**
@@ -20,13 +44,7 @@ export function useAccessReference(): {
   reference: AccessReference | null;
   failures: { text: string; retry: () => void }[];
 } {
-  const studyRoles = useStudyRoles();
-  const systems = useSystems();
-  const sites = useSites();
-  const studies = useStudies();
-  const options = useMemo(() => siteOptions(sites.data ?? []), [sites.data]);
-  const studyNames = useMemo(() => (studies.data ?? []).map((s) => s.study), [studies.data]);
-
+  const { studyRoles, systems, sites, studies, options, studyNames } = useReferenceLists();
   const failures = (
     [
       [studyRoles, 'Problem loading study-roles.'],
@@ -49,4 +67,26 @@ export function useAccessReference(): {
         }
       : null;
   return { reference, failures };
+}
+
+/**
+ * The reference data of an editor of a user's current access (the admin Access tab, the access-change review):
+ * every study role and system as listed (a held record may name one since made inactive) and the relations,
+ * which only narrow options and so may be missing. @returns the data once the four lists are there, whether
+ * a load failed, and a retry of every list.
+ */
+export function useEditorReference(): { data: EditorReference | null; failed: boolean; retry: () => void } {
+  const { studyRoles, systems, sites, studies, options, studyNames } = useReferenceLists();
+  const relations = useSiteRelations();
+  const index = useMemo(() => (relations.data ? relationIndex(relations.data) : null), [relations.data]);
+  const all = [studyRoles, sites, studies, systems];
+  const data =
+    studyRoles.data && sites.data && studies.data && systems.data
+      ? { studyRoles: studyRoles.data, sites: options, studyNames, systems: systems.data, relations: index }
+      : null;
+  return {
+    data,
+    failed: all.some((q) => q.isError),
+    retry: () => all.forEach((q) => void q.refetch()),
+  };
 }

@@ -11,7 +11,7 @@ import {
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
-import { useAccessReference } from '../shared/AccessBlocksEditor';
+import { useEditorReference } from '../shared/useAccessReference';
 import { LoadError } from '../shared/ErrorAlert';
 import { formatDateTime, joinOrMissing, orMissing } from '../shared/format';
 import { PageLoader } from '../shared/PageLoader';
@@ -113,7 +113,7 @@ function ReviewSection({
 }) {
   const subject = useReviewSubject(request.subjectUserId);
   const roles = useAssignablePortalRoles();
-  const reference = useAccessReference();
+  const reference = useEditorReference();
   if (subject.isError)
     return <LoadError text={MESSAGES.access.loadAccessFailed} onRetry={() => void subject.refetch()} />;
   if (roles.isError) return <LoadError text="Problem loading portal roles." onRetry={() => void roles.refetch()} />;

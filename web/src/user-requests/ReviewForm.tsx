@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Stack, Title } from '@mantine/core';
 import { MESSAGES, type AccessModRequest, type PortalRole, type UserDetail } from '@portal/contract';
-import { AccessBlocksEditor, type AccessReference } from '../shared/AccessBlocksEditor';
+import { AccessBlocksEditor } from '../shared/AccessBlocksEditor';
+import type { EditorReference } from '../shared/useAccessReference';
 import {
   accessErrorsToForm,
   applyRequestedAccess,
@@ -60,7 +61,7 @@ export function ReviewForm({
   /** The requested user: their portal roles and current access. */
   subject: UserDetail;
   portalRoles: PortalRole[];
-  reference: AccessReference;
+  reference: EditorReference;
   canEdit: boolean;
   /** Loads the request again after a stale save, keeping the reviewer's comments and ticket number. */
   onReload: (kept: Partial<ReviewValues>) => void;

@@ -7,7 +7,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
-import { AccessBlocksEditor, useAccessReference, type AccessReference } from '../shared/AccessBlocksEditor';
+import { AccessBlocksEditor } from '../shared/AccessBlocksEditor';
+import { type EditorReference, useEditorReference } from '../shared/useAccessReference';
 import { accessErrorsToForm, blocksFromRecords, toUserAccesses, type AccessBlock } from '../shared/accessBlocks';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { FormActions, resetFormAndMessage } from '../shared/FormActions';
@@ -26,14 +27,14 @@ const safeReturn = (url: string | null) => (url && url.startsWith('/app/') ? url
  * 304 is 'There are no changes to submit.'; REQUEST_IN_PROGRESS and field errors as 000 §8 words them.
  */
 export function AccessTab({ user }: { user: UserDetail }) {
-  const reference = useAccessReference();
+  const reference = useEditorReference();
   if (reference.failed) return <LoadError text="Problem loading the access options." onRetry={reference.retry} />;
   if (!reference.data) return <PageLoader label="Loading the user's access" />;
   // Not keyed by the records: the refetch after a save must not remount the editor (its return timer would go).
   return <AccessEditor user={user} reference={reference.data} />;
 }
 
-function AccessEditor({ user, reference }: { user: UserDetail; reference: AccessReference }) {
+function AccessEditor({ user, reference }: { user: UserDetail; reference: EditorReference }) {
   const readOnly = !useHasPermissions('WRITE_USERS');
   const navigate = useNavigate();
   const [search] = useSearchParams();
