@@ -25,7 +25,7 @@ export default defineConfig({
         },
       },
       {
-        esbuild: { jsx: 'automatic' },
+        oxc: { jsx: { runtime: 'automatic' } },
         test: {
           name: 'web',
           environment: 'jsdom',

@@ -3,7 +3,7 @@
 # command. The services run as built JavaScript (`node --enable-source-maps <pkg>/dist/main.js`): the build
 # step bundles each workspace package into its dist/ (scripts/src/build.ts) and the workflow code into
 # worker/dist/workflow-bundle.js, so nothing is compiled when a container starts.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 
 # Dependencies first (cached while only sources change). Install scripts are skipped: none of the

@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The browser app: built with Vite, served by nginx, which also proxies /rest to the API (deploy/nginx.conf).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contract/package.json contract/

@@ -14,11 +14,17 @@ fail() {
 HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
 export HOME
 
-# --- npm dependencies: npm ci when node_modules is missing or package-lock.json changed since last time.
+# --- Node.js 24 LTS first on PATH (installed into ~/.cache/portal-gateway/node24 when node is older),
+# before npm ci so every package's engines are checked against the runtime that will run it.
+source scripts/node-env.sh
+log "node $(node --version) ($(command -v node))"
+
+# --- npm dependencies: npm ci when node_modules is missing, or package-lock.json or Node's major version
+# changed since last time (packages may pick their files by runtime at install).
 stamp=node_modules/.portal-install-stamp
-lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+lock_sum="$(sha256sum package-lock.json | cut -d' ' -f1) node$(portal_node_major node)"
 if [ ! -d node_modules ] || [ "$(cat "$stamp" 2>/dev/null || true)" != "$lock_sum" ]; then
-  log "npm ci (package-lock.json changed or node_modules missing)"
+  log "npm ci (package-lock.json or the Node version changed, or node_modules missing)"
   npm ci --no-audit --no-fund </dev/null
   echo "$lock_sum" >"$stamp"
 else

@@ -4,6 +4,7 @@
 # server), and the Playwright journeys in Debian Chromium. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-env.sh
 
 bash scripts/install.sh
 

@@ -6,6 +6,8 @@ import { loadApiConfig } from './config';
 import { buildServer } from './server';
 
 async function main(): Promise<void> {
+  // The first line names the runtime: operators (and the stack test) see which Node runs the API.
+  console.log(`api starting on Node ${process.version} (pid ${process.pid})`);
   const cfg = loadApiConfig();
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });

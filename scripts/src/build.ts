@@ -133,7 +133,7 @@ async function buildPackage(spec: PackageSpec): Promise<void> {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     plugins: [deepImportExtensions],
     sourcemap: 'linked',
@@ -154,7 +154,14 @@ export async function buildServices(opts: { force?: boolean; log?: (line: string
   const built: string[] = [];
   try {
     for (const spec of PACKAGES) {
-      const inputs = [...spec.sources.map((s) => repoPath(spec.dir, s)), repoPath(spec.dir, 'package.json')];
+      // The build script (target, options) and the lockfile (the Temporal bundle inlines dependencies) are
+      // inputs of every package too: a new runtime target or dependency rebuilds what was built before it.
+      const inputs = [
+        ...spec.sources.map((s) => repoPath(spec.dir, s)),
+        repoPath(spec.dir, 'package.json'),
+        repoPath('package-lock.json'),
+        repoPath('scripts', 'src', 'build.ts'),
+      ];
       if (spec.workflowBundle) inputs.push(repoPath('workflows', 'src'), repoPath('contract', 'src'));
       if (!opts.force && isFresh(spec, inputs)) continue;
       opts.log?.(`building ${spec.dir}/dist`);

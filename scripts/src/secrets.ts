@@ -27,7 +27,9 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     try {
       stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LocalSecrets>;
     } catch (err) {
-      throw new Error(`${file} is not valid JSON (${(err as Error).message}); delete it to generate new secrets`);
+      throw new Error(`${file} is not valid JSON (${(err as Error).message}); delete it to generate new secrets`, {
+        cause: err,
+      });
     }
   }
   const candidate = {

@@ -166,6 +166,14 @@ describe('npm run up', () => {
     const { portal, services } = await run.untilUp();
     const workerPid = Number((await output.waitFor(/^\[stack\] worker started \(pid (\d+)\)/)).match[1]);
     const apiPid = Number((await output.waitFor(/^\[stack\] api started \(pid (\d+)\)/)).match[1]);
+    // Issue 20: each process of the stack runs on Node 24 and names it in its first line.
+    const firstLine = (name: string) => output.lines.find((l) => l.startsWith(`[${name}] `));
+    expect(firstLine('api')).toMatch(
+      new RegExp(`^\\[api\\] api starting on Node v24\\.\\d+\\.\\d+ \\(pid ${apiPid}\\)$`),
+    );
+    expect(firstLine('worker')).toMatch(
+      new RegExp(`^\\[worker\\] worker starting on Node v24\\.\\d+\\.\\d+ \\(pid ${workerPid}\\)$`),
+    );
 
     process.kill(workerPid, 'SIGKILL');
     const crash = await output.waitFor(
@@ -176,6 +184,10 @@ describe('npm run up', () => {
     const restart = await output.waitFor(/^\[stack\] worker restarted \(pid (\d+)\)/, crash.index);
     const newWorker = Number(restart.match[1]);
     expect(newWorker).not.toBe(workerPid);
+    await output.waitFor(
+      new RegExp(`^\\[worker\\] worker starting on Node v24\\.\\S+ \\(pid ${newWorker}\\)$`),
+      restart.index,
+    );
     await output.waitFor(/^\[worker\] worker running on task queue/, restart.index);
 
     process.kill(apiPid, 'SIGKILL');

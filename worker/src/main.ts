@@ -23,6 +23,8 @@ function prebuiltWorkflowBundle(): { codePath: string } | undefined {
 }
 
 async function main(): Promise<void> {
+  // The first line names the runtime: operators (and the stack test) see which Node runs the worker.
+  console.log(`worker starting on Node ${process.version} (pid ${process.pid})`);
   const cfg = parseEnv(WorkerConfigSchema);
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });

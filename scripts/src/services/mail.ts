@@ -1,6 +1,6 @@
 /**
- * SMTP catcher for the local stack: MailDev 2.x keeps every message the portal sends (in `<dataDir>`, so
- * it survives restarts) and shows it in a web UI whose REST API tests read (`GET /email`).
+ * SMTP catcher for the local stack: MailDev 3 keeps every message the portal sends (in `<dataDir>`, so
+ * it survives restarts) and shows it in a web UI whose REST API tests read (`GET /api/email`).
  * MailDev runs in its own Node process: its module keeps a process-wide message store and exits the
  * process on SIGINT/SIGTERM, which must not happen to the supervisor.
  */
@@ -33,10 +33,19 @@ export interface CaughtMail {
   date: string;
 }
 
+/**
+ * MailDev 3's command-line entry (`dist/bin/maildev.js`). Its `exports` open only the ESM main, so the
+ * package folder is found on Node's module search paths instead of through `require.resolve`.
+ */
 function maildevBin(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('maildev/package.json')), 'bin', 'maildev');
+  const dirs = createRequire(import.meta.url).resolve.paths('maildev') ?? [];
+  const pkg = dirs.map((d) => path.join(d, 'maildev')).find((d) => fs.existsSync(path.join(d, 'package.json')));
+  if (!pkg) throw new Error('the maildev package is not installed (npm ci)');
+  return path.join(pkg, 'dist', 'bin', 'maildev.js');
 }
+
+/** MailDev 3 serves its REST API under `/api` (2.x served it at the root). */
+const API = '/api';
 
 /**
  * Starts MailDev with SMTP on `smtpPort` and web UI + REST API on `webPort`, both on 127.0.0.1; messages
@@ -53,7 +62,9 @@ export async function startMail(opts: {
   fs.mkdirSync(mailDir, { recursive: true });
   const pidFile = path.join(opts.dataDir, 'maildev.pid');
   await clearStale(pidFile, 'MailDev', opts.log);
+  // Since MailDev 3 `--ip` binds only SMTP; the web UI and API bind to `--web-ip` (default 0.0.0.0).
   const args = ['--smtp', String(opts.smtpPort), '--web', String(opts.webPort), '--ip', '127.0.0.1'];
+  args.push('--web-ip', '127.0.0.1');
   const proc = spawnManaged({
     name: 'mail',
     command: process.execPath,
@@ -67,7 +78,7 @@ export async function startMail(opts: {
       proc,
       (async () => {
         await waitForPort(opts.smtpPort, 'MailDev SMTP', 30_000, '127.0.0.1', proc.isRunning);
-        await waitForHttp(`${apiUrl}/email`, 'MailDev REST API', 30_000, proc.isRunning);
+        await waitForHttp(`${apiUrl}${API}/email`, 'MailDev REST API', 30_000, proc.isRunning);
       })(),
     );
   } catch (err) {
@@ -84,8 +95,8 @@ export async function startMail(opts: {
  * @throws Error when the API does not answer 200.
  */
 export async function readMail(mailApiUrl: string): Promise<CaughtMail[]> {
-  const res = await fetch(new URL('/email', mailApiUrl));
-  if (!res.ok) throw new Error(`GET ${mailApiUrl}/email answered ${res.status}`);
+  const res = await fetch(new URL(`${API}/email`, mailApiUrl));
+  if (!res.ok) throw new Error(`GET ${mailApiUrl}${API}/email answered ${res.status}`);
   return (await res.json()) as CaughtMail[];
 }
 
@@ -94,6 +105,6 @@ export async function readMail(mailApiUrl: string): Promise<CaughtMail[]> {
  * @throws Error when the API does not answer 200.
  */
 export async function clearMail(mailApiUrl: string): Promise<void> {
-  const res = await fetch(new URL('/email/all', mailApiUrl), { method: 'DELETE' });
-  if (!res.ok) throw new Error(`DELETE ${mailApiUrl}/email/all answered ${res.status}`);
+  const res = await fetch(new URL(`${API}/email/all`, mailApiUrl), { method: 'DELETE' });
+  if (!res.ok) throw new Error(`DELETE ${mailApiUrl}${API}/email/all answered ${res.status}`);
 }

@@ -84,6 +84,7 @@ export async function startPostgres(opts: {
     const reason = err instanceof Error ? err.message : 'the server exited';
     throw new Error(
       `PostgreSQL did not start on port ${opts.port} (data ${opts.dataDir}): ${reason}\n${tail.join('\n')}`,
+      { cause: err },
     );
   }
   const server = (): ChildProcess | undefined => (pgInstance as unknown as { process?: ChildProcess }).process;
