@@ -81,4 +81,14 @@ describe('findUnrecognizedIn', () => {
     ]);
     expect(findUnrecognizedIn({ a: 'ok', b: [1, true, null] })).toEqual([]);
   });
+
+  // Issue 21 case 10: the walk was recursive, and a body nested 5,000 levels deep threw RangeError (500).
+  it('walks a value nested 100,000 levels deep without overflowing the stack', () => {
+    let deep: unknown = 'x\0';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { k: deep };
+    const found = findUnrecognizedIn(deep);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.path).toHaveLength(100_000);
+    expect(found[0]!.reason).toBe('encoding:U+0000:2');
+  });
 });

@@ -108,6 +108,40 @@ describe('PUT user_profile_mod', () => {
     expect(await profile()).toEqual(before);
   });
 
+  // Issue 21 case 10: a body that does not validate changes nothing. `null` and `{}` used to be read as a
+  // body of defaults (200 erasing every Details field, or 304), and an array or an unknown object as a
+  // state or country was read as no code (stored null).
+  it('refuses a null or empty body, and a country or state that is an array or an unknown object, changing nothing', async () => {
+    const before = await profile();
+    const json = { 'content-type': 'application/json' };
+    const nullBody = await call(s, 'PUT', URL, 'null', { headers: json });
+    expect(nullBody.statusCode, nullBody.body).toBe(422);
+    const empty = await call(s, 'PUT', URL, {});
+    expect(empty.statusCode, empty.body).toBe(422);
+    expect(empty.json().fieldErrors).toMatchObject({ organizationName: ['required'], city: ['required'] });
+    const partial = await call(s, 'PUT', URL, { city: 'Elsewhere' });
+    expect(partial.statusCode, partial.body).toBe(422);
+    expect(partial.json().fieldErrors).toMatchObject({ organizationName: ['required'] });
+    for (const state of [['IL'], { a: 1 }]) {
+      const res = await call(s, 'PUT', URL, { ...before, state });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().fieldErrors).toEqual({ state: ['invalid'] });
+    }
+    const country = await call(s, 'PUT', URL, { ...before, country: ['US'] });
+    expect(country.statusCode, country.body).toBe(422);
+    expect(await profile()).toEqual(before);
+  });
+
+  it('answers a body nested thousands of levels deep with 422, not 500', async () => {
+    const before = await profile();
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000);
+    const raw = JSON.stringify({ ...before, organizationName: 'x' }).replace('"x"', deep);
+    const res = await call(s, 'PUT', URL, raw, { headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().fieldErrors).toEqual({ organizationName: ['invalid'] });
+    expect(await profile()).toEqual(before);
+  });
+
   it('clears the state with the country', async () => {
     const res = await call(s, 'PUT', URL, { ...(await profile()), country: null, state: null });
     expect(res.statusCode).toBe(200);
