@@ -8,14 +8,17 @@ import { z } from 'zod';
 import { FIELD_LIMITS } from './limits';
 import { textSchema } from './text';
 
-const optional = (max: number) => textSchema(max).default('');
+/**
+ * Every Details field must be sent ('' or null for none): a save replaces all of them, so a missing one is
+ * 'required', never read as empty (issue 21: a body of `null` or `{}` used to erase every field).
+ */
+const optional = (max: number) => textSchema(max);
 /** Phone numbers: digits and the usual separators only, as on the registration form. */
 const phone = (max: number, min = 0) => textSchema(max, { min }).regex(/^[0-9+()\-. ]*$/, { message: 'invalid' });
 /** A code of the reference lists, or none ('' and null both mean none). */
 const code = (max: number) =>
   textSchema(max)
     .nullable()
-    .default(null)
     .transform((v) => (v ? v : null));
 
 /**
@@ -26,8 +29,8 @@ const code = (max: number) =>
 export const UserDetailsFieldsSchema = z.object({
   organizationName: optional(FIELD_LIMITS.organizationName),
   jobTitle: optional(FIELD_LIMITS.jobTitle),
-  phoneNumber: phone(FIELD_LIMITS.phoneNumber).default(''),
-  phoneExtension: phone(FIELD_LIMITS.phoneExtension).default(''),
+  phoneNumber: phone(FIELD_LIMITS.phoneNumber),
+  phoneExtension: phone(FIELD_LIMITS.phoneExtension),
   address1: optional(FIELD_LIMITS.address),
   address2: optional(FIELD_LIMITS.address),
   city: optional(FIELD_LIMITS.city),
@@ -40,8 +43,15 @@ export type UserDetailsFields = z.output<typeof UserDetailsFieldsSchema>;
 export const USER_DETAILS_FIELDS = Object.keys(UserDetailsFieldsSchema.shape) as (keyof UserDetailsFields)[];
 
 /** The profile carries country and state as objects (000 §3 Profile); the body may send either form. */
+/**
+ * The code of a profile's `{ country, countryName }` / `{ state, stateName }` object; anything else (a code,
+ * null, or a value of the wrong shape: an array, an object without the key) is left for the schema to judge,
+ * so a wrong shape is 'invalid' rather than read as no code (issue 21).
+ */
 const codeOf = (key: 'country' | 'state') => (value: unknown) =>
-  value && typeof value === 'object' ? ((value as Record<string, unknown>)[key] ?? null) : value;
+  value !== null && typeof value === 'object' && !Array.isArray(value) && key in value
+    ? (value as Record<string, unknown>)[key]
+    : value;
 
 /**
  * PUT /rest/secure/user_profile_mod body: the profile (000 §7). Only the Details fields are read (limits of

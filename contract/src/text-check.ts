@@ -40,27 +40,50 @@ export interface TextIssue {
   reason: string;
 }
 
+/** A place in the walked value: its key in its parent, the parent's place (null at the root). */
+interface Place {
+  key: string | number;
+  parent: Place | null;
+}
+
+const pathOf = (place: Place | null): Array<string | number> => {
+  const path: Array<string | number> = [];
+  for (let p = place; p; p = p.parent) path.push(p.key);
+  return path.reverse();
+};
+
 /**
  * Walks a parsed JSON value, query or params object (strings, object keys, arrays) for unrecognized
- * characters, up to `limit` findings. A key holding one is reported at the key's own path.
+ * characters, up to `limit` findings, in document order. A key holding one is reported at the key's own
+ * path (its value is not walked). Iterative, with each place linked to its parent rather than carrying a
+ * copied path, so a body nested any number of levels deep neither overflows the call stack (issue 21: 5,000
+ * levels answered 500) nor costs more than linear time.
  */
 export function findUnrecognizedIn(value: unknown, limit = 20): TextIssue[] {
   const found: TextIssue[] = [];
-  const walk = (v: unknown, path: Array<string | number>): void => {
-    if (found.length >= limit) return;
+  type Item = { v: unknown; place: Place | null } | { keyReason: string; place: Place };
+  const stack: Item[] = [{ v: value, place: null }];
+  while (stack.length && found.length < limit) {
+    const item = stack.pop()!;
+    if ('keyReason' in item) {
+      found.push({ path: pathOf(item.place), reason: item.keyReason });
+      continue;
+    }
+    const { v, place } = item;
     if (typeof v === 'string') {
       const c = findUnrecognizedCharacter(v);
-      if (c) found.push({ path, reason: encodingReason(c) });
+      if (c) found.push({ path: pathOf(place), reason: encodingReason(c) });
     } else if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...path, i]));
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], place: { key: i, parent: place } });
     } else if (v !== null && typeof v === 'object') {
-      for (const [key, item] of Object.entries(v)) {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
         const c = findUnrecognizedCharacter(key);
-        if (c) found.push({ path: [...path, key], reason: encodingReason(c) });
-        else walk(item, [...path, key]);
+        const at = { key, parent: place };
+        stack.push(c ? { keyReason: encodingReason(c), place: at } : { v: child, place: at });
       }
     }
-  };
-  walk(value, []);
+  }
   return found;
 }

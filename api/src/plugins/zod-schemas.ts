@@ -8,7 +8,7 @@
  * - response schemas only describe (for the OpenAPI document and the tests): the serializer writes the
  *   payload with `JSON.stringify`, so an answer never fails on a schema mismatch.
  */
-import type { FastifyInstance, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import { ZodError, type z } from 'zod';
 import { findUnrecognizedIn } from '@portal/contract';
 import { appPlugin } from './app-plugin';
@@ -43,8 +43,23 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
 /** Response schemas describe only: the payload is written as it is. */
 export const describingSerializerCompiler: FastifySerializerCompiler<z.ZodType> = () => (data) => JSON.stringify(data);
 
-/** Sets the two compilers on the app, for every route registered after it. */
+/**
+ * Refuses a body sent as JSON `null` (422, 'required'). Fastify hands an absent body and a `null` one to the
+ * validator alike (as null), which reads both as `{}`; only here, before validation, are they told apart
+ * (an absent body is still undefined). Without it `null` was a body of defaults (issue 21: it erased the
+ * caller's Details fields).
+ */
+async function refuseNullBody(req: FastifyRequest): Promise<void> {
+  if (req.body !== null) return;
+  const issue = { code: 'invalid_type' as const, expected: 'object' as const, path: [], input: null, message: '' };
+  const error = new SchemaValidationError(new ZodError([issue]));
+  error.validationContext = 'body';
+  throw error;
+}
+
+/** Sets the two compilers on the app, for every route registered after it, and refuses `null` bodies. */
 export const zodSchemas = appPlugin(async (app: FastifyInstance) => {
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(describingSerializerCompiler);
+  app.addHook('preValidation', refuseNullBody);
 });
