@@ -1,25 +1,30 @@
-import { defaultClientConditions, defineConfig, type PluginOption } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The API runs on 127.0.0.1:8080 (scripts/up.sh); in development Vite proxies /rest to it.
 const apiTarget = process.env.PORTAL_API_URL ?? 'http://127.0.0.1:8080';
 
-// @vitejs/plugin-react is hoisted to the root, where its types see the root's Vite (vitest's), not this
-// workspace's Vite 7; the plugin itself supports both, so only its type needs this cast.
-const reactPlugin = react() as unknown as PluginOption;
-
 /**
- * Libraries every route needs, kept in one long-cached vendor chunk. Only what the shell loads anyway goes
- * here: a package that only lazy screens use (mantine-datatable, @mantine/dates) must stay in their chunks,
- * or the sign-in page would download it (issue 14, `npm run bench` checks the budget).
+ * Chunks of what every route loads (Rolldown's `codeSplitting` groups; issue 14, `npm run bench` checks the
+ * sign-in page's budget). React and the router are long-cached vendor chunks of their own; a group also takes
+ * the modules its members import, so React has the higher priority and the router's group keeps only its own
+ * packages. `shell` gathers everything else the entry imports statically (`$initial`: the sign-in page and
+ * what it needs) into one chunk; left to itself Rolldown cuts that into a dozen small shared chunks, each
+ * compressed on its own. Nothing that only lazy screens use (mantine-datatable, @mantine/dates, the charts)
+ * is `$initial`, so none of it reaches the sign-in page.
  */
-const VENDOR_CHUNKS: Record<string, RegExp> = {
-  react: /\/node_modules\/(react|react-dom|scheduler)\//,
-  router: /\/node_modules\/(react-router|react-router-dom|cookie|set-cookie-parser)\//,
-};
+const CHUNK_GROUPS = [
+  { name: 'vendor-react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 20 },
+  {
+    name: 'vendor-router',
+    test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/,
+    priority: 10,
+  },
+  { name: 'shell', tags: ['$initial' as const], priority: 0 },
+];
 
 export default defineConfig({
-  plugins: [reactPlugin],
+  plugins: [react()],
   // The workspace packages export built files by default; the browser bundles their sources instead
   // (the `development` export condition), so a web build never waits for, nor ships, a stale dist/.
   resolve: { conditions: ['development', ...defaultClientConditions] },
@@ -41,18 +46,6 @@ export default defineConfig({
     manifest: true,
     target: 'es2022',
     chunkSizeWarningLimit: 1500,
-    rollupOptions: {
-      output: {
-        manualChunks(id) {
-          for (const [name, test] of Object.entries(VENDOR_CHUNKS)) if (test.test(id)) return `vendor-${name}`;
-          return undefined;
-        },
-      },
-      onwarn(warning, warn) {
-        // zod's sources carry /* @__PURE__ */ comments Rollup cannot place; harmless noise.
-        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
-        warn(warning);
-      },
-    },
+    rolldownOptions: { output: { codeSplitting: { groups: CHUNK_GROUPS } } },
   },
 });

@@ -19,8 +19,8 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await page.goto('/app/profile?tab=access');
     await page.getByRole('link', { name: 'Request New Access' }).click();
     await expect(page.getByRole('heading', { name: 'Request New Access', level: 1 })).toBeVisible();
-    await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Data Manager');
-    await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+    await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+    await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
     await expect(page.getByRole('checkbox', { name: 'Portal Gateway' })).toBeChecked();
     await expect(page.getByRole('checkbox', { name: 'Portal Gateway' })).toBeDisabled();
     await page.getByLabel(/^Comments/).fill(comment);
@@ -49,7 +49,7 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await shot(page, '04-reviewer-queue');
     await row.click();
     await expect(page.getByText(comment)).toBeVisible();
-    await pick(page, page.getByRole('textbox', { name: 'Request Status' }), 'In Progress');
+    await pick(page, page.getByRole('combobox', { name: 'Request Status' }), 'In Progress');
     await page.getByLabel(/^External Ticket #/).fill('SR-2026-001');
     await shot(page, '05-review-in-progress');
     await page.getByRole('button', { name: 'Save Changes' }).click();
@@ -64,7 +64,7 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await expect(page.getByText(comment)).toBeVisible();
     // Approval alone grants nothing (001 §2.8): the reviewer applies the request to the user's access.
     await page.getByRole('button', { name: 'Apply Above Changes' }).click();
-    await pick(page, page.getByRole('textbox', { name: 'Request Status' }), 'Approved');
+    await pick(page, page.getByRole('combobox', { name: 'Request Status' }), 'Approved');
     await page.getByLabel(/^Reviewer Comments/).fill('Approved for the data management team.');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm Request Finalization/Closure' });
@@ -80,7 +80,7 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await page.goto(link);
     await expect(page.getByTestId('sign-in-message')).toHaveText(MESSAGES.signIn.pleaseSignIn);
     await page.getByLabel('Username or Email Address').fill('user');
-    await page.getByLabel('Password').fill(account('user').password);
+    await page.getByLabel('Password', { exact: true }).fill(account('user').password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/app\/profile\?tab=history$/);
     await expect(page.getByRole('tab', { name: 'Requests History' })).toHaveAttribute('aria-selected', 'true');
@@ -130,7 +130,7 @@ test('a user files own NEW, CHANGE and REMOVAL requests with the role-block rule
 
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(me.username);
-  await page.getByLabel('Password').fill(me.password);
+  await page.getByLabel('Password', { exact: true }).fill(me.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard/);
 
@@ -151,22 +151,22 @@ test('a user files own NEW, CHANGE and REMOVAL requests with the role-block rule
     await page.getByRole('link', { name: 'Request New Access' }).click();
     await expect(page.getByRole('heading', { name: 'Request New Access', level: 1 })).toBeVisible();
     // Study roles already held are not offered.
-    await page.getByRole('textbox', { name: 'Study Role' }).click();
+    await page.getByRole('combobox', { name: 'Study Role' }).click();
     await expect(page.getByRole('option', { name: 'Clinical Research Associate' })).toHaveCount(0);
     await page.keyboard.press('Escape');
-    await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Site Investigator');
+    await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Site Investigator');
     await page.getByRole('button', { name: 'Submit Request' }).click();
     await expect(page.getByText(MESSAGES.access.atLeastOneSite).first()).toBeVisible();
     await expect(page.getByText(MESSAGES.access.atLeastOneStudy)).toBeVisible();
     await expect(page.getByRole('checkbox', { name: 'Portal Gateway' })).toBeChecked();
     await expect(page.getByRole('checkbox', { name: 'Portal Gateway' })).toBeDisabled();
-    await pick(page, page.getByRole('textbox', { name: /^LAOs/ }), `NY016 - ${lao!.siteName}`);
+    await pick(page, page.getByRole('combobox', { name: /^LAOs/ }), `NY016 - ${lao!.siteName}`);
     // Sites to studies: only the studies the LAO's sites run are offered.
     await expect(page.getByText('Only the studies of the chosen AOs and LAOs')).toBeVisible();
-    await page.getByRole('textbox', { name: /^Studies/ }).click();
+    await page.getByRole('combobox', { name: /^Studies/ }).click();
     await expect(page.getByRole('option')).toHaveCount(laoStudies.length);
     await page.keyboard.press('Escape');
-    await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+    await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
     const comments = page.getByLabel(/^Comments/);
     await comments.fill(`   NEW ${tag}   `);
     await comments.blur();
@@ -181,7 +181,7 @@ test('a user files own NEW, CHANGE and REMOVAL requests with the role-block rule
     await page.getByRole('button', { name: 'Submit Request' }).click();
     await expect(page.getByText(MESSAGES.access.noChanges)).toBeVisible();
     await shot(page, '41-own-change-no-changes');
-    await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+    await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
     await page.getByLabel(/^Comments/).fill(`CHANGE ${tag}`);
     await page.getByRole('button', { name: 'Submit Request' }).click();
     await history(`CHANGE ${tag}`, 'Access Change', 'Clinical Research Associate');

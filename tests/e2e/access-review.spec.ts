@@ -27,13 +27,13 @@ test('a reviewer applies the requested access, edits portal roles and finalizes;
   await test.step('the user asks to change their Research Pharmacist access', async () => {
     await page.goto('/');
     await page.getByLabel('Username or Email Address').fill(me.username);
-    await page.getByLabel('Password').fill(me.password);
+    await page.getByLabel('Password', { exact: true }).fill(me.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/app\/dashboard/);
     await page.goto('/app/profile?tab=access');
     await page.getByRole('link', { name: 'Research Pharmacist', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Request Modified Access', level: 1 })).toBeVisible();
-    await pick(page, page.getByRole('textbox', { name: /^LAOs/ }), undefined);
+    await pick(page, page.getByRole('combobox', { name: /^LAOs/ }), undefined);
     await page.getByLabel(/^Comments/).fill(comment);
     await page.getByRole('button', { name: 'Submit Request' }).click();
     await expect(page).toHaveURL(/tab=history/);
@@ -61,7 +61,7 @@ test('a reviewer applies the requested access, edits portal roles and finalizes;
   });
 
   await test.step('finalizing before applying warns that the requested access was never applied', async () => {
-    await pick(page, page.getByRole('textbox', { name: 'Request Status' }), 'Approved');
+    await pick(page, page.getByRole('combobox', { name: 'Request Status' }), 'Approved');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm Request Finalization/Closure' });
     await expect(confirm.getByText('Requested access not applied')).toBeVisible();
@@ -73,7 +73,7 @@ test('a reviewer applies the requested access, edits portal roles and finalizes;
   await test.step('Apply Above Changes, a portal role, approve with the confirmation', async () => {
     await page.getByRole('button', { name: 'Apply Above Changes' }).click();
     const pharmacist = page.getByRole('region', { name: /^Current Access of/ }).getByRole('group', { name: 'Role #1' });
-    await expect(pharmacist.getByRole('textbox', { name: 'Study Role' })).toHaveValue('Research Pharmacist');
+    await expect(pharmacist.getByRole('combobox', { name: 'Study Role' })).toHaveValue('Research Pharmacist');
     await expect(pharmacist).toContainText(requested[0]!);
     await page.getByRole('checkbox', { name: /Password Self-Service/ }).check();
     await page.getByLabel(/^Reviewer Comments/).fill('Applied as asked.');
@@ -111,12 +111,12 @@ test('a reviewer applies the requested access, edits portal roles and finalizes;
     await shot(page, '64-user-access-tab');
     // Remove Safety Reviewer, add Data Manager with a study.
     const safety = page.getByRole('group', { name: 'Role #2' });
-    await expect(safety.getByRole('textbox', { name: 'Study Role' })).toHaveValue('Safety Reviewer');
+    await expect(safety.getByRole('combobox', { name: 'Study Role' })).toHaveValue('Safety Reviewer');
     await safety.getByRole('button', { name: 'Remove role' }).click();
     await page.getByRole('button', { name: 'Add new role' }).click();
     const added = page.getByRole('group', { name: 'Role #2' });
-    await pick(page, added.getByRole('textbox', { name: 'Study Role' }), 'Data Manager');
-    await pick(page, added.getByRole('textbox', { name: /^Studies/ }));
+    await pick(page, added.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+    await pick(page, added.getByRole('combobox', { name: /^Studies/ }));
     // Leaving with edits asks first.
     await page.getByRole('link', { name: /Back to/ }).click();
     const unsaved = page.getByRole('dialog', { name: 'Unsaved Changes' });

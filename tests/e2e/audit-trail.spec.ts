@@ -54,7 +54,7 @@ test('read-only staff view the configuration and the audit trail; a network user
     await shot(page, '41-audit-trail');
     // Each filter lands in the address before the next one is set: a filter typed while the previous one's
     // navigation is still applying could otherwise be overwritten by it.
-    await pick(page, page.getByRole('textbox', { name: 'Entity (optional)' }), 'Access-change request');
+    await pick(page, page.getByRole('combobox', { name: 'Entity (optional)' }), 'Access-change request');
     await expect(page).toHaveURL(/entityType=AccessModRequest/);
     await page.getByRole('textbox', { name: 'Record id (optional)' }).fill(String(requestId));
     await expect(page).toHaveURL(new RegExp(`entityId=${requestId}`));

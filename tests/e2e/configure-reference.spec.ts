@@ -31,6 +31,6 @@ test('a reload revalidates reference data (304) and reads the sites from session
   expect(sent['if-none-match']).toBe(first.headers().etag);
   expect(seen.some((r) => r.url().endsWith('/rest/public/sites'))).toBe(false);
   // The form still has its lists: the study roles and studies come from the revalidated copies.
-  await expect(page.getByRole('textbox', { name: 'Study Role' })).toBeEnabled();
+  await expect(page.getByRole('combobox', { name: 'Study Role' })).toBeEnabled();
   await shot(page, '31-request-form-after-reload');
 });

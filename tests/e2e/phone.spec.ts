@@ -150,14 +150,14 @@ test('a profile-change request at phone size: the Account tab with its banner, t
 test('proxy access-change requests at phone size: the picker with its table, a batch summary', async ({ page }) => {
   await signIn(page, 'laostaff');
   await visit(page, '/app/proxy-access-change-request', 'Request Access-Change for Other Users', '60-proxy-empty');
-  await page.getByRole('textbox', { name: 'AO / LAO' }).click();
+  await page.getByRole('combobox', { name: 'AO / LAO' }).click();
   await page.getByRole('option').first().click();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: /^Select all \d+ users$/ })).toBeVisible({ timeout: 20_000 });
   await shot(page, 'phone-61-proxy-users');
   await page.getByRole('button', { name: /^Select all \d+ users$/ }).click();
-  await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Data Manager');
-  await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+  await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+  await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
   await page.getByRole('button', { name: 'Submit Request' }).click();
   await expect(page.getByRole('button', { name: 'Submit Another Request' })).toBeVisible({ timeout: 60_000 });
   await shot(page, 'phone-62-proxy-summary');

@@ -47,7 +47,7 @@ export async function makeChangingUser(prefix: string): Promise<ChangingUser> {
 export async function signInAs(page: Page, user: { username: string; password: string }): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard/);
 }

@@ -80,7 +80,7 @@ test('a user requests a name change, a reviewer approves it, the user sees it ap
     await unsaved.getByRole('button', { name: 'Go Back' }).click();
     await expect(unsaved).toHaveCount(0);
 
-    await page.getByRole('textbox', { name: 'Request Status' }).click();
+    await page.getByRole('combobox', { name: 'Request Status' }).click();
     await page.getByRole('option', { name: 'Approved', exact: true }).click();
     await page.getByRole('button', { name: 'Save Changes' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm Request Finalization/Closure' });

@@ -127,8 +127,9 @@ test('a user edits their details and reads their own Requests History', async ({
   await submitSignIn(page, username, password);
   await expect(page).toHaveURL(/\/app\/dashboard/);
   const field = (name: string) => page.getByRole('textbox', { name, exact: true });
-  const country = field('Country (optional)');
-  const state = field('State (optional)');
+  // Country and State are Selects: Mantine gives their inputs the combobox role.
+  const country = page.getByRole('combobox', { name: 'Country (optional)', exact: true });
+  const state = page.getByRole('combobox', { name: 'State (optional)', exact: true });
 
   await test.step('Details: every field editable, a new country clears the state and loads its states', async () => {
     await page.goto('/app/profile?tab=details');

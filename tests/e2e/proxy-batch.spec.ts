@@ -27,7 +27,7 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   await shot(page, 'proxy-batch-02-empty');
 
   // The first LAO (its users and those of its AOs); they load 1000 ms after the pick settles.
-  await pick(page, page.getByRole('textbox', { name: 'AO / LAO' }));
+  await pick(page, page.getByRole('combobox', { name: 'AO / LAO' }));
   const selectAll = page.getByRole('button', { name: /^Select all \d+ users$/ });
   await expect(selectAll).toBeVisible({ timeout: 20_000 });
   const count = Number(/\d+/.exec((await selectAll.textContent()) ?? '')![0]);
@@ -44,8 +44,8 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   await expect(page.getByText(PROXY_MESSAGES.selectUser)).toHaveCount(0);
   await shot(page, 'proxy-batch-03-selected');
 
-  await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Data Manager');
-  await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+  await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+  await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
   await page.getByLabel(/^Comments/).fill('Added for the new protocol');
   await page.getByRole('button', { name: 'Submit Request' }).click();
 
@@ -69,7 +69,7 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
 
   await page.getByRole('button', { name: 'Submit Another Request' }).click();
   await expect(page).not.toHaveURL(/batch=/);
-  await expect(page.getByRole('textbox', { name: 'AO / LAO' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'AO / LAO' })).toBeVisible();
   await expect(page.getByText(PROXY_MESSAGES.selectUser)).toBeVisible();
 
   // The reviewer reads a filed request: the proxy's own comment and who filed it, never the raw marker.

@@ -33,8 +33,8 @@ async function fillRegistration(page: Page, person: Person, organization = 'Lake
     .getByRole('textbox', { name: /^Email Address/ })
     .first()
     .fill(person.email);
-  await pick(page, page.getByRole('textbox', { name: 'Study Role' }), 'Data Manager');
-  await pick(page, page.getByRole('textbox', { name: /^Studies/ }));
+  await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+  await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
 }
 
 /** Registers `person` on the public form and answers the new registration's id. */
@@ -201,7 +201,7 @@ test("'Request a User': a proxy registration, then 'Submit A Similar Request'", 
   await page.getByRole('button', { name: 'Submit A Similar Request' }).click();
   await expect(page.getByRole('textbox', { name: /^First Name/ })).toHaveValue('');
   await expect(page.getByRole('textbox', { name: /^Organization Name/ })).toHaveValue('Hillside AO');
-  await expect(page.getByRole('textbox', { name: 'Study Role' })).toHaveValue('Data Manager');
+  await expect(page.getByRole('combobox', { name: 'Study Role' })).toHaveValue('Data Manager');
   await page.getByRole('textbox', { name: /^First Name/ }).fill('Lee');
   await page.getByRole('textbox', { name: /^Last Name/ }).fill(`Proxied${t}`);
   await page.getByRole('textbox', { name: /^Job Title/ }).fill('Research Nurse');
@@ -218,6 +218,6 @@ test("'Request a User': a proxy registration, then 'Submit A Similar Request'", 
 
   await page.getByRole('button', { name: 'Submit New Request' }).click();
   await expect(page.getByRole('textbox', { name: /^Organization Name/ })).toHaveValue('');
-  await expect(page.getByRole('textbox', { name: 'Study Role' })).toHaveValue('');
+  await expect(page.getByRole('combobox', { name: 'Study Role' })).toHaveValue('');
   await signOut(page);
 });

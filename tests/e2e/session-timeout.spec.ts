@@ -51,7 +51,7 @@ test.describe('with a 20-second session timeout', () => {
     await shot(page, 'session-02-signed-out-inactivity');
 
     await page.getByLabel('Username or Email Address').fill('user');
-    await page.getByLabel('Password').fill('User-Demo-2026!');
+    await page.getByLabel('Password', { exact: true }).fill('User-Demo-2026!');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/app\/profile\?tab=history$/);
     await signOut(page);

@@ -51,7 +51,7 @@ export function account(username: string) {
 export async function signIn(page: Page, username: string): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(username);
-  await page.getByLabel('Password').fill(account(username).password);
+  await page.getByLabel('Password', { exact: true }).fill(account(username).password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard/);
 }
@@ -77,7 +77,7 @@ export async function pick(page: Page, input: Locator, option?: string): Promise
 export async function submitSignIn(page: Page, username: string, password = account(username).password): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(username);
-  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 

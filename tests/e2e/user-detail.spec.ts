@@ -32,8 +32,8 @@ test('an administrator edits, saves and deactivates a user', async ({ page }) =>
     await page.getByRole('tab', { name: 'Details' }).click();
     await expect(page).toHaveURL(/tab=details/);
     await page.getByRole('textbox', { name: 'Job Title (optional)' }).fill(jobTitle);
-    const country = page.getByRole('textbox', { name: 'Country (optional)' });
-    const state = page.getByRole('textbox', { name: 'State (optional)' });
+    const country = page.getByRole('combobox', { name: 'Country (optional)' });
+    const state = page.getByRole('combobox', { name: 'State (optional)' });
     await pick(page, country, 'Canada');
     await pick(page, state, 'Ontario');
     await pick(page, country, 'United States');
@@ -96,7 +96,7 @@ test('the Access tab shows what the user holds as role blocks (editing: access-r
   await expect(page.getByRole('heading', { level: 1, name: /^Edit User/ })).toBeVisible();
   await page.getByRole('tab', { name: 'Access' }).click();
   const block = page.getByRole('group', { name: 'Role #1' });
-  await expect(block.getByRole('textbox', { name: 'Study Role' })).toHaveValue('LAO Staff');
+  await expect(block.getByRole('combobox', { name: 'Study Role' })).toHaveValue('LAO Staff');
   await expect(page.getByRole('button', { name: 'Add new role' })).toBeVisible();
   await shot(page, '48-user-detail-access');
   await signOut(page);

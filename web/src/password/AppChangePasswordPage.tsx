@@ -54,7 +54,7 @@ export function AppChangePasswordPage() {
           {restrictionText(now.data?.changeAllowedFrom)}
         </Alert>
       )}
-      <Grid gutter="lg">
+      <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <ChangePasswordForm
             disabled={restricted}

@@ -37,6 +37,8 @@ function renderProxy() {
 }
 
 const box = (name: RegExp, index = 0) => screen.getAllByRole('textbox', { name })[index]!;
+/** A Select (Mantine gives its input the combobox role). */
+const combobox = (name: RegExp) => screen.getAllByRole('combobox', { name })[0]!;
 
 describe("proxy registration 'Request a User'", () => {
   // A long journey through a large form (two filings): jsdom needs more than the default 20 s on two cores.
@@ -59,7 +61,7 @@ describe("proxy registration 'Request a User'", () => {
     await fill(box(/^Organization Name/), 'East Clinic');
     await fill(box(/^Phone Number/), '555-0200');
     await fill(box(/^Email Address/), 'grace@example.org');
-    await user.click(box(/^Study Role/));
+    await user.click(combobox(/^Study Role/));
     await user.click(await screen.findByRole('option', { name: 'Data Manager', hidden: true }));
     await fill(box(/^Full Name/), 'Lea Staff');
     await fill(box(/^Email Address/, 1), 'lea@portal.test');
@@ -78,7 +80,7 @@ describe("proxy registration 'Request a User'", () => {
     expect(await screen.findByRole('textbox', { name: /^First Name/ })).toHaveValue('');
     expect(box(/^Email Address/)).toHaveValue('');
     expect(box(/^Organization Name/)).toHaveValue('East Clinic');
-    expect(box(/^Study Role/)).toHaveValue('Data Manager');
+    expect(combobox(/^Study Role/)).toHaveValue('Data Manager');
     expect(box(/^Full Name/)).toHaveValue('Lea Staff');
 
     await fill(box(/^First Name/), 'Alan');
@@ -89,7 +91,7 @@ describe("proxy registration 'Request a User'", () => {
     await user.click(screen.getByRole('button', { name: 'Submit Registration' }));
     await user.click(await screen.findByRole('button', { name: 'Submit New Request' }));
     expect(await screen.findByRole('textbox', { name: /^Organization Name/ })).toHaveValue('');
-    expect(box(/^Study Role/)).toHaveValue('');
+    expect(combobox(/^Study Role/)).toHaveValue('');
     expect(sent()).toHaveLength(2);
     expect(sent()[1]).toMatchObject({ firstName: 'Alan', organizationName: 'East Clinic' });
   });

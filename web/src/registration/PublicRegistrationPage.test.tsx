@@ -36,7 +36,7 @@ function renderForm(submit: Handler = () => reply(201, { id: 1 })) {
 type User = ReturnType<typeof renderForm>['user'];
 
 async function pickOption(user: User, label: string, option: string) {
-  await user.click(screen.getAllByRole('textbox', { name: new RegExp(`^${label}`) })[0]!);
+  await user.click(screen.getAllByRole('combobox', { name: new RegExp(`^${label}`) })[0]!);
   // Mantine's dropdown is still in its opening transition (display: none) in jsdom.
   await user.click(await screen.findByRole('option', { name: option, hidden: true }));
 }
@@ -148,7 +148,7 @@ describe('public registration form', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Add new role' }));
     expect(screen.getByText('Role #2')).toBeInTheDocument();
 
-    const second = screen.getAllByRole('textbox', { name: /^Study Role/ })[1]!;
+    const second = screen.getAllByRole('combobox', { name: /^Study Role/ })[1]!;
     await user.click(second);
     await waitFor(() => expect(second).toHaveAttribute('aria-controls'));
     const listbox = document.getElementById(second.getAttribute('aria-controls')!)!;
@@ -165,6 +165,6 @@ describe('public registration form', { timeout: 60_000 }, () => {
     await user.click(screen.getAllByRole('button', { name: 'Remove role' })[0]!);
     await waitFor(() => expect(screen.queryByText('Role #2')).toBeNull());
     expect(screen.getByText('Study Role is unknown')).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: /^Study Role/ })).toHaveValue('Data Manager');
+    expect(screen.getByRole('combobox', { name: /^Study Role/ })).toHaveValue('Data Manager');
   });
 });

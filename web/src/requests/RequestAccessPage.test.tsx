@@ -80,7 +80,7 @@ function renderPage(
 
 type User = ReturnType<typeof renderPage>['user'];
 
-const combobox = (label: RegExp) => screen.getAllByRole('textbox', { name: label })[0]!;
+const combobox = (label: RegExp) => screen.getAllByRole('combobox', { name: label })[0]!;
 
 /** The option names a selector offers once opened (its own listbox, found through aria-controls). */
 async function optionsOf(user: User, label: RegExp): Promise<string[]> {
@@ -121,7 +121,7 @@ describe('Request New Access / Request Modified Access', { timeout: 60_000 }, ()
       { access: [] },
     );
     await screen.findByRole('heading', { name: 'Request New Access' });
-    await screen.findAllByRole('textbox', { name: /^Study Role/ });
+    await screen.findAllByRole('combobox', { name: /^Study Role/ });
     // A role allowing neither AOs nor LAOs disables both selectors.
     await pick(user, /^Study Role/, 'Data Manager');
     expect(combobox(/^LAOs/)).toBeDisabled();
@@ -159,7 +159,7 @@ describe('Request New Access / Request Modified Access', { timeout: 60_000 }, ()
       ++answers === 1 ? reply(304) : reply(200, { id: 5 }),
     );
     await screen.findByRole('heading', { name: 'Request Modified Access' });
-    await screen.findAllByRole('textbox', { name: /^Study Role/ });
+    await screen.findAllByRole('combobox', { name: /^Study Role/ });
     // The held AO runs only STUDY-1, which is chosen: no other study is offered.
     expect(await optionsOf(user, /^Studies/)).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));

@@ -28,7 +28,7 @@ export function AccessBlocksEditor<V extends { accessControls: AccessBlock[] }>(
   const errors = form.errors;
   // Mantine cannot resolve the path's type on a generic form; V's `accessControls` is AccessBlock[] by its bound.
   const onChange = (blocks: AccessBlock[]) =>
-    form.setFieldValue('accessControls', blocks as Parameters<typeof form.setFieldValue<'accessControls'>>[1]);
+    form.setFieldValue('accessControls', blocks as Parameters<typeof form.setFieldValue<V, 'accessControls'>>[1]);
   const onErrorsChange = (next: Record<string, unknown>) => form.setErrors(next as Record<string, string>);
   const setBlock = (index: number, next: AccessBlock) => {
     onChange(value.map((b, i) => (i === index ? next : b)));

@@ -1,6 +1,7 @@
 /**
  * Set-up of the `web` vitest project (jsdom): jest-dom matchers, a clean DOM, notification store and stubs after every test,
- * and the browser APIs Mantine expects that jsdom lacks (matchMedia, ResizeObserver, scrollIntoView).
+ * and the browser APIs Mantine expects that jsdom lacks (matchMedia, ResizeObserver, scrollIntoView,
+ * document.fonts).
  */
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
@@ -38,3 +39,11 @@ class NoResizeObserver {
 }
 window.ResizeObserver = window.ResizeObserver ?? NoResizeObserver;
 window.HTMLElement.prototype.scrollIntoView = () => {};
+
+// Mantine 9's autosizing Textarea re-measures when web fonts finish loading (document.fonts' events).
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: Object.assign(new EventTarget(), { ready: Promise.resolve(), status: 'loaded' }),
+  });
+}

@@ -144,11 +144,11 @@ describe('user detail', () => {
       { [`GET ${BASE}/user/7`]: () => reply(200, person()), [`PUT ${BASE}/update_user`]: () => reply(200, person()) },
       WRITER,
     );
-    const country = await screen.findByRole('textbox', { name: 'Country (optional)' });
+    const country = await screen.findByRole('combobox', { name: 'Country (optional)' });
     await waitFor(() => expect(country).toHaveValue('Canada'));
     await user.click(country);
     await user.click(await screen.findByRole('option', { name: 'United States', hidden: true }));
-    expect(screen.getByRole('textbox', { name: 'State (optional)' })).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'State (optional)' })).toHaveValue('');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(api.callsTo(`PUT ${BASE}/update_user`)).toHaveLength(1));
     expect(api.callsTo(`PUT ${BASE}/update_user`)[0]!.body).toMatchObject({ country: 'US', state: null });

@@ -53,7 +53,7 @@ describe('ProfileDetailsTab', () => {
     });
     const city = screen.getByRole('textbox', { name: 'City (optional)' });
     expect(city).toHaveValue('Toronto');
-    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Country (optional)' })).toHaveValue('Canada'));
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Country (optional)' })).toHaveValue('Canada'));
 
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText(PROFILE_DETAILS_MESSAGES.noChanges)).toBeInTheDocument();

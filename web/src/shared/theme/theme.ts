@@ -20,7 +20,10 @@ export const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: PRIMARY_SHADE, dark: PRIMARY_SHADE },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  // Mantine 9 moved these defaults (radius md, medium weight 600); the app keeps the look it was checked in
+  // (wider labels would also press the many-column tables against the 1280 px no-sideways-scroll rule).
   defaultRadius: 'sm',
+  fontWeights: { medium: '500' },
   focusRing: 'auto',
   // WCAG 2.3.3: no transitions for people who ask their system for reduced motion.
   respectReducedMotion: true,

@@ -205,7 +205,7 @@ describe('review shell', () => {
     expect(screen.getByRole('textbox', { name: /Reviewer Comments/ })).toHaveValue('late');
     expect(screen.getByRole('textbox', { name: /External Ticket #/ })).toHaveValue('SR-9');
     // The fresh version's status; saving again sends the new version number with the kept text.
-    expect(screen.getByRole('textbox', { name: 'Request Status' })).toHaveValue('In Progress');
+    expect(screen.getByRole('combobox', { name: 'Request Status' })).toHaveValue('In Progress');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(sent()).toHaveLength(2));
     expect(sent()[1]!.userAccessModificationRequest).toMatchObject({
@@ -279,7 +279,7 @@ describe('review shell', () => {
 
   it('finalizing asks first, warning when the requested access was never applied', async () => {
     const { user, sent } = renderReview({ [SAVE]: () => reply(200, request({ requestStatus: 'APPROVED' })) });
-    await user.click(await screen.findByRole('textbox', { name: 'Request Status' }));
+    await user.click(await screen.findByRole('combobox', { name: 'Request Status' }));
     await user.click(await screen.findByRole('option', { name: 'Approved', hidden: true }));
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm Request Finalization/Closure' });
