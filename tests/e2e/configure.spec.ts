@@ -175,7 +175,7 @@ test('an administrator configures a portal role, a system and a study role, and 
     // The screens' labels, never the stored field names (issue 9).
     await expect(updated).toContainText('Permissions');
     await expect(updated).not.toContainText('versionno');
-    await updated.getByRole('button', { name: /Before and after/ }).click();
+    await updated.getByRole('button', { name: /^Before \/ after:/ }).click();
     const details = page.getByRole('dialog');
     await expect(details.getByRole('row').filter({ hasText: 'Permissions' })).toContainText('READ_USERS');
     await expect(details.getByRole('row').filter({ hasText: 'Permissions' })).toContainText('WRITE_USERS');

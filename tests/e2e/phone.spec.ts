@@ -106,7 +106,7 @@ test("an administrator's screens at phone size", async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Edit System' })).toBeVisible();
   await shot(page, 'phone-36-edit-system');
   await visit(page, '/app/audit-trail', 'Audit Trail', '37-audit-trail');
-  const details = page.getByRole('button', { name: /^Before and after of/ });
+  const details = page.getByRole('button', { name: /^Before \/ after:/ });
   if (await details.count()) {
     await details.first().click();
     await expect(page.getByRole('dialog')).toBeVisible();

@@ -92,7 +92,8 @@ export function AuditTrailPage() {
               <Button
                 size="compact-xs"
                 variant="light"
-                aria-label={`Before and after of ${entityLabel(e.entityType)} ${record(e)}, ${auditActionLabel(e.action)}`}
+                // The name starts with the visible text (WCAG 2.5.3, axe label-content-name-mismatch).
+                aria-label={`Before / after: ${entityLabel(e.entityType)} ${record(e)}, ${auditActionLabel(e.action)}`}
                 onClick={(ev) => {
                   ev.stopPropagation();
                   setOpen(e);
