@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './app/mantine-styles';
 import 'mantine-datatable/styles.css';
 import '@mantine/charts/styles.css';
 import { StrictMode } from 'react';
