@@ -126,7 +126,7 @@ export async function fileAccessRequest(
   env: TemporalTestEnv,
   prisma: PrismaClient,
   taskQueue: string,
-  opts: { requestType?: RequestType; username?: string; notificationDeadline?: string } = {},
+  opts: { requestType?: RequestType; username?: string; notificationDeadline?: string; writeDeadline?: string } = {},
 ): Promise<FiledRequest> {
   const requestType = opts.requestType ?? 'NEW';
   const { user, block } = await demoRequestParts(prisma, opts.username);
@@ -165,6 +165,7 @@ export async function fileAccessRequest(
     subjectUserId: user.id,
     requesterUserId: user.id,
     notificationDeadline: opts.notificationDeadline,
+    writeDeadline: opts.writeDeadline,
   };
   const label = `${user.firstName} ${user.lastName} (${user.username})`;
   await startRequestWorkflow(env.client, accessChangeDefinition, input, {

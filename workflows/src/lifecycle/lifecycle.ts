@@ -123,10 +123,9 @@ export class RequestLifecycle<S extends string> {
     const base = { kind: this.def.kind, requestId: this.state.requestId, workflowId, actor: input.actor };
     if (input.requestStatus === this.def.outsideEffectsOn && !this.state.outsideEffectsRan) {
       await this.guard(
-        writes.applyOutsideEffects.executeWithOptions(
-          { ...WRITE_ACTIVITY_OPTIONS, summary: `outside effects of ${input.requestStatus}` },
-          [{ ...base, payload: input.payload }],
-        ),
+        writes.applyOutsideEffects.executeWithOptions(this.writeOptions(`outside effects of ${input.requestStatus}`), [
+          { ...base, payload: input.payload },
+        ]),
       );
       this.state.outsideEffectsRan = true;
     }
@@ -141,7 +140,7 @@ export class RequestLifecycle<S extends string> {
     };
     const result = await this.guard(
       writes.commitSave.executeWithOptions(
-        { ...WRITE_ACTIVITY_OPTIONS, summary: `save v${save.version}: ${save.fromStatus} → ${save.toStatus}` },
+        this.writeOptions(`save v${save.version}: ${save.fromStatus} → ${save.toStatus}`),
         [save],
       ),
     );
@@ -159,6 +158,12 @@ export class RequestLifecycle<S extends string> {
     this.state.sysaidTicket = input.sysaidTicket;
     this.state.lastModifiedBy = input.actor.username;
     upsertSearchAttributes([{ key: RequestStatusKey, value: this.state.status }]);
+  }
+
+  /** A database write's options: WRITE_ACTIVITY_OPTIONS, its overall deadline from the input when given. */
+  private writeOptions(summary: string): ActivityOptions {
+    const deadline = this.input.writeDeadline;
+    return { ...WRITE_ACTIVITY_OPTIONS, ...(deadline ? { scheduleToCloseTimeout: deadline } : {}), summary };
   }
 
   /** An activity that finally failed fails the save (the update), never the workflow (SAVE_FAILED). */
@@ -184,9 +189,7 @@ export class RequestLifecycle<S extends string> {
       if (!(err instanceof ActivityFailure)) throw err;
       const reason = err.cause?.message ?? err.message;
       log.warn('resolution mail given up', { workflowId, reason });
-      await writes.recordMailFailure.executeWithOptions({ ...WRITE_ACTIVITY_OPTIONS, summary: 'MAIL_FAILED audit' }, [
-        { ...mail, reason },
-      ]);
+      await writes.recordMailFailure.executeWithOptions(this.writeOptions('MAIL_FAILED audit'), [{ ...mail, reason }]);
     }
   }
 }

@@ -22,6 +22,12 @@ export interface LifecycleInput {
    * mail is given up and audited as MAIL_FAILED (rule 5). Tests shorten it.
    */
   notificationDeadline?: string;
+  /**
+   * Overall deadline of each database write's retries (commit, outside effects, MAIL_FAILED bookkeeping;
+   * Temporal duration, default '10 minutes' of WRITE_ACTIVITY_OPTIONS). Tests shorten it to make an outage
+   * outlast it (issue 21).
+   */
+  writeDeadline?: string;
 }
 
 /** What the `state` query returns and every accepted `review` answers with. */

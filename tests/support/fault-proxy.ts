@@ -1,0 +1,99 @@
+/**
+ * A TCP hop in front of a real dependency (PostgreSQL, slapd, SMTP) that a fault test can break both ways
+ * (issue 21): `refuse()` closes every open connection and resets every new one (the dependency stopped,
+ * its port closed), `hang()` keeps connections open but forwards nothing in either direction (the process
+ * frozen, as with SIGSTOP), `heal()` forwards again. The product under test is pointed at the proxy's port
+ * instead of the dependency's, so the fault goes through its own paths, not through a test double.
+ */
+import net from 'node:net';
+
+export type FaultMode = 'forward' | 'refuse' | 'hang';
+
+export interface FaultProxy {
+  /** The loopback port to give the product instead of the dependency's. */
+  port: number;
+  mode(): FaultMode;
+  refuse(): void;
+  hang(): void;
+  heal(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a proxy on a free loopback port forwarding to `target`.
+ * @throws Error when the port cannot be bound.
+ */
+export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
+  let mode: FaultMode = 'forward';
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  /** Data held while hanging, per direction, released in order by heal(). */
+  const held = new Map<net.Socket, Buffer[]>();
+
+  const relay = (from: net.Socket, to: net.Socket) => {
+    from.on('data', (chunk: Buffer) => {
+      if (mode === 'hang') held.set(to, [...(held.get(to) ?? []), chunk]);
+      else if (!to.destroyed) to.write(chunk);
+    });
+  };
+
+  const server = net.createServer((client) => {
+    if (mode === 'refuse') {
+      client.resetAndDestroy();
+      return;
+    }
+    const upstream = net.connect(target.port, target.host);
+    const pair = { client, upstream };
+    pairs.add(pair);
+    relay(client, upstream);
+    relay(upstream, client);
+    const end = () => {
+      pairs.delete(pair);
+      held.delete(client);
+      held.delete(upstream);
+      if (!client.destroyed) client.destroy();
+      if (!upstream.destroyed) upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as net.AddressInfo).port;
+
+  const proxy: FaultProxy = {
+    port,
+    mode: () => mode,
+    refuse() {
+      mode = 'refuse';
+      for (const { client, upstream } of pairs) {
+        client.resetAndDestroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+      held.clear();
+    },
+    hang() {
+      mode = 'hang';
+    },
+    heal() {
+      mode = 'forward';
+      for (const [to, chunks] of held) if (!to.destroyed) for (const c of chunks) to.write(c);
+      held.clear();
+    },
+    async close() {
+      proxy.refuse();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return proxy;
+}
+
+/** `url` (postgresql://, ldap://, smtp://…) with its host and port replaced by the proxy's. */
+export function viaProxy(url: string, proxy: FaultProxy): string {
+  const u = new URL(url);
+  u.hostname = '127.0.0.1';
+  u.port = String(proxy.port);
+  return u.toString();
+}
