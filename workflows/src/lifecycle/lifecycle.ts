@@ -189,7 +189,20 @@ export class RequestLifecycle<S extends string> {
       if (!(err instanceof ActivityFailure)) throw err;
       const reason = err.cause?.message ?? err.message;
       log.warn('resolution mail given up', { workflowId, reason });
-      await writes.recordMailFailure.executeWithOptions(this.writeOptions('MAIL_FAILED audit'), [{ ...mail, reason }]);
+      // Bookkeeping of a mail given up: an outage outlasting its deadline loses the MAIL_FAILED row, never the
+      // resolved request's workflow (issue 21 case 7).
+      try {
+        await writes.recordMailFailure.executeWithOptions(this.writeOptions('MAIL_FAILED audit'), [
+          { ...mail, reason },
+        ]);
+      } catch (auditErr) {
+        if (!(auditErr instanceof ActivityFailure)) throw auditErr;
+        log.error('MAIL_FAILED audit given up', {
+          workflowId,
+          reason,
+          auditReason: auditErr.cause?.message ?? auditErr.message,
+        });
+      }
     }
   }
 }
