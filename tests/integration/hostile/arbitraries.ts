@@ -47,6 +47,14 @@ export const HOSTILE_VALUES: Json[] = [
 /** A 1 MB string: bodies this large answer 413, never 5xx. */
 export const ONE_MB = 'a'.repeat(1024 * 1024);
 
+/**
+ * Stands for a value nested 5,000 arrays deep (issue 21: a recursive walk of the body answered 500 on 32
+ * routes). The case carries this marker and the payload text gets the nesting (`DEEP_JSON`): the value
+ * itself would overflow the stack of the test's own JSON.stringify and of fast-check's printing.
+ */
+export const DEEP = '$deep';
+export const DEEP_JSON = `${'['.repeat(5_000)}"x\\u0000"${']'.repeat(5_000)}`;
+
 /** Path segments (already URL-encoded) an attacker would try in place of a parameter. */
 export const HOSTILE_SEGMENTS = [
   '0',
@@ -163,7 +171,7 @@ export const mutationArb = (allowHuge: boolean): fc.Arbitrary<Mutation> =>
       arbitrary: fc.record({
         kind: fc.constant('replace' as const),
         pick: fc.nat(),
-        value: allowHuge ? fc.constantFrom(...HOSTILE_VALUES, ONE_MB) : fc.constantFrom(...HOSTILE_VALUES),
+        value: allowHuge ? fc.constantFrom(...HOSTILE_VALUES, ONE_MB, DEEP) : fc.constantFrom(...HOSTILE_VALUES),
       }),
       weight: 4,
     },

@@ -22,7 +22,16 @@ import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { createTestUser, type TestUser } from '../auth-helpers';
 import { createOutstandingRequest } from '../config-support';
 import { startApi, type TestApi } from '../harness';
-import { arbitraryOf, HOSTILE_SEGMENTS, type Json, type KeyOverrides, mutate, mutationArb } from './arbitraries';
+import {
+  arbitraryOf,
+  DEEP,
+  DEEP_JSON,
+  HOSTILE_SEGMENTS,
+  type Json,
+  type KeyOverrides,
+  mutate,
+  mutationArb,
+} from './arbitraries';
 import { changedTables, cloneDatabase, fingerprint, leakIn, type PersonaName, personaPool } from './walker-support';
 
 const SEED = 13_2026;
@@ -200,6 +209,27 @@ function urlOf(route: CatalogRoute, c: Case): string {
   return text ? `${path}?${text}` : path;
 }
 
+/**
+ * Cases every body route gets besides the generated ones (issue 21), as an administrator on the route's own
+ * throwaway record: the whole body replaced by a value nested 5,000 levels deep, and the body sent as
+ * JSON null (a drop at the root).
+ */
+function fixedExamples(route: CatalogRoute): [Case][] {
+  if (!route.schema?.body) return [];
+  const paramsShape = ((route.schema.params as z.ZodObject | undefined)?.shape ?? {}) as Record<string, z.ZodType>;
+  const params = Object.fromEntries(
+    Object.keys(paramsShape).map((k) => [
+      k,
+      encodeURIComponent(k === 'uuid' ? (throwaway.user.user.uuid ?? '') : String(recordIdOf(route.url))),
+    ]),
+  );
+  const base = { persona: 'admin' as const, params, query: {}, body: {}, queryMutation: { kind: 'none' as const } };
+  return [
+    [{ ...base, bodyMutation: { kind: 'replace', pick: 0, value: DEEP } }],
+    [{ ...base, bodyMutation: { kind: 'drop', pick: 0 } }],
+  ];
+}
+
 const refused = (status: number) => status >= 400 || status === 304;
 
 /** Answers seen, by persona and status: the walk must reach the handlers, not only bounce off the guards. */
@@ -227,7 +257,10 @@ describe('every route, every persona, hostile input (issue 13)', () => {
           }
           const body = c.body === undefined ? undefined : mutate(c.body, c.bodyMutation);
           const ownId = String(persona.user?.user.id ?? throwaway.user.user.id);
-          const payload = body === undefined ? undefined : JSON.stringify(body).replaceAll(`"${OWN}"`, ownId);
+          const payload =
+            body === undefined
+              ? undefined
+              : JSON.stringify(body).replaceAll(`"${OWN}"`, ownId).replaceAll(`"${DEEP}"`, DEEP_JSON);
           const headers: Record<string, string> = {};
           if (persona.session) {
             headers.cookie = persona.session.cookie;
@@ -245,9 +278,14 @@ describe('every route, every persona, hostile input (issue 13)', () => {
           tally(c.persona, res.statusCode);
           expect(res.statusCode, what).toBeLessThan(500);
           expect(leakIn(res.body), what).toBeNull();
+          // Issue 21: a body that its route's schema refuses (JSON null included; an absent one is read as {})
+          // must be refused too, never read as something else that validates (null once saved defaults).
+          const sent = payload === undefined ? {} : (JSON.parse(payload) as unknown);
+          const bodyValid = !route.schema?.body || (route.schema.body as z.ZodType).safeParse(sent).success;
+          if (!bodyValid) expect(refused(res.statusCode), `a body that does not validate: ${what}`).toBe(true);
           if (refused(res.statusCode)) expect(changedTables(before, await fingerprint(prisma)), what).toEqual([]);
         }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+        { seed: SEED, numRuns: RUNS, endOnFailure: true, examples: fixedExamples(route) },
       );
     });
   }
