@@ -1,13 +1,17 @@
 /**
  * The lifecycle with one dependency failing at a time (issue 7, REQUEST-LIFECYCLE rules 2, 4, 5): a request
  * row write that fails during an approving save, a commit whose completion is lost, a worker killed (kill -9)
- * while the commit runs, and a mail server that stays down longer than the mail's deadline.
+ * while the commit runs, and a mail server that stays down longer than the mail's deadline; and (issue 21)
+ * PostgreSQL away past the write deadline, shortened through the workflow's input: the worker reaches it
+ * through a fault proxy (tests/support/fault-proxy.ts) that refuses connections (the database stopped) or
+ * forwards nothing (the database frozen), while the test's own reads go to PostgreSQL directly.
  */
 import { describe, expect, it } from 'vitest';
-import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { type PrismaClient, createPrisma, lockUserAccess } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
-import { testMailSettings } from '../fixtures';
+import { startFaultProxy, viaProxy } from '../../support/fault-proxy';
+import { stackEnv, testMailSettings } from '../fixtures';
 import { startWorkerProcess } from '../worker-process';
 import {
   type TemporalTestEnv,
@@ -159,6 +163,51 @@ describe('request lifecycle: failure paths', () => {
       await maybeRecordHistory(env, filed.workflowId, 'access-change', 'mail-failed');
     });
   });
+});
+
+describe('the database away past the write deadline', () => {
+  // Case 7: the MAIL_FAILED bookkeeping ran with the write options and no catch of its own, so an outage
+  // outlasting its deadline failed a workflow whose request was already resolved.
+  for (const fault of ['refuse', 'hang'] as const) {
+    it(`completes a resolved request whose MAIL_FAILED bookkeeping cannot be written (database ${fault === 'refuse' ? 'stopped' : 'frozen'})`, async () => {
+      const databaseUrl = new URL(stackEnv().DATABASE_URL!);
+      const proxy = await startFaultProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
+      const workerPrisma = createPrisma(viaProxy(databaseUrl.toString(), proxy));
+      try {
+        const taskQueue = uniqueQueue(`lifecycle-bookkeeping-${fault}`);
+        const worker = await newWorker(env, workerPrisma, taskQueue, {
+          mail: { ...testMailSettings(), smtpUrl: 'smtp://127.0.0.1:9' },
+        });
+        await worker.runUntil(async () => {
+          const filed = await fileAccessRequest(env, prisma, taskQueue, {
+            notificationDeadline: '2 seconds',
+            writeDeadline: '4 seconds',
+          });
+          const handle = env.client.workflow.getHandle(filed.workflowId);
+          await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
+          // The rejection is committed; the mail then gives up (no SMTP server) and its bookkeeping meets a
+          // database that stays away for longer than the write deadline.
+          if (fault === 'refuse') proxy.refuse();
+          else proxy.hang();
+          const result = await handle.result().finally(() => proxy.heal());
+          expect(result.status).toBe('REJECTED');
+          expect((await handle.describe()).status.name).toBe('COMPLETED');
+          expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+            requestStatus: 'REJECTED',
+          });
+          // A write held while frozen may still land once the database is back (the held bytes are
+          // forwarded): at most one MAIL_FAILED after the resolution, nothing else.
+          const actions = await auditActions(prisma, filed.workflowId);
+          expect(actions.slice(0, 2)).toEqual(['CREATED', 'STATUS_REJECTED']);
+          expect([[], ['MAIL_FAILED']]).toContainEqual(actions.slice(2));
+        });
+      } finally {
+        proxy.heal();
+        await workerPrisma.$disconnect();
+        await proxy.close();
+      }
+    }, 120_000);
+  }
 });
 
 async function waitingAdvisoryLocks(): Promise<number> {
