@@ -99,7 +99,10 @@ test('with the default timeout the modal gives minutes, rounded up', async ({ pa
   await page.clock.fastForward('56:40'); // 200 seconds left
   const modal = page.getByRole('dialog', { name: AUTH_MESSAGES.inactivityTitle });
   await expect(modal).toContainText('You will be signed out in 4 minutes because of inactivity.');
-  await shot(page, 'session-03-modal-minutes');
+  // The modal is checked with axe in the 20-second test ('session-01-inactivity-modal'). Here, under
+  // Playwright's installed clock, an axe run (axe-core 4.14) ends with the modal closed in 3 runs of 4, which
+  // the click below then waits for in vain; the screenshot alone leaves it open.
+  await shot(page, 'session-03-modal-minutes', { axe: false });
   await modal.getByRole('button', { name: AUTH_MESSAGES.staySignedIn }).click();
   await expect(modal).toBeHidden();
   await page.clock.fastForward('59:59');
