@@ -7,6 +7,7 @@
  * forwards nothing (the database frozen), while the test's own reads go to PostgreSQL directly.
  */
 import { describe, expect, it } from 'vitest';
+import { NativeConnection } from '@temporalio/worker';
 import { type PrismaClient, createPrisma, lockUserAccess } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
@@ -17,6 +18,7 @@ import {
   type TemporalTestEnv,
   appliedPayload,
   auditActions,
+  REVIEWER,
   faultyPrisma,
   fileAccessRequest,
   maybeRecordHistory,
@@ -208,6 +210,108 @@ describe('the database away past the write deadline', () => {
       }
     }, 120_000);
   }
+});
+
+describe('a commit that committed, then timed out (case 1)', () => {
+  // The commit's attempt 1 commits while its worker cannot reach Temporal past the write deadline: the
+  // workflow used to answer SAVE_FAILED and keep the old version, so the resolved request never mailed and
+  // never completed, and every later save was refused as stale.
+  it('takes the committed save as its own when the worker could not report it within the deadline', async () => {
+    const temporal = new URL(`http://${stackEnv().TEMPORAL_ADDRESS!}`);
+    const proxy = await startFaultProxy({ host: temporal.hostname, port: Number(temporal.port) });
+    const native = await NativeConnection.connect({ address: `127.0.0.1:${proxy.port}` });
+    const taskQueue = uniqueQueue('lifecycle-commit-timeout');
+    const filed = await fileAccessRequest(env, prisma, taskQueue, { writeDeadline: '5 seconds' });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // Hold the subject's access lock so the commit is known to be running when Temporal goes away.
+    const holder = prisma.$transaction(
+      async (tx) => {
+        await lockUserAccess(tx, filed.subjectId);
+        await held;
+      },
+      { timeout: 120_000 },
+    );
+    try {
+      const worker = await newWorker({ ...env, native }, prisma, taskQueue);
+      await worker.runUntil(async () => {
+        const handle = env.client.workflow.getHandle(filed.workflowId);
+        const payload = await appliedPayload(prisma, filed);
+        const approval = handle.executeUpdate(reviewUpdate, {
+          args: [review({ requestStatus: 'APPROVED', payload })],
+        });
+        approval.catch(() => undefined);
+        await until(async () => (await waitingAdvisoryLocks()) > 0, 'the commit waiting on the access lock', 30_000);
+        proxy.hang();
+        release();
+        await holder;
+        await until(
+          async () => (await auditActions(prisma, filed.workflowId)).includes('STATUS_APPROVED'),
+          'the approval committed in the database',
+        );
+        await until(
+          async () => (await handle.fetchHistory()).events?.some((e) => e.activityTaskTimedOutEventAttributes) ?? false,
+          'the commit activity timed out',
+          30_000,
+        );
+        proxy.heal();
+        await expect(approval).resolves.toMatchObject({ status: 'APPROVED', version: 1 });
+        await until(
+          async () => (await handle.describe()).status.name === 'COMPLETED',
+          'the resolved workflow completed',
+          30_000,
+        );
+        expect(await handle.result()).toMatchObject({ status: 'APPROVED', version: 1, lastModifiedBy: 'reviewer' });
+        const actions = await auditActions(prisma, filed.workflowId);
+        expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
+        expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
+      });
+    } finally {
+      release();
+      proxy.heal();
+      await native.close();
+      await proxy.close();
+    }
+  }, 120_000);
+
+  // The key `<workflowId>:<version>` used to answer COMMITTED to any save reusing it, whatever it held: a
+  // second reviewer's different save was told "saved" and nothing was written.
+  it('answers a retried save as committed and refuses a different save under the same key as superseded', async () => {
+    const filed = await fileAccessRequest(env, prisma, uniqueQueue('lifecycle-key-digest'));
+    try {
+      const { commitSave } = createActivities(prisma, testMailSettings());
+      const save: CommitSaveInput = {
+        kind: 'ACCESS_CHANGE',
+        requestId: filed.id,
+        workflowId: filed.workflowId,
+        version: 1,
+        fromStatus: 'NEW',
+        toStatus: 'IN_PROGRESS',
+        reviewerComments: 'first reviewer',
+        sysaidTicket: '',
+        actor: REVIEWER,
+      };
+      expect(await commitSave(save)).toMatchObject({ outcome: 'COMMITTED' });
+      expect(await commitSave(save)).toMatchObject({ outcome: 'COMMITTED' });
+      const other = { ...save, toStatus: 'REJECTED', reviewerComments: 'second reviewer' };
+      expect(await commitSave(other)).toMatchObject({
+        outcome: 'SUPERSEDED',
+        committed: {
+          version: 1,
+          status: 'IN_PROGRESS',
+          reviewerComments: 'first reviewer',
+          lastModifiedBy: 'reviewer',
+        },
+      });
+      expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+        requestStatus: 'IN_PROGRESS',
+        reviewerComments: 'first reviewer',
+        versionno: 1,
+      });
+    } finally {
+      await env.client.workflow.getHandle(filed.workflowId).terminate('test over');
+    }
+  });
 });
 
 async function waitingAdvisoryLocks(): Promise<number> {
