@@ -9,10 +9,12 @@ import path from 'node:path';
 import { stackEnv } from './fixtures';
 
 /**
- * Starts the worker on `taskQueue`. @returns the process, once it polls.
+ * Starts the worker on `taskQueue`; `env` overrides the worker's configuration (e.g. a short RECONCILE_GRACE
+ * and RECONCILE_EVERY, so its scheduled reconciler runs in the test, or a TEMPORAL_ADDRESS behind a fault
+ * proxy). @returns the process, once it polls.
  * @throws Error with the process's output when it exits or has not polled within 90 s.
  */
-export async function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
+export async function startWorkerProcess(taskQueue: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   const root = path.join(import.meta.dirname, '..', '..');
   const child = spawn(
     process.execPath,
@@ -25,6 +27,7 @@ export async function startWorkerProcess(taskQueue: string): Promise<ChildProces
         TEMPORAL_TASK_QUEUE: taskQueue,
         REVIEWER_DIGEST_TO: '',
         RECONCILE_GRACE: '1 day',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

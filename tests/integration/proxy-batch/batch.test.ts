@@ -3,8 +3,8 @@
  * stack: the batch files one request per user strictly in order (NEW or CHANGE), skips a user with an active
  * request (601), aborts on the first user's 422 or 304 (a later 422 is only recorded), stores a truthful
  * summary, marks each request with the proxy comment and `ProxyBatchId`; a proxy without forAllUsers is
- * refused users outside their sites (batch, single POST, user list); and a worker killed mid-batch and
- * restarted ends with exactly one request and one workflow per user.
+ * refused users outside their sites (batch, single POST, user list). A worker killed mid-batch is in
+ * restart.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,9 +24,8 @@ import { reconcileUnstartedBatches } from '../../../worker/src/kinds/proxy-batch
 import { createTestUser } from '../auth-helpers';
 import { demoRequestParts, grantBlock } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
-import { HISTORIES_DIR, maybeRecordHistory, newWorker, uniqueQueue } from '../lifecycle/support';
-import { startWorkerProcess } from '../worker-process';
-import { batchEnded, storeAndStartBatch, subjectsAt } from './support';
+import { HISTORIES_DIR, maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
+import { batchEnded, holdFilingLock, storeAndStartBatch, subjectsAt } from './support';
 
 const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
 const taskQueue = uniqueQueue('proxy-batch');
@@ -197,29 +196,53 @@ describe('a batch through the API', () => {
 });
 
 describe('the batch workflow', () => {
-  it('aborts on the first 422; a later 422 is only recorded', async () => {
-    const proxy = laostaffUser.id;
-    const first = await subjectsAt(prisma, 'MA036', 3, 'pb422a');
-    await prisma.portalUser.update({ where: { id: first[0]!.id }, data: { inactive: true } });
-    const aborted = await batchEnded(prisma, await storeAndStartBatch(prisma, client, taskQueue, proxy, first, block));
-    expect(aborted).toMatchObject({
-      status: 'ABORTED',
+  /** Files `users` through the API while user 1's filing lock is held, deactivates `deactivate`, then lets it run. */
+  async function deactivatedAfterSubmission(users: PortalUser[], deactivate: PortalUser): Promise<ProxyBatchDetail> {
+    const reviewer = await signIn(api.app, 'reviewer');
+    const release = await holdFilingLock(prisma, users[0]!.id);
+    try {
+      const res = await call(laostaff, 'POST', BATCH_URL, {
+        portalUserIds: users.map((u) => u.id),
+        accessControls: [block],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const off = await caller(api.app)(
+        reviewer,
+        'PUT',
+        `/rest/secure/user_management/deactivate_user/${deactivate.id}`,
+      );
+      expect(off.statusCode, off.body).toBe(200);
+      await release();
+      return await finished(laostaff, res.json<ProxyBatchDetail>().id);
+    } finally {
+      await release();
+    }
+  }
+
+  it('aborts when the first user, deactivated after submission, answers 422 (001 §4)', async () => {
+    const users = await subjectsAt(prisma, 'MA036', 3, 'pb422a');
+    const aborted = await deactivatedAfterSubmission(users, users[0]!);
+    expect(aborted).toMatchObject({ status: 'ABORTED', processed: 1 });
+    expect(aborted.summary).toEqual({
       abortedProcessing: true,
       abortStatusCode: 422,
       abortStatusText: PROXY_MESSAGES.notSubmittedErrors,
       abortRequestNum: 1,
-      processed: 1,
-      numFailures: 1,
+      totalRequests: 3,
       numSuccesses: 0,
+      numFailures: 1,
     });
+    expect(aborted.results.map((r) => r.responseStatus)).toEqual([422, null, null]);
+    expect(await prisma.accessModRequest.count({ where: { subjectUserId: { in: users.map((u) => u.id) } } })).toBe(0);
     await maybeRecordHistory({ client } as never, aborted.workflowId, 'proxy-batch', 'aborted');
+  }, 60_000);
 
-    const later = await subjectsAt(prisma, 'MA036', 3, 'pb422b');
-    await prisma.portalUser.update({ where: { id: later[1]!.id }, data: { inactive: true } });
-    const done = await batchEnded(prisma, await storeAndStartBatch(prisma, client, taskQueue, proxy, later, block));
-    expect(done).toMatchObject({ status: 'COMPLETED', abortedProcessing: false, numSuccesses: 2, numFailures: 1 });
-    const items = await prisma.proxyBatchItem.findMany({ where: { batchId: done.id }, orderBy: { requestNum: 'asc' } });
-    expect(items.map((i) => i.responseStatus)).toEqual([200, 422, 200]);
+  it('only records the 422 of a later user deactivated after submission', async () => {
+    const users = await subjectsAt(prisma, 'MA036', 3, 'pb422b');
+    const done = await deactivatedAfterSubmission(users, users[1]!);
+    expect(done).toMatchObject({ status: 'COMPLETED', processed: 3 });
+    expect(done.summary).toMatchObject({ abortedProcessing: false, numSuccesses: 2, numFailures: 1 });
+    expect(done.results.map((r) => r.responseStatus)).toEqual([200, 422, 200]);
   }, 60_000);
 });
 
@@ -361,45 +384,4 @@ describe('a proxy without forAllUsers reaches only their own sites', () => {
     );
     expect(sited.json().content).toEqual([]);
   });
-});
-
-describe('a worker killed in the middle of a batch', () => {
-  it('ends, once restarted, with exactly one request and one workflow per selected user', async () => {
-    const queue = uniqueQueue('proxy-batch-kill');
-    const users = await subjectsAt(prisma, 'MA036', 40, 'pbkill');
-    const child = await startWorkerProcess(queue);
-    try {
-      const batchId = await storeAndStartBatch(prisma, client, queue, laostaffUser.id, users, block);
-      for (let i = 0; i < 600; i++) {
-        const b = await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } });
-        if (b.processed >= 8) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
-      const atKill = (await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } })).processed;
-      expect(atKill).toBeLessThan(40);
-
-      const env = { client, native: undefined as never, close: async () => {} };
-      const { NativeConnection } = await import('@temporalio/worker');
-      const native = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
-      const worker = await newWorker({ ...env, native }, prisma, queue);
-      const batch = await worker.runUntil(batchEnded(prisma, batchId, 120_000));
-      await native.close();
-      expect(batch).toMatchObject({ status: 'COMPLETED', processed: 40, numSuccesses: 40, numFailures: 0 });
-
-      const requests = await prisma.accessModRequest.findMany({
-        where: { subjectUserId: { in: users.map((u) => u.id) } },
-      });
-      expect(requests).toHaveLength(40);
-      expect(new Set(requests.map((r) => r.subjectUserId)).size).toBe(40);
-      for (const r of requests) {
-        expect(r.workflowStartedAt).not.toBeNull();
-        const d = await client.workflow.getHandle(accessChangeWorkflowId(r.id)).describe();
-        expect(d.status.name).toBe('RUNNING');
-      }
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-  }, 240_000);
 });
