@@ -52,7 +52,10 @@ export type StartProxyBatchBody = z.infer<typeof StartProxyBatchBodySchema>;
 export const PROXY_BATCH_STATUSES = ['RUNNING', 'COMPLETED', 'ABORTED'] as const;
 export type ProxyBatchStatus = (typeof PROXY_BATCH_STATUSES)[number];
 
-/** 001 §3 Proxy run summary. `abort*` are null unless the first user answered 422 or 304. */
+/**
+ * 001 §3 Proxy run summary. `abort*` are null unless the run aborted: the first user answered 422 or 304, or
+ * the batch's workflow closed abnormally (then `abortStatusCode` stays null; docs/api.md).
+ */
 export const ProxyRunSummarySchema = z.object({
   abortedProcessing: z.boolean(),
   abortStatusCode: z.number().int().nullable(),

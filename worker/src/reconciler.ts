@@ -2,14 +2,17 @@
  * The reconciler of rule 1 ("commit, then start"): filing commits the request row first and then starts
  * its workflow; when that start failed (Temporal away, a crash between commit and start), the row stays
  * unmarked. This starts the workflow of every row left unmarked after a grace period, with the same
- * policies as filing (USE_EXISTING, REJECT_DUPLICATE), marks the row, and logs and audits the repair. Runs
- * on worker start and on a timer; safe to run from several workers at once.
+ * policies as filing (USE_EXISTING, REJECT_DUPLICATE), marks the row, and logs and audits the repair; and it
+ * stores ABORTED a proxy batch whose workflow closed while its row says RUNNING. Runs on worker start and on
+ * a timer; safe to run from several workers at once.
  */
 import type { Client } from '@temporalio/client';
 import type { PrismaClient } from '@portal/db';
 import { startRequestWorkflow, workflowIdOf } from '@portal/workflows';
-import { KIND_STORES } from './kinds';
-import { reconcileUnstartedBatches } from './kinds/proxy-batch/reconcile';
+import { type KindStore, KIND_STORES } from './kinds';
+import { abortClosedBatch, runningBatches, startUnstartedBatch, unstartedBatches } from './kinds/proxy-batch/reconcile';
+import { batchesOfRequests, startBatchRequestWorkflow } from './kinds/proxy-batch/start-request';
+import type { UnstartedRequest } from './kinds/types';
 
 export interface ReconcilerOptions {
   prisma: PrismaClient;
@@ -21,49 +24,112 @@ export interface ReconcilerOptions {
   log?: (message: string) => void;
 }
 
-/** One pass over every kind. @returns the request workflows it started (or found closed) and marked. */
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Starts the workflow of one unstarted request row and marks it, with an audit row. A request filed by a proxy
+ * batch (`batchId`) is started through the batch's own start, so it carries `ProxyBatchId` and the batch's
+ * requester label whichever of the batch and the reconciler starts it. @returns the workflow id.
+ */
+async function startUnstartedRequest(
+  opts: ReconcilerOptions,
+  store: KindStore,
+  row: UnstartedRequest,
+  batchId: number | undefined,
+): Promise<string> {
+  const def = store.definition;
+  const workflowId = workflowIdOf(def, row.requestId);
+  const outcome =
+    batchId === undefined
+      ? await startRequestWorkflow(
+          opts.client,
+          def,
+          {
+            requestId: row.requestId,
+            subjectUserId: row.subjectUserId,
+            requesterUserId: row.requesterUserId,
+            notificationDeadline: opts.notificationDeadline,
+          },
+          { taskQueue: opts.taskQueue, subjectLabel: row.subjectLabel, requesterLabel: row.requesterLabel },
+        )
+      : await startBatchRequestWorkflow(opts.client, opts.taskQueue, {
+          requestId: row.requestId,
+          batchId,
+          subjectUserId: row.subjectUserId,
+          proxyUserId: row.requesterUserId,
+          subjectLabel: row.subjectLabel,
+          proxyLabel: row.requesterLabel,
+          notificationDeadline: opts.notificationDeadline,
+        });
+  await opts.prisma.$transaction(async (tx) => {
+    await store.markStarted(tx, row.requestId);
+    await tx.auditEvent.createMany({
+      data: [
+        {
+          actorUsername: 'system',
+          entityType: store.entityType,
+          entityId: String(row.requestId),
+          action: 'WORKFLOW_RECONCILED',
+          after: { workflowId, outcome },
+          workflowId,
+          idempotencyKey: `${workflowId}:reconciled`,
+        },
+      ],
+      skipDuplicates: true,
+    });
+  });
+  opts.log?.(
+    `reconciler: ${workflowId} had no confirmed start; ${outcome === 'STARTED' ? 'started' : 'found closed'} and marked`,
+  );
+  return workflowId;
+}
+
+/**
+ * One pass over every kind's unstarted rows, the unstarted proxy batches and the RUNNING batches whose
+ * workflow closed. Each row is repaired in its own try/catch: a row that throws is logged and the pass goes
+ * on with the next (issue 21 case 8). @returns the workflows it started (or found closed) and marked, and the
+ * batches it stored ABORTED.
+ */
 export async function reconcileUnstartedRequests(opts: ReconcilerOptions): Promise<string[]> {
   const repaired: string[] = [];
+  const each = async <R>(rows: R[], name: (row: R) => string, repair: (row: R) => Promise<string | null>) => {
+    for (const row of rows) {
+      try {
+        const done = await repair(row);
+        if (done) repaired.push(done);
+      } catch (err) {
+        opts.log?.(`reconciler: ${name(row)} not repaired: ${messageOf(err)}`);
+      }
+    }
+  };
   const before = new Date(Date.now() - opts.graceMs);
   for (const store of Object.values(KIND_STORES)) {
     const def = store.definition;
-    for (const row of await store.unstarted(opts.prisma, before)) {
-      const workflowId = workflowIdOf(def, row.requestId);
-      const outcome = await startRequestWorkflow(
-        opts.client,
-        def,
-        {
-          requestId: row.requestId,
-          subjectUserId: row.subjectUserId,
-          requesterUserId: row.requesterUserId,
-          notificationDeadline: opts.notificationDeadline,
-        },
-        { taskQueue: opts.taskQueue, subjectLabel: row.subjectLabel, requesterLabel: row.requesterLabel },
-      );
-      await opts.prisma.$transaction(async (tx) => {
-        await store.markStarted(tx, row.requestId);
-        await tx.auditEvent.createMany({
-          data: [
-            {
-              actorUsername: 'system',
-              entityType: store.entityType,
-              entityId: String(row.requestId),
-              action: 'WORKFLOW_RECONCILED',
-              after: { workflowId, outcome },
-              workflowId,
-              idempotencyKey: `${workflowId}:reconciled`,
-            },
-          ],
-          skipDuplicates: true,
-        });
-      });
-      opts.log?.(
-        `reconciler: ${workflowId} had no confirmed start; ${outcome === 'STARTED' ? 'started' : 'found closed'} and marked`,
-      );
-      repaired.push(workflowId);
-    }
+    const rows = await store.unstarted(opts.prisma, before);
+    // Only access-change requests are filed by batches (the item holds the access-change request's id).
+    const batchOf =
+      def.kind === 'ACCESS_CHANGE'
+        ? await batchesOfRequests(
+            opts.prisma,
+            rows.map((r) => r.requestId),
+          )
+        : new Map<number, number>();
+    await each(
+      rows,
+      (row) => workflowIdOf(def, row.requestId),
+      (row) => startUnstartedRequest(opts, store, row, batchOf.get(row.requestId)),
+    );
   }
-  repaired.push(...(await reconcileUnstartedBatches({ ...opts, before })));
+  await each(
+    await unstartedBatches(opts.prisma, before),
+    (row) => `proxy batch ${row.id}`,
+    (row) => startUnstartedBatch(opts, row),
+  );
+  await each(
+    await runningBatches(opts.prisma),
+    (row) => row.workflowId,
+    (row) => abortClosedBatch(opts, row),
+  );
   return repaired;
 }
 
@@ -78,7 +144,7 @@ export function startReconciler(opts: ReconcilerOptions & { everyMs: number }): 
     try {
       await reconcileUnstartedRequests(opts);
     } catch (err) {
-      opts.log?.(`reconciler: pass failed: ${err instanceof Error ? err.message : String(err)}`);
+      opts.log?.(`reconciler: pass failed: ${messageOf(err)}`);
     }
     if (!stopped) timer = setTimeout(pass, opts.everyMs);
   };

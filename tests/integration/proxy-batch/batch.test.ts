@@ -20,7 +20,7 @@ import {
 } from '@portal/contract';
 import type { PortalUser, PrismaClient } from '@portal/db';
 import { accessChangeWorkflowId, proxyBatchWorkflowId } from '@portal/workflows';
-import { reconcileUnstartedBatches } from '../../../worker/src/kinds/proxy-batch/reconcile';
+import { reconcileUnstartedRequests } from '@portal/worker';
 import { createTestUser } from '../auth-helpers';
 import { demoRequestParts, grantBlock } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
@@ -262,7 +262,7 @@ describe('a batch whose workflow start was lost (rule 1)', () => {
     await prisma.proxyBatchItem.createMany({
       data: users.map((u, i) => ({ batchId: batch.id, requestNum: i + 1, portalUserId: u.id, ...names(u) })),
     });
-    const repaired = await reconcileUnstartedBatches({ prisma, client, taskQueue, before: new Date() });
+    const repaired = await reconcileUnstartedRequests({ prisma, client, taskQueue, graceMs: 0 });
     expect(repaired).toContain(proxyBatchWorkflowId(batch.id));
     expect(await batchEnded(prisma, batch.id)).toMatchObject({ status: 'COMPLETED', numSuccesses: 2 });
     expect((await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batch.id } })).workflowStartedAt).not.toBeNull();

@@ -4,11 +4,13 @@
  * - the user's item already has an outcome (an earlier attempt committed): that stored outcome;
  * - the user has an unresolved access-change request: 601, skipped;
  * - the request type for this user: NEW when they do not hold the role, CHANGE when they do;
- * - 422 when the role is no longer an active study role, 304 for a CHANGE identical to what they hold with
- *   no comment;
+ * - 422 when the user was deactivated since the submission or the role is no longer an active study role
+ *   (the first user's 422 aborts the batch, 001 §4), 304 for a CHANGE identical to what they hold with no
+ *   comment;
  * - otherwise the request row (comment prefixed with the proxy marker), its CREATED audit row, the item's
  *   outcome and the batch counters.
- * After the commit it starts `access-change-<id>` (rule 1) with `ProxyBatchId`, and marks the row started;
+ * After the commit it starts `access-change-<id>` (rule 1) through the batch's start (start-request.ts:
+ * `ProxyBatchId`, the batch's requester label), and marks the row started;
  * a retried attempt that finds the outcome starts it again when the row is still unmarked.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
@@ -24,13 +26,12 @@ import { z } from 'zod';
 import {
   type FileProxyItemInput,
   PROXY_BATCH_NOT_FOUND,
-  ProxyBatchIdKey,
   type ProxyItemOutcome,
-  accessChangeDefinition,
   accessChangeWorkflowId,
-  startRequestWorkflow,
 } from '@portal/workflows';
+import { personLabel } from '../request-reads';
 import type { Tx } from '../types';
+import { type BatchRequestStart, startBatchRequestWorkflow } from './start-request';
 
 type Status = ProxyItemOutcome['responseStatus'];
 
@@ -53,11 +54,8 @@ function sameAccess(
 interface Filed {
   outcome: ProxyItemOutcome;
   /** What the start after the commit needs, when the request's workflow is not known to run. */
-  start: { subjectUserId: number; proxyUserId: number; subjectLabel: string; proxyLabel: string } | null;
+  start: Pick<BatchRequestStart, 'subjectUserId' | 'proxyUserId' | 'subjectLabel' | 'proxyLabel'> | null;
 }
-
-const label = (u: { firstName: string; lastName: string; username: string }) =>
-  `${u.firstName} ${u.lastName} (${u.username})`;
 
 const PartyRow = { firstName: z.string(), lastName: z.string(), username: z.string(), email: z.string() };
 /**
@@ -226,8 +224,8 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Fil
     start: {
       subjectUserId: state.portalUserId,
       proxyUserId: state.proxyUserId,
-      subjectLabel: label(subject),
-      proxyLabel: label(proxy),
+      subjectLabel: personLabel(subject),
+      proxyLabel: personLabel(proxy),
     },
   };
 }
@@ -249,29 +247,19 @@ export function createFileProxyBatchItem(prisma: PrismaClient) {
         start: {
           subjectUserId: row.subjectUserId,
           proxyUserId: row.requesterUserId,
-          subjectLabel: label(row.subject),
-          proxyLabel: label(row.requester),
+          subjectLabel: personLabel(row.subject),
+          proxyLabel: personLabel(row.requester),
         },
       };
     }
     if (filed.start && requestId !== null) {
       const ctx = Context.current();
-      await startRequestWorkflow(
-        ctx.client,
-        accessChangeDefinition,
-        {
-          requestId,
-          subjectUserId: filed.start.subjectUserId,
-          requesterUserId: filed.start.proxyUserId,
-          notificationDeadline: input.notificationDeadline,
-        },
-        {
-          taskQueue: ctx.info.taskQueue,
-          subjectLabel: filed.start.subjectLabel,
-          requesterLabel: `${filed.start.proxyLabel}, proxy batch #${input.batchId}`,
-          extraSearchAttributes: [{ key: ProxyBatchIdKey, value: String(input.batchId) }],
-        },
-      );
+      await startBatchRequestWorkflow(ctx.client, ctx.info.taskQueue, {
+        ...filed.start,
+        requestId,
+        batchId: input.batchId,
+        notificationDeadline: input.notificationDeadline,
+      });
       await prisma.$executeRaw`UPDATE "AccessModRequest" SET "workflowStartedAt" = now() WHERE "id" = ${requestId}`;
     }
     return filed.outcome;
