@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { NativeConnection } from '@temporalio/worker';
 import { type PrismaClient, createPrisma, lockUserAccess } from '@portal/db';
-import { type CommitSaveInput, reviewUpdate } from '@portal/workflows';
+import { type CommitSaveInput, reviewUpdate, stateQuery } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
 import { startFaultProxy, viaProxy } from '../../support/fault-proxy';
 import { stackEnv, testMailSettings } from '../fixtures';
@@ -19,6 +19,7 @@ import {
   appliedPayload,
   auditActions,
   REVIEWER,
+  failureType,
   faultyPrisma,
   fileAccessRequest,
   maybeRecordHistory,
@@ -212,6 +213,58 @@ describe('the database away past the write deadline', () => {
   }
 });
 
+describe('the database away past the write deadline during a commit', () => {
+  // The save is answered SAVE_FAILED (503) while the database is away; once it is back the workflow reads the
+  // save's key (a frozen database may still commit the held write), agrees with the row, and the request can
+  // be finished.
+  for (const fault of ['refuse', 'hang'] as const) {
+    it(`tells SAVE_FAILED, then agrees with the database and finishes (database ${fault === 'refuse' ? 'stopped' : 'frozen'})`, async () => {
+      const databaseUrl = new URL(stackEnv().DATABASE_URL!);
+      const proxy = await startFaultProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
+      const workerPrisma = createPrisma(viaProxy(databaseUrl.toString(), proxy));
+      try {
+        const taskQueue = uniqueQueue(`lifecycle-commit-db-${fault}`);
+        const worker = await newWorker(env, workerPrisma, taskQueue);
+        await worker.runUntil(async () => {
+          const filed = await fileAccessRequest(env, prisma, taskQueue, { writeDeadline: '4 seconds' });
+          const handle = env.client.workflow.getHandle(filed.workflowId);
+          const payload = await appliedPayload(prisma, filed);
+          if (fault === 'refuse') proxy.refuse();
+          else proxy.hang();
+          const approve = () =>
+            handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED', payload })] });
+          expect(await failureType(approve())).toBe('SAVE_FAILED');
+          proxy.heal();
+          // The workflow and the row agree again, whichever way the held write went.
+          let row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } });
+          await until(
+            async () => {
+              row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } });
+              const state = await handle.query(stateQuery);
+              return !state.busy && state.version === row.versionno && state.status === row.requestStatus;
+            },
+            'the workflow agreeing with the request row',
+            60_000,
+          );
+          if (row.requestStatus !== 'APPROVED') {
+            expect(row).toMatchObject({ requestStatus: 'NEW', versionno: 0 });
+            expect(await approve()).toMatchObject({ status: 'APPROVED', version: 1 });
+          }
+          expect(await handle.result()).toMatchObject({ status: 'APPROVED', version: 1 });
+          const actions = await auditActions(prisma, filed.workflowId);
+          expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
+          expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
+          if (fault === 'refuse') await maybeRecordHistory(env, filed.workflowId, 'access-change', 'commit-unsettled');
+        });
+      } finally {
+        proxy.heal();
+        await workerPrisma.$disconnect();
+        await proxy.close();
+      }
+    }, 120_000);
+  }
+});
+
 describe('a commit that committed, then timed out (case 1)', () => {
   // The commit's attempt 1 commits while its worker cannot reach Temporal past the write deadline: the
   // workflow used to answer SAVE_FAILED and keep the old version, so the resolved request never mailed and
@@ -265,6 +318,7 @@ describe('a commit that committed, then timed out (case 1)', () => {
         const actions = await auditActions(prisma, filed.workflowId);
         expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
         expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
+        await maybeRecordHistory(env, filed.workflowId, 'access-change', 'commit-read-back');
       });
     } finally {
       release();

@@ -12,7 +12,17 @@ import { HISTORIES_DIR, workflowBundle } from './support';
 
 /** The main paths each kind keeps a recorded history of. */
 const EXPECTED: Record<string, string[]> = {
-  'access-change': ['approved', 'rejected', 'comment-only', 'refused-update', 'mail-failed'],
+  // 'commit-read-back': a commit that committed but timed out, its key read back (issue 21 case 1);
+  // 'commit-unsettled': a commit and its read-back both failed (database stopped), settled in the background.
+  'access-change': [
+    'approved',
+    'rejected',
+    'comment-only',
+    'refused-update',
+    'mail-failed',
+    'commit-read-back',
+    'commit-unsettled',
+  ],
   // 'approved' holds a comment-only save and a refused one before the approval.
   registration: ['approved', 'denied', 'deleted', 'mail-failed'],
   // 'completed' files NEW and CHANGE requests and skips a user (601); 'aborted' stops at the first user's 422;

@@ -1,13 +1,18 @@
 /**
  * The lifecycle's commit activity (REQUEST-LIFECYCLE rule 2): one save of any request kind is written in
- * ONE transaction: the kind's effects, the request row and the audit row keyed `<workflowId>:<version>`.
- * A retry (after a lost completion, a worker killed mid-activity) finds that key and returns the save as
- * committed without writing again (rule 4). The kind's database checks may refuse the save (422 / 304),
- * leaving everything unchanged. Every writer of a user's access takes that user's lock (rule 7).
+ * ONE transaction: the kind's effects, the request row and the audit row keyed `<workflowId>:<version>`
+ * with a digest of the save. A retry (after a lost completion, a worker killed mid-activity) finds that key
+ * with the same digest and returns the save as committed without writing again (rule 4); a different save
+ * under that key is answered SUPERSEDED with the state the committed one left (issue 21 case 1). The kind's
+ * database checks may refuse the save (422 / 304), leaving everything unchanged. Every writer of a user's
+ * access takes that user's lock (rule 7).
  */
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { stringify } from 'safe-stable-stringify';
+import { type AuditEvent, type PrismaClient, lockUserAccess } from '@portal/db';
 import {
+  type CommitReading,
   type CommitResult,
   type CommitSaveInput,
   NON_RETRYABLE_ERRORS,
@@ -19,11 +24,12 @@ import type { OutsideEffectsContext } from '../kinds/types';
 export function createCommitSave(prisma: PrismaClient) {
   return async function commitSave(input: CommitSaveInput): Promise<CommitResult> {
     const store = storeOf(input.kind);
-    const key = `${input.workflowId}:${input.version}`;
+    const key = saveKey(input);
+    const digest = saveDigest(input);
     return prisma.$transaction(
       async (tx) => {
         const done = await tx.auditEvent.findUnique({ where: { idempotencyKey: key } });
-        if (done) return { outcome: 'COMMITTED', at: done.at.toISOString() };
+        if (done) return committedAs(done, digest);
         const row = await store.load(tx, input.requestId);
         if (!row) {
           throw ApplicationFailure.nonRetryable(
@@ -63,12 +69,51 @@ export function createCommitSave(prisma: PrismaClient) {
             },
             workflowId: input.workflowId,
             idempotencyKey: key,
+            idempotencyDigest: digest,
           },
         });
         return { outcome: 'COMMITTED', at: audit.at.toISOString() };
       },
       { timeout: 20_000 },
     );
+  };
+}
+
+/**
+ * What the database holds under a save's key, read after its commit failed or timed out (issue 21 case 1):
+ * the attempt that timed out may have committed, and the workflow takes the committed state as its own.
+ */
+export function createReadCommittedSave(prisma: PrismaClient) {
+  return async function readCommittedSave(input: CommitSaveInput): Promise<CommitReading> {
+    const done = await prisma.auditEvent.findUnique({ where: { idempotencyKey: saveKey(input) } });
+    return done ? committedAs(done, saveDigest(input)) : { outcome: 'NOT_COMMITTED' };
+  };
+}
+
+const saveKey = (input: CommitSaveInput): string => `${input.workflowId}:${input.version}`;
+
+/** SHA-256 (hex) of what a save writes, keys sorted: equal for every attempt and retry of one save. */
+function saveDigest(input: CommitSaveInput): string {
+  const { kind, requestId, fromStatus, toStatus, reviewerComments, sysaidTicket, actor, payload } = input;
+  const what = { kind, requestId, fromStatus, toStatus, reviewerComments, sysaidTicket, actor: actor.userId, payload };
+  return createHash('sha256').update(stringify(what)).digest('hex');
+}
+
+/** The answer to a save whose key is taken: the same save (or a row older than digests) or another one. */
+function committedAs(done: AuditEvent, digest: string): CommitResult & CommitReading {
+  if (done.idempotencyDigest === null || done.idempotencyDigest === digest) {
+    return { outcome: 'COMMITTED', at: done.at.toISOString() };
+  }
+  const after = (done.after ?? {}) as Record<string, unknown>;
+  return {
+    outcome: 'SUPERSEDED',
+    committed: {
+      version: Number(after.versionno),
+      status: String(after.requestStatus),
+      reviewerComments: String(after.reviewerComments ?? ''),
+      sysaidTicket: String(after.sysaidTicket ?? ''),
+      lastModifiedBy: done.actorUsername,
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import type { DirectoryConfig } from '@portal/directory';
 import type { DigestActivities, LifecycleActivities, ProxyBatchActivities } from '@portal/workflows';
 import { createProxyBatchActivities } from '../kinds/proxy-batch';
 import { type MailSettings, createTransport } from '../mail/transport';
-import { createApplyOutsideEffects, createCommitSave } from './commit';
+import { createApplyOutsideEffects, createCommitSave, createReadCommittedSave } from './commit';
 import { createSendReviewerDigest } from './digest';
 import { createRecordMailFailure, createSendResolutionMail } from './mail';
 
@@ -21,6 +21,7 @@ export function createActivities(
   const transport = createTransport(mail);
   return {
     commitSave: createCommitSave(prisma),
+    readCommittedSave: createReadCommittedSave(prisma),
     applyOutsideEffects: createApplyOutsideEffects({ prisma, directory }),
     sendResolutionMail: createSendResolutionMail(prisma, transport, mail),
     recordMailFailure: createRecordMailFailure(prisma),

@@ -17,8 +17,10 @@ import {
   allHandlersFinished,
   condition,
   log,
+  patched,
   proxyActivities,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -27,7 +29,10 @@ import type { RequestKindDefinition } from './definition';
 import { reviewUpdate, stateQuery } from './messages';
 import { reviewRejection } from './rules';
 import {
+  type CommitReading,
+  type CommitResult,
   type CommitSaveInput,
+  type CommittedSave,
   type LifecycleActivities,
   type LifecycleInput,
   type LifecycleState,
@@ -62,10 +67,21 @@ export const mailActivityOptions = (deadline: string): ActivityOptions => ({
 
 export const DEFAULT_NOTIFICATION_DEADLINE = '24 hours';
 
+/**
+ * Issue 21 case 1: a commit that failed or timed out is followed by a read of its key, and a commit found
+ * written is taken as the workflow's own. Histories recorded before it replay without the read.
+ */
+export const COMMIT_READS_TRUTH_PATCH = 'commit-reads-truth';
+
+/** Reading a save's key once the database is back: retried without an overall deadline, it only reads. */
+const TRUTH_READ_OPTIONS: ActivityOptions = { ...WRITE_ACTIVITY_OPTIONS, scheduleToCloseTimeout: undefined };
+
 const writes = proxyActivities<LifecycleActivities>(WRITE_ACTIVITY_OPTIONS);
 
 export class RequestLifecycle<S extends string> {
   private readonly state: LifecycleState<S>;
+  /** A save whose commit failed and whose key could not be read either: its truth is still to be learnt. */
+  private unsettled: CommitSaveInput<S> | null = null;
 
   constructor(
     private readonly def: RequestKindDefinition<S>,
@@ -90,7 +106,22 @@ export class RequestLifecycle<S extends string> {
     setHandler(reviewUpdate, (input) => this.review(input as ReviewInput<S>), {
       validator: (input) => this.reject(input as ReviewInput<S>),
     });
-    await condition(() => this.def.isResolved(this.state.status) && allHandlersFinished());
+    const finished = () => this.def.isResolved(this.state.status) && allHandlersFinished();
+    // A save left unsettled is read back as soon as no save runs, so a resolving commit whose answer was lost
+    // still mails and completes even if nobody saves again.
+    while (!finished()) {
+      await condition(() => finished() || (this.unsettled !== null && !this.state.busy));
+      if (finished()) break;
+      try {
+        await this.settle();
+      } catch (err) {
+        // Only a non-retryable failure ends a read without a deadline: try again later, never fail the request.
+        log.error('reading back an unsettled save failed', {
+          reason: err instanceof Error ? err.message : String(err),
+        });
+        await sleep('1 minute');
+      }
+    }
     // After the reviewer's update returned: a slow mail server never delays the review screen.
     await this.notify();
     return this.snapshot();
@@ -110,11 +141,63 @@ export class RequestLifecycle<S extends string> {
     this.reject(input);
     this.state.busy = true;
     try {
+      if (this.unsettled) {
+        await this.settle(this.writeOptions('read back an unsettled save'));
+        this.reject(input);
+      }
       await this.save(input);
     } finally {
       this.state.busy = false;
     }
     return this.snapshot();
+  }
+
+  /**
+   * Reads back the unsettled save's key and takes what the database holds as the state (issue 21 case 1).
+   * With `options` (a save waiting) the read has the write deadline; in the background it has none.
+   * @throws ApplicationFailure SAVE_FAILED when a save is waiting and the read gave up.
+   */
+  private async settle(options?: ActivityOptions): Promise<void> {
+    const save = this.unsettled;
+    if (!save) return;
+    const wasBusy = this.state.busy;
+    this.state.busy = true;
+    try {
+      const reading = await this.guard(
+        writes.readCommittedSave.executeWithOptions(
+          options ?? { ...TRUTH_READ_OPTIONS, summary: `read back save v${save.version}` },
+          [save],
+        ),
+      );
+      this.unsettled = null;
+      if (reading.outcome === 'COMMITTED') this.adopt(this.committedOf(save));
+      if (reading.outcome === 'SUPERSEDED') this.adopt(reading.committed);
+    } finally {
+      this.state.busy = wasBusy;
+    }
+  }
+
+  /** The state a committed save leaves. */
+  private committedOf(save: CommitSaveInput<S>): CommittedSave {
+    return {
+      version: save.version,
+      status: save.toStatus,
+      reviewerComments: save.reviewerComments,
+      sysaidTicket: save.sysaidTicket,
+      lastModifiedBy: save.actor.username,
+    };
+  }
+
+  /** Takes a committed save as the workflow's state (and its search attribute). */
+  private adopt(committed: CommittedSave): void {
+    this.state.version = committed.version;
+    this.state.status = committed.status as S;
+    this.state.reviewerComments = committed.reviewerComments;
+    this.state.sysaidTicket = committed.sysaidTicket;
+    this.state.lastModifiedBy = committed.lastModifiedBy;
+    // An approval is committed only after its outside effects ran (rule 3).
+    if (this.state.status === this.def.outsideEffectsOn) this.state.outsideEffectsRan = true;
+    upsertSearchAttributes([{ key: RequestStatusKey, value: this.state.status }]);
   }
 
   /** Outside effects when approving (rule 3), then the one commit (rule 2); a refusal changes nothing. */
@@ -138,12 +221,15 @@ export class RequestLifecycle<S extends string> {
       sysaidTicket: input.sysaidTicket,
       payload: input.payload,
     };
-    const result = await this.guard(
-      writes.commitSave.executeWithOptions(
-        this.writeOptions(`save v${save.version}: ${save.fromStatus} → ${save.toStatus}`),
-        [save],
-      ),
-    );
+    const result = await this.commit(save);
+    if (result.outcome === 'SUPERSEDED') {
+      this.adopt(result.committed);
+      throw ApplicationFailure.create({
+        type: REVIEW_FAILURES.stale,
+        message: `The request changed since it was loaded (version ${result.committed.version}, not ${input.expectedVersion})`,
+        nonRetryable: true,
+      });
+    }
     if (result.outcome === 'REFUSED') {
       throw ApplicationFailure.create({
         type: result.failure,
@@ -152,12 +238,34 @@ export class RequestLifecycle<S extends string> {
         nonRetryable: true,
       });
     }
-    this.state.version = save.version;
-    this.state.status = input.requestStatus;
-    this.state.reviewerComments = input.reviewerComments;
-    this.state.sysaidTicket = input.sysaidTicket;
-    this.state.lastModifiedBy = input.actor.username;
-    upsertSearchAttributes([{ key: RequestStatusKey, value: this.state.status }]);
+    this.adopt(this.committedOf(save));
+  }
+
+  /**
+   * The one commit activity. When it finally fails (a deadline passed, the worker could not report) the
+   * attempt may still have committed: the key is read back and its truth answered; when the read fails too,
+   * the save stays unsettled (read back before the next save, or in the background) and SAVE_FAILED is told.
+   */
+  private async commit(save: CommitSaveInput<S>): Promise<CommitResult | CommitReading> {
+    const options = this.writeOptions(`save v${save.version}: ${save.fromStatus} → ${save.toStatus}`);
+    try {
+      return await writes.commitSave.executeWithOptions(options, [save]);
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !patched(COMMIT_READS_TRUTH_PATCH))
+        return this.guard(Promise.reject(err));
+      log.warn('commit failed; reading its key back', { version: save.version, reason: err.cause?.message });
+      try {
+        const reading = await writes.readCommittedSave.executeWithOptions(
+          this.writeOptions(`read back save v${save.version}`),
+          [save],
+        );
+        if (reading.outcome !== 'NOT_COMMITTED') return reading;
+      } catch (readErr) {
+        if (!(readErr instanceof ActivityFailure)) throw readErr;
+        this.unsettled = save;
+      }
+      return this.guard(Promise.reject(err));
+    }
   }
 
   /** A database write's options: WRITE_ACTIVITY_OPTIONS, its overall deadline from the input when given. */

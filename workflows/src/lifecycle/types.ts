@@ -72,15 +72,35 @@ export interface CommitSaveInput<S extends string = string> {
   payload?: unknown;
 }
 
-/** The commit's answer: written (or found written by an earlier attempt), or refused with the spec's body. */
+/** A save found committed under a key (`<workflowId>:<version>`): the state it left the request in. */
+export interface CommittedSave {
+  version: number;
+  status: string;
+  reviewerComments: string;
+  sysaidTicket: string;
+  /** The reviewer's username. */
+  lastModifiedBy: string;
+}
+
+/**
+ * The commit's answer: written (or found written by an earlier attempt of the same save), refused with the
+ * spec's body, or SUPERSEDED: another save already holds this key (issue 21 case 1); nothing was written.
+ */
 export type CommitResult =
   | { outcome: 'COMMITTED'; at: string }
+  | { outcome: 'SUPERSEDED'; committed: CommittedSave }
   | {
       outcome: 'REFUSED';
       failure: typeof REVIEW_FAILURES.noChanges | typeof REVIEW_FAILURES.invalid;
       fieldErrors: Record<string, string[]>;
       globalErrors: string[];
     };
+
+/** What the database says of a save whose commit failed or timed out: written, superseded, or not written. */
+export type CommitReading =
+  | { outcome: 'COMMITTED'; at: string }
+  | { outcome: 'SUPERSEDED'; committed: CommittedSave }
+  | { outcome: 'NOT_COMMITTED' };
 
 /** The outside-effects activity's argument (rule 3): runs before the approving commit. */
 export interface OutsideEffectsInput {
@@ -107,6 +127,8 @@ export interface NotificationFailureInput extends NotificationInput {
 export interface LifecycleActivities {
   /** Writes one save (kind effects + request row + audit row) in one transaction; may refuse. */
   commitSave(input: CommitSaveInput): Promise<CommitResult>;
+  /** Reads, without writing, whether `input` (or another save under its key) was committed (issue 21 case 1). */
+  readCommittedSave(input: CommitSaveInput): Promise<CommitReading>;
   /** Idempotent effects outside the database (compare-then-set, keyed creates). */
   applyOutsideEffects(input: OutsideEffectsInput): Promise<void>;
   /** Mails the subject that the request was resolved; at most one mail per workflow. */

@@ -3,7 +3,8 @@ import type { AuditEvent } from '@portal/contract';
 import type { Prisma } from '@portal/db';
 import { workflowUrl } from '../../shared/views';
 
-type AuditRow = Prisma.AuditEventGetPayload<object>;
+/** The columns the audit trail shows (the commit's digest is bookkeeping, never shown). */
+type AuditRow = Omit<Prisma.AuditEventGetPayload<object>, 'idempotencyDigest'>;
 
 const NAME_FIELDS: Record<string, string> = {
   PortalRole: 'description',
