@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATION_MESSAGES } from '@portal/contract';
 import { findPeopleByEmail } from '@portal/directory';
+import { SubjectUserIdKey } from '@portal/workflows';
 import { waitForMail } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
 import { uniqueQueue } from '../lifecycle/support';
@@ -218,6 +219,11 @@ describe('review: save, approve, deny, delete', () => {
 
   it('approves: one entry, one user with roles and access, the set-password mail; then read-only', async () => {
     const reg = await filePublic();
+    const workflow = api.deps.temporal.workflow.getHandle(reg.workflowId);
+    const subjectUserId = async () => (await workflow.describe()).typedSearchAttributes.get(SubjectUserIdKey);
+    // Issue 21 case 9: no user exists before the approval, so ops filtering by SubjectUserId find 0, never a
+    // hash of the address.
+    expect(await subjectUserId()).toBe(0);
     const username = `reg${reg.id}`;
     const userRole = await roleId('Network User');
     const res = await call(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {
@@ -233,6 +239,7 @@ describe('review: save, approve, deny, delete', () => {
       include: { portalRoles: true, userAccesses: true },
     });
     expect(res.json().portalUserId).toBe(created.id);
+    expect(await subjectUserId()).toBe(created.id);
     expect(created.portalRoles.map((r) => r.portalRoleId)).toEqual([userRole]);
     expect(created.userAccesses.map((a) => a.roleName)).toEqual(['Data Manager']);
     expect((await findPeopleByEmail(api.directory, reg.email)).map((e) => e.uuid)).toEqual([created.uuid]);
