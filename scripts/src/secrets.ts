@@ -10,6 +10,8 @@ import { z } from 'zod';
 const SecretsSchema = z.object({
   ldapAdminPassword: z.string().min(16),
   sessionSecret: z.string().min(32),
+  /** The worker's MAIL_LINK_KEY: one per data folder, so every worker of the stack derives the same links. */
+  mailLinkKey: z.string().min(32),
 });
 export type LocalSecrets = z.infer<typeof SecretsSchema>;
 
@@ -35,9 +37,10 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
   const candidate = {
     ldapAdminPassword: stored.ldapAdminPassword ?? generate(18),
     sessionSecret: stored.sessionSecret ?? generate(48),
+    mailLinkKey: stored.mailLinkKey ?? generate(48),
   };
   const secrets = SecretsSchema.parse(candidate);
-  if (secrets.ldapAdminPassword !== stored.ldapAdminPassword || secrets.sessionSecret !== stored.sessionSecret) {
+  if ((Object.keys(secrets) as Array<keyof LocalSecrets>).some((name) => secrets[name] !== stored[name])) {
     fs.writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
   }
   fs.chmodSync(file, 0o600);

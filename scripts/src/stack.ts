@@ -76,6 +76,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   WEB_DIST: string;
   SESSION_TIMEOUT_SECONDS: string;
   SESSION_SECRET: string;
+  /** The worker's key for the links in outbox mails: the same for every worker of the stack. */
+  MAIL_LINK_KEY: string;
   NODE_ENV: string;
 }
 
@@ -176,6 +178,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     WEB_DIST: repoPath('web', 'dist'),
     SESSION_TIMEOUT_SECONDS: String(cfg.SESSION_TIMEOUT_SECONDS),
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
+    MAIL_LINK_KEY: cfg.MAIL_LINK_KEY ?? secrets.mailLinkKey,
     NODE_ENV: cfg.NODE_ENV,
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];

@@ -28,6 +28,7 @@ export const testMailSettings = () => ({
   smtpUrl: stackEnv().SMTP_URL!,
   from: stackEnv().MAIL_FROM!,
   portalUrl: 'http://127.0.0.1:8080',
+  linkKey: stackEnv().MAIL_LINK_KEY!,
 });
 
 /** Waits (up to `timeoutMs`) for a caught mail to `to` whose subject contains `subjectPart`. */

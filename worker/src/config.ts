@@ -20,6 +20,11 @@ export const WorkerConfigSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL'),
   MAIL_FROM: z.string().min(3).default('portal-gateway@portal.test'),
   PORTAL_URL: z.string().default('http://127.0.0.1:8080'),
+  /**
+   * Issue 21 case 6: the key the set-password links of outbox mails derive from, so a re-sent mail carries
+   * the link the first send delivered. Every worker process needs the same one: no per-process default.
+   */
+  MAIL_LINK_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)'),
   /** Rule 1: rows whose start is unconfirmed for this long are started by the reconciler. */
   RECONCILE_GRACE: duration.default('1 minute'),
   RECONCILE_EVERY: duration.default('1 minute'),

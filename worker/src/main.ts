@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     namespace: cfg.TEMPORAL_NAMESPACE,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     prisma,
-    mail: { smtpUrl: cfg.SMTP_URL, from: cfg.MAIL_FROM, portalUrl: cfg.PORTAL_URL },
+    mail: { smtpUrl: cfg.SMTP_URL, from: cfg.MAIL_FROM, portalUrl: cfg.PORTAL_URL, linkKey: cfg.MAIL_LINK_KEY },
     directory: directoryConfig(),
     workflowBundle: prebuiltWorkflowBundle(),
   });

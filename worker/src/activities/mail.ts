@@ -20,6 +20,7 @@ export function createSendResolutionMail(prisma: PrismaClient, transport: Transp
       key: `${input.workflowId}:mail`,
       messageId: `<${input.workflowId}.resolution@${senderDomain(settings.from)}>`,
       from: settings.from,
+      secretKey: settings.linkKey,
       ...content,
       audit: {
         actorUsername: 'system',

@@ -47,9 +47,10 @@ export interface MailContent {
   text: string;
   /**
    * Renders the final text once the outbox claimed the send (rule 5): where a secret is minted (a
-   * set-password link), so only the attempt that sends mints it and the secret never leaves the activity.
+   * set-password link), so only an attempt that sends mints it and the secret never leaves the activity.
+   * `secret(purpose)` is the outbox row's secret (outbox `rowSecret`): every attempt of the mail gets the same.
    */
-  render?: () => Promise<string>;
+  render?: (secret: (purpose: string) => string) => Promise<string>;
 }
 
 /** What a kind's outside effects may use (rule 3). */

@@ -9,6 +9,8 @@ export interface MailSettings {
   smtpUrl: string;
   from: string;
   portalUrl: string;
+  /** The server key the links in outbox mails derive from (MAIL_LINK_KEY; outbox `rowSecret`). */
+  linkKey: string;
 }
 
 /** Milliseconds. The outbox's lease (./outbox.ts) is longer than their sum. */

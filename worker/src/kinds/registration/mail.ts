@@ -1,11 +1,12 @@
 /**
  * A registration's resolution mail (REQUEST-LIFECYCLE rule 5): approval mails the set-initial-password link,
  * minted only when the outbox claimed the send (`render`), in one transaction with the registration's
- * `passwordLinkId`; a later attempt (after an SMTP failure) mints a fresh link, revoking the unsent one, and
- * once the mail is SENT no attempt mints again. Denial mails a notice; deletion mails nothing.
+ * `passwordLinkId`. Its hash is the outbox row's secret, so a later attempt (after an SMTP failure, or a
+ * sender lost after its send) finds the link the first attempt minted and mails it again instead of revoking
+ * it (issue 21 case 6). Denial mails a notice; deletion mails nothing.
  */
 import type { PrismaClient } from '@portal/db';
-import { INITIAL_LINK_TTL_SECONDS, mintPasswordLink, passwordLinkUrl } from '@portal/db';
+import { INITIAL_LINK_TTL_SECONDS, ensurePasswordLink, passwordLinkUrl } from '@portal/db';
 import type { MailContent } from '../types';
 import { invalid } from './payload';
 
@@ -53,9 +54,10 @@ export async function registrationMail(
     to: reg.email,
     subject: REGISTRATION_MAIL_SUBJECTS.approved,
     text: body('(link minted when sent)', new Date()),
-    render: async () => {
+    render: async (secret) => {
+      const spec = { portalUserId: userId, purpose: 'SET_INITIAL', ttlSeconds: INITIAL_LINK_TTL_SECONDS } as const;
       const link = await prisma.$transaction(async (tx) => {
-        const minted = await mintPasswordLink(tx, userId, 'SET_INITIAL', INITIAL_LINK_TTL_SECONDS);
+        const minted = await ensurePasswordLink(tx, { ...spec, hash: secret(spec.purpose) });
         await tx.registration.update({ where: { id: reg.id }, data: { passwordLinkId: minted.id } });
         return minted;
       });
