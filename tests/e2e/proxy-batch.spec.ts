@@ -2,12 +2,14 @@
  * Proxy bulk access-change requests (001 §2.7, §4 Proxy submission, §8 Proxy outcomes): a user without the
  * proxy right reads the spec's sentence and has no menu entry; LAO staff picks an AO, filters and selects a
  * few dozen users, fills the one role block (the form is disabled until a user is selected), submits, watches
- * the progress bar and each user's result land, reloads in the middle (the page re-attaches to the running
- * batch), and ends with the summary alert and 'Submit Another Request'; a reviewer then reads one filed request
- * with the proxy's own comment and who filed it, not the raw marker. Axe on every screen.
+ * the progress bar and each user's result land, reloads while the batch runs (held at its first user by the
+ * filing locks; the page re-attaches to the running batch), and ends with the summary alert, whose counts are
+ * the per-user results', and 'Submit Another Request'; a reviewer then reads one filed request with the proxy's
+ * own comment and who filed it, not the raw marker. Axe on every screen.
  */
 import { expect, test } from '@playwright/test';
 import { PROXY_MESSAGES } from '@portal/contract';
+import { holdFilingLock } from '../support/filing-locks';
 import { journeyPrisma } from '../support/journey-users';
 import { pick, shot, signIn, signOut } from './support';
 
@@ -47,24 +49,47 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
   await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
   await page.getByLabel(/^Comments/).fill('Added for the new protocol');
-  await page.getByRole('button', { name: 'Submit Request' }).click();
-
-  await expect(page).toHaveURL(/batch=\d+/);
-  await expect(page.getByRole('progressbar', { name: 'Submitted users' })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Per-user results' }).getByRole('listitem')).toHaveCount(count);
-  // A reload while it runs (or just after) re-attaches to the same batch.
-  const url = page.url();
-  await page.reload();
-  await expect(page).toHaveURL(url);
-  await expect(page.getByText(/(Submitting|Processed) \d+ of \d+ users/)).toBeVisible();
-
-  const summary = page.getByRole('status').filter({ hasText: PROXY_MESSAGES.submittedTitle });
-  await expect(summary).toBeVisible({ timeout: 60_000 });
-  await expect(summary).toContainText(
-    new RegExp(`Your request was submitted for ${count} users with \\d+ successes and \\d+ failures\\.`),
+  // Every user's filing lock is held until the reload is done: the batch waits at its first user, so the
+  // reload lands while it runs.
+  const prisma = journeyPrisma();
+  const everyone = await prisma.portalUser.findMany({ select: { id: true } });
+  const release = await holdFilingLock(
+    prisma,
+    everyone.map((u) => u.id),
   );
+  const summary = page.getByRole('status').filter({ hasText: PROXY_MESSAGES.submittedTitle });
+  let url: string;
+  try {
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page).toHaveURL(/batch=\d+/);
+    // Nobody is filed yet: the bar is there at 0 % (an empty bar has no visible width).
+    const bar = page.getByRole('progressbar', { name: 'Submitted users' });
+    await expect(bar).toHaveAttribute('aria-valuenow', '0');
+    await expect(page.getByRole('list', { name: 'Per-user results' }).getByRole('listitem')).toHaveCount(count);
+    // A reload while it runs re-attaches to the same batch.
+    url = page.url();
+    await page.reload();
+    await expect(page).toHaveURL(url);
+    await expect(page.getByText(`Submitting 0 of ${count} users`)).toBeVisible();
+    await expect(bar).toHaveAttribute('aria-valuenow', '0');
+    await expect(summary).toHaveCount(0);
+  } finally {
+    await release();
+  }
+
+  await expect(summary).toBeVisible({ timeout: 60_000 });
+  // The summary's counts are the per-user results' (001 §8 'N users with X successes and Y failures').
+  const batchId = Number(new URL(url).searchParams.get('batch'));
+  const items = await prisma.proxyBatchItem.findMany({ where: { batchId }, orderBy: { requestNum: 'asc' } });
+  expect(items).toHaveLength(count);
+  expect(items.every((i) => i.responseStatus !== null)).toBe(true);
+  const successes = items.filter((i) => i.success).length;
+  expect(successes).toBeGreaterThan(0);
+  await expect(summary).toContainText(PROXY_MESSAGES.submitted(count, successes, count - successes));
   await expect(page.getByText(`Processed ${count} of ${count} users`)).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Per-user results' }).getByText('Waiting')).toHaveCount(0);
+  const results = page.getByRole('list', { name: 'Per-user results' });
+  await expect(results.getByText('Waiting', { exact: true })).toHaveCount(0);
+  await expect(results.getByText('Not submitted', { exact: true })).toHaveCount(count - successes);
   await shot(page, 'proxy-batch-04-summary');
 
   await page.getByRole('button', { name: 'Submit Another Request' }).click();
@@ -73,8 +98,6 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   await expect(page.getByText(PROXY_MESSAGES.selectUser)).toBeVisible();
 
   // The reviewer reads a filed request: the proxy's own comment and who filed it, never the raw marker.
-  const batchId = Number(new URL(url).searchParams.get('batch'));
-  const prisma = journeyPrisma();
   const item = await prisma.proxyBatchItem.findFirstOrThrow({
     where: { batchId, responseStatus: 200 },
     orderBy: { requestNum: 'asc' },

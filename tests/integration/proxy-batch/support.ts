@@ -7,8 +7,10 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { AccessControl } from '@portal/contract';
-import { LOCK_NAMESPACES, type PortalUser, type PrismaClient, lockFiling } from '@portal/db';
+import type { PortalUser, PrismaClient } from '@portal/db';
 import { proxyBatchWorkflowId, startProxyBatchWorkflow } from '@portal/workflows';
+
+export { filingWaits, holdFilingLock } from '../../support/filing-locks';
 
 /** Creates `n` active users whose current access record names AO `siteCode` (role 'Clinical Research Associate'). */
 export async function subjectsAt(prisma: PrismaClient, siteCode: string, n: number, tag = 'pb'): Promise<PortalUser[]> {
@@ -85,38 +87,4 @@ export async function batchEnded(prisma: PrismaClient, batchId: number, timeoutM
     if (Date.now() > deadline) throw new Error(`batch ${batchId} still running: ${JSON.stringify(batch)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/**
- * Takes the (ACCESS_CHANGE, user) filing lock that the batch's filing of that user takes first, and holds it
- * in an open transaction: the batch's filing of the user waits inside its activity until the release.
- * @returns the release (idempotent), once the lock is held.
- */
-export async function holdFilingLock(prisma: PrismaClient, portalUserId: number): Promise<() => Promise<void>> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let held!: () => void;
-  const isHeld = new Promise<void>((r) => (held = r));
-  const tx = prisma.$transaction(
-    async (t) => {
-      await lockFiling(t, 'ACCESS_CHANGE', portalUserId);
-      held();
-      await released;
-    },
-    { maxWait: 10_000, timeout: 300_000 },
-  );
-  await Promise.race([isHeld, tx]);
-  return async () => {
-    release();
-    await tx;
-  };
-}
-
-/** True when some session waits for the user's (ACCESS_CHANGE, user) filing lock: a filing of them is under way. */
-export async function filingWaits(prisma: PrismaClient, portalUserId: number): Promise<boolean> {
-  const [row] = await prisma.$queryRaw<[{ n: number }]>`
-    SELECT count(*)::int AS n FROM pg_locks
-     WHERE locktype = 'advisory' AND NOT granted AND classid::bigint = ${LOCK_NAMESPACES.ACCESS_CHANGE}::bigint
-       AND objid::bigint = ${portalUserId}::bigint AND objsubid = 2`;
-  return row.n > 0;
 }
