@@ -39,6 +39,8 @@ export interface FileRequestOptions<T> {
   def: RequestKindDefinition & { kind: FilingLockKind };
   subject: FilingParty;
   requester: FilingParty;
+  /** The filing lock's subject when it is not `subject.id` (a registration locks on its address). */
+  lockId?: number;
   /** Inside the filing transaction, under the lock: re-check what the lock protects, insert row + audit row. */
   insert(tx: Prisma.TransactionClient): Promise<{ requestId: number; result: T }>;
   /** Marks the row's workflow as started (the reconciler skips it). */
@@ -54,7 +56,7 @@ export async function fileRequest<T>(
   try {
     filed = await deps.prisma.$transaction(
       async (tx) => {
-        await lockFiling(tx, opts.def.kind, opts.subject.id);
+        await lockFiling(tx, opts.def.kind, opts.lockId ?? opts.subject.id);
         return opts.insert(tx);
       },
       { timeout: 20_000 },

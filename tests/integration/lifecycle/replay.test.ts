@@ -23,8 +23,9 @@ const EXPECTED: Record<string, string[]> = {
     'commit-read-back',
     'commit-unsettled',
   ],
-  // 'approved' holds a comment-only save and a refused one before the approval.
-  registration: ['approved', 'denied', 'deleted', 'mail-failed'],
+  // 'approved' holds a comment-only save and a refused one before the approval; 'approved-subject-user-id' is
+  // the same since the approval sets SubjectUserId to the new user (issue 21 case 9).
+  registration: ['approved', 'approved-subject-user-id', 'denied', 'deleted', 'mail-failed'],
   // 'completed' files NEW and CHANGE requests and skips a user (601); 'aborted' stops at the first user's 422;
   // 'continued-as-new' is the first run of a 105-user batch (100 users, then continue-as-new). The same three
   // recorded before filing became a local activity (task-queue-filing/) replay too, unlisted here.

@@ -81,7 +81,7 @@ describe('registration workflow', () => {
         'STATUS_APPROVED',
         'MAIL_SENT',
       ]);
-      await maybeRecordHistory(temporal, reg.workflowId, 'registration', 'approved');
+      await maybeRecordHistory(temporal, reg.workflowId, 'registration', 'approved-subject-user-id');
     });
   });
 

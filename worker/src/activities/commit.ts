@@ -72,7 +72,9 @@ export function createCommitSave(prisma: PrismaClient) {
             idempotencyDigest: digest,
           },
         });
-        return { outcome: 'COMMITTED', at: audit.at.toISOString() };
+        // The approval of a registration gives the request its subject (issue 21 case 9).
+        const subjectUserId = row.subjectUserId ?? (await store.load(tx, input.requestId))?.subjectUserId;
+        return { outcome: 'COMMITTED', at: audit.at.toISOString(), subjectUserId };
       },
       { timeout: 20_000 },
     );

@@ -24,7 +24,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { RequestStatusKey } from '../search-attributes';
+import { RequestStatusKey, SubjectUserIdKey } from '../search-attributes';
 import type { RequestKindDefinition } from './definition';
 import { reviewUpdate, stateQuery } from './messages';
 import { reviewRejection } from './rules';
@@ -73,6 +73,9 @@ export const DEFAULT_NOTIFICATION_DEADLINE = '24 hours';
  */
 export const COMMIT_READS_TRUTH_PATCH = 'commit-reads-truth';
 
+/** Issue 21 case 9: a save that gives the request its subject (an approved registration) sets SubjectUserId. */
+export const SUBJECT_USER_ID_PATCH = 'subject-user-id';
+
 /** Reading a save's key once the database is back: retried without an overall deadline, it only reads. */
 const TRUTH_READ_OPTIONS: ActivityOptions = { ...WRITE_ACTIVITY_OPTIONS, scheduleToCloseTimeout: undefined };
 
@@ -82,6 +85,8 @@ export class RequestLifecycle<S extends string> {
   private readonly state: LifecycleState<S>;
   /** A save whose commit failed and whose key could not be read either: its truth is still to be learnt. */
   private unsettled: CommitSaveInput<S> | null = null;
+  /** The SubjectUserId search attribute's value: the input's, until a save gives the request its subject. */
+  private subjectUserId: number;
 
   constructor(
     private readonly def: RequestKindDefinition<S>,
@@ -98,6 +103,7 @@ export class RequestLifecycle<S extends string> {
       outsideEffectsRan: false,
       busy: false,
     };
+    this.subjectUserId = input.subjectUserId;
   }
 
   /** Registers the handlers, waits until the request is resolved, mails, and returns the final state. */
@@ -238,7 +244,15 @@ export class RequestLifecycle<S extends string> {
         nonRetryable: true,
       });
     }
+    if ('subjectUserId' in result && typeof result.subjectUserId === 'number') this.noteSubject(result.subjectUserId);
     this.adopt(this.committedOf(save));
+  }
+
+  /** Ops filter the Temporal UI by SubjectUserId: it follows the subject a save gave the request. */
+  private noteSubject(subjectUserId: number): void {
+    if (subjectUserId === this.subjectUserId || !patched(SUBJECT_USER_ID_PATCH)) return;
+    this.subjectUserId = subjectUserId;
+    upsertSearchAttributes([{ key: SubjectUserIdKey, value: subjectUserId }]);
   }
 
   /**

@@ -87,7 +87,12 @@ export interface CommittedSave {
  * spec's body, or SUPERSEDED: another save already holds this key (issue 21 case 1); nothing was written.
  */
 export type CommitResult =
-  | { outcome: 'COMMITTED'; at: string }
+  | {
+      outcome: 'COMMITTED';
+      at: string;
+      /** The request's subject after the save, when the save gave it one (an approved registration's user). */
+      subjectUserId?: number | null;
+    }
   | { outcome: 'SUPERSEDED'; committed: CommittedSave }
   | {
       outcome: 'REFUSED';

@@ -44,7 +44,9 @@ export async function fileRegistration(
   const actorName = proxy?.actor.username ?? 'public';
   const { result } = await fileRequest(deps, {
     def: registrationDefinition,
-    subject: { id: emailLockId(fields.email), label: subjectLabel },
+    // No portal user exists until the approval: the workflow's SubjectUserId is 0 until then (issue 21 case 9).
+    subject: { id: 0, label: subjectLabel },
+    lockId: emailLockId(fields.email),
     requester,
     markStarted: async (id) => {
       await prisma.registration.update({ where: { id }, data: { workflowStartedAt: new Date() } });

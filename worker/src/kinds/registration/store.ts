@@ -3,7 +3,7 @@
  * Registration row, the checks of a save (no change 304; unknown portal roles; the approval's refusals), the
  * approval's effects (directory entry first, then the portal user in the commit), the resolution mail, and
  * the reconciler's and digest's reads. A registration has no portal user until approved: its subject id is
- * null for the commit's lock and 0 in the workflow's search attributes.
+ * null for the commit's lock and 0 in the workflow's search attributes, then the approved user's id.
  */
 import { REGISTRATION_STATUS_LABELS, type RegistrationStatus } from '@portal/contract';
 import { registrationDefinition } from '@portal/workflows';
@@ -28,7 +28,7 @@ export const registrationStore: KindStore = {
   ...requestRow({
     table: (tx) => tx.registration,
     status: (row) => row.registrationStatus,
-    subjectUserId: () => null,
+    subjectUserId: (row) => row.portalUserId,
     written(input) {
       const { portalRoleIds } = readPayload(input.payload, input.requestId);
       return {
