@@ -127,3 +127,22 @@ export async function linkExistingEntry(cfg: DirectoryConfig, uuid: string, geco
     return entry;
   });
 }
+
+/** The entry a registration created under `key` (its workflow id), or null: a linked entry never carries it. */
+export async function findRegisteredEntry(cfg: DirectoryConfig, key: string): Promise<DirectoryMatch | null> {
+  const found = await withAdmin(cfg, (c) => searchPeople(c, cfg, `(employeeNumber=${escapeFilterValue(key)})`));
+  return found[0] ?? null;
+}
+
+/**
+ * Removes the entry a registration created under `key`, undoing its approval's effect (issue 21 cases 2 and 3).
+ * An entry the registration merely linked has no such key and is never touched. Idempotent.
+ * @returns the removed entry, or null when there was none.
+ */
+export async function removeRegisteredEntry(cfg: DirectoryConfig, key: string): Promise<DirectoryMatch | null> {
+  return withAdmin(cfg, async (c) => {
+    const mine = (await searchPeople(c, cfg, `(employeeNumber=${escapeFilterValue(key)})`))[0];
+    if (mine) await c.del(mine.dn);
+    return mine ?? null;
+  });
+}

@@ -25,13 +25,16 @@ const EXPECTED: Record<string, string[]> = {
   ],
   // 'approved' holds a comment-only save and a refused one before the approval; 'approved-subject-user-id' is
   // the same since the approval sets SubjectUserId to the new user (issue 21 case 9).
-  registration: ['approved', 'approved-subject-user-id', 'denied', 'deleted', 'mail-failed'],
+  // 'denied-entry-removed': an approval's entry written, its activity failed, the denial removed the entry
+  // (issue 21 case 2).
+  registration: ['approved', 'approved-subject-user-id', 'denied', 'deleted', 'mail-failed', 'denied-entry-removed'],
   // 'completed' files NEW and CHANGE requests and skips a user (601); 'aborted' stops at the first user's 422;
   // 'continued-as-new' is the first run of a 105-user batch (100 users, then continue-as-new). The same three
   // recorded before filing became a local activity (task-queue-filing/) replay too, unlisted here.
   'proxy-batch': ['completed', 'aborted', 'continued-as-new'],
   // 'approved' holds a comment-only save and a refused one before the approval (directory write, then commit).
-  'profile-change': ['approved', 'rejected', 'mail-failed'],
+  // 'rejected-directory-restored': the directory written, the activity failed, the rejection restored it.
+  'profile-change': ['approved', 'rejected', 'mail-failed', 'rejected-directory-restored'],
 };
 
 describe('recorded histories', () => {

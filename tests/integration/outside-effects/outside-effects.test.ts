@@ -13,12 +13,12 @@ import { findPeopleByEmail, readPersonFields } from '@portal/directory';
 import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings } from '../fixtures';
 import { type Session, type TestApi, caller, signIn } from '../harness';
-import { auditActions } from '../lifecycle/support';
+import { auditActions, maybeRecordHistory } from '../lifecycle/support';
 import { fileChange, newRequester, reviewCall } from '../profile-change/support';
 import { registrationBody } from '../registrations/support';
 import { useWorkflowApis, withWorker } from '../workflow-apis';
 
-const { apis, newApi } = useWorkflowApis('outside-effects');
+const { apis, newApi, temporal, finalState } = useWorkflowApis('outside-effects');
 let reviewer: Session;
 let proxy: Session;
 let userRole: number;
@@ -70,6 +70,8 @@ describe('an outside effect that ran but did not report (case 2)', () => {
       expect(await findPeopleByEmail(api.directory, reg.email)).toEqual([]);
       expect(await auditActions(api.prisma, reg.workflowId)).toContain('DIRECTORY_ENTRY_REMOVED');
       expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
+      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'DENIED', outsideEffectsRan: false });
+      await maybeRecordHistory(temporal, reg.workflowId, 'registration', 'denied-entry-removed');
     });
   });
 
@@ -87,6 +89,8 @@ describe('an outside effect that ran but did not report (case 2)', () => {
       expect(rejected.statusCode, rejected.body).toBe(200);
       expect(await readPersonFields(api.directory, r.user.user.uuid!)).toEqual(before);
       expect(await auditActions(api.prisma, filed.workflowId)).toContain('DIRECTORY_RESTORED');
+      expect(await finalState(filed.workflowId)).toMatchObject({ status: 'REJECTED', outsideEffectsRan: false });
+      await maybeRecordHistory(temporal, filed.workflowId, 'profile-change', 'rejected-directory-restored');
     });
   });
 });

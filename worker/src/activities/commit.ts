@@ -128,3 +128,26 @@ export function createApplyOutsideEffects(ctx: OutsideEffectsContext) {
     await storeOf(input.kind).applyOutsideEffects?.(ctx, input);
   };
 }
+
+/**
+ * Undoes the kind's effects outside the database that may have run (issue 21 case 2), before a save other than
+ * the approval commits, and audits what it undid (keyed `<workflowId>:<version>:undo`, written once).
+ */
+export function createUndoOutsideEffects(ctx: OutsideEffectsContext) {
+  return async function undoOutsideEffects(input: OutsideEffectsInput): Promise<void> {
+    const undone = await storeOf(input.kind).undoOutsideEffects?.(ctx, input);
+    if (!undone) return;
+    await ctx.prisma.auditEvent.createMany({
+      data: [
+        {
+          actorUserId: input.actor.userId,
+          actorUsername: input.actor.username,
+          ...undone,
+          workflowId: input.workflowId,
+          idempotencyKey: `${input.workflowId}:${input.version ?? 0}:undo`,
+        },
+      ],
+      skipDuplicates: true,
+    });
+  };
+}

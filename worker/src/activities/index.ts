@@ -4,7 +4,12 @@ import type { DirectoryConfig } from '@portal/directory';
 import type { DigestActivities, LifecycleActivities, ProxyBatchActivities } from '@portal/workflows';
 import { createProxyBatchActivities } from '../kinds/proxy-batch';
 import { type MailSettings, createTransport } from '../mail/transport';
-import { createApplyOutsideEffects, createCommitSave, createReadCommittedSave } from './commit';
+import {
+  createApplyOutsideEffects,
+  createCommitSave,
+  createReadCommittedSave,
+  createUndoOutsideEffects,
+} from './commit';
 import { createSendReviewerDigest } from './digest';
 import { createRecordMailFailure, createSendResolutionMail } from './mail';
 
@@ -23,6 +28,7 @@ export function createActivities(
     commitSave: createCommitSave(prisma),
     readCommittedSave: createReadCommittedSave(prisma),
     applyOutsideEffects: createApplyOutsideEffects({ prisma, directory }),
+    undoOutsideEffects: createUndoOutsideEffects({ prisma, directory }),
     sendResolutionMail: createSendResolutionMail(prisma, transport, mail),
     recordMailFailure: createRecordMailFailure(prisma),
     sendReviewerDigest: createSendReviewerDigest(prisma, transport, mail),

@@ -53,6 +53,15 @@ export interface MailContent {
   render?: (secret: (purpose: string) => string) => Promise<string>;
 }
 
+/** What an undo of outside effects changed, for its audit row. */
+export interface UndoneEffect {
+  action: string;
+  entityType: string;
+  entityId: string;
+  before: Prisma.InputJsonValue;
+  after: Prisma.InputJsonValue;
+}
+
 /** What a kind's outside effects may use (rule 3). */
 export interface OutsideEffectsContext {
   prisma: PrismaClient;
@@ -75,6 +84,11 @@ export interface KindStore {
   resolutionMail(prisma: PrismaClient, requestId: number, portalUrl: string): Promise<MailContent | null>;
   /** Effects outside the database before the `outsideEffectsOn` save's commit (rule 3): idempotent. */
   applyOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<void>;
+  /**
+   * Undoes `applyOutsideEffects` (issue 21 case 2), idempotently; answers the audit row of what it undid, or
+   * null when there was nothing to undo.
+   */
+  undoOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<UndoneEffect | null>;
   /** Unresolved requests filed before `before`. */
   waiting(prisma: PrismaClient, before: Date): Promise<WaitingRequest[]>;
   /** Rows filed before `before` whose workflow start was never confirmed. */

@@ -73,6 +73,12 @@ export const DEFAULT_NOTIFICATION_DEADLINE = '24 hours';
  */
 export const COMMIT_READS_TRUTH_PATCH = 'commit-reads-truth';
 
+/**
+ * Issue 21 cases 2 and 3: outside effects count as run from their start, every approval applies its own choice,
+ * and any other save first undoes effects that may have run.
+ */
+export const OUTSIDE_EFFECTS_UNDO_PATCH = 'outside-effects-undo';
+
 /** Issue 21 case 9: a save that gives the request its subject (an approved registration) sets SubjectUserId. */
 export const SUBJECT_USER_ID_PATCH = 'subject-user-id';
 
@@ -210,13 +216,23 @@ export class RequestLifecycle<S extends string> {
   private async save(input: ReviewInput<S>): Promise<void> {
     const { workflowId } = workflowInfo();
     const base = { kind: this.def.kind, requestId: this.state.requestId, workflowId, actor: input.actor };
-    if (input.requestStatus === this.def.outsideEffectsOn && !this.state.outsideEffectsRan) {
+    const effects = { ...base, payload: input.payload, version: this.state.version + 1 };
+    const approving = input.requestStatus === this.def.outsideEffectsOn;
+    if (approving && (patched(OUTSIDE_EFFECTS_UNDO_PATCH) || !this.state.outsideEffectsRan)) {
+      // Every approval applies its own choice (issue 21 case 3); from its start the effects may have run (case 2).
+      if (patched(OUTSIDE_EFFECTS_UNDO_PATCH)) this.state.outsideEffectsRan = true;
       await this.guard(
         writes.applyOutsideEffects.executeWithOptions(this.writeOptions(`outside effects of ${input.requestStatus}`), [
-          { ...base, payload: input.payload },
+          effects,
         ]),
       );
       this.state.outsideEffectsRan = true;
+    } else if (!approving && this.state.outsideEffectsRan && patched(OUTSIDE_EFFECTS_UNDO_PATCH)) {
+      // Effects that may have run are finished by the approval or undone before any other save (issue 21 case 2).
+      await this.guard(
+        writes.undoOutsideEffects.executeWithOptions(this.writeOptions('undo outside effects'), [effects]),
+      );
+      this.state.outsideEffectsRan = false;
     }
     const save: CommitSaveInput<S> = {
       ...base,

@@ -38,13 +38,6 @@ export function reviewRejection<S extends string>(
       message: `A request in ${state.status} cannot be saved as ${input.requestStatus}: ${why}`,
     };
   }
-  // Once effects outside the database ran, only the approval itself may follow (rule 3).
-  if (state.outsideEffectsRan && input.requestStatus !== def.outsideEffectsOn) {
-    return {
-      type: REVIEW_FAILURES.illegal,
-      message: `Changes outside the portal were already made; the request can only be saved as ${def.outsideEffectsOn}`,
-    };
-  }
   const unchanged =
     input.payload === undefined &&
     input.requestStatus === state.status &&

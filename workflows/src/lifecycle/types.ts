@@ -40,7 +40,10 @@ export interface LifecycleState<S extends string = string> {
   reviewerComments: string;
   sysaidTicket: string;
   lastModifiedBy: string | null;
-  /** True once the kind's effects outside the database (LDAP) ran (rule 3). */
+  /**
+   * True once the kind's effects outside the database (LDAP) may have run (rule 3): set before they start, so an
+   * effect that ran but did not report is either finished by the approval or undone by any other save.
+   */
   outsideEffectsRan: boolean;
   /** True while a save is being committed. */
   busy: boolean;
@@ -107,13 +110,15 @@ export type CommitReading =
   | { outcome: 'SUPERSEDED'; committed: CommittedSave }
   | { outcome: 'NOT_COMMITTED' };
 
-/** The outside-effects activity's argument (rule 3): runs before the approving commit. */
+/** The outside-effects activity's argument (rule 3): runs before the approving commit, or undoes it. */
 export interface OutsideEffectsInput {
   kind: WorkflowKind;
   requestId: number;
   workflowId: string;
   actor: ReviewActor;
   payload?: unknown;
+  /** The version the save that runs (or undoes) the effects would create; keys the undo's audit row. */
+  version?: number;
 }
 
 /** The resolution mail (rule 5). */
@@ -136,6 +141,11 @@ export interface LifecycleActivities {
   readCommittedSave(input: CommitSaveInput): Promise<CommitReading>;
   /** Idempotent effects outside the database (compare-then-set, keyed creates). */
   applyOutsideEffects(input: OutsideEffectsInput): Promise<void>;
+  /**
+   * Undoes effects outside the database that may have run (issue 21 case 2): restores the old directory values,
+   * removes an entry the request created (never one it linked); audited, idempotent.
+   */
+  undoOutsideEffects(input: OutsideEffectsInput): Promise<void>;
   /** Mails the subject that the request was resolved; at most one mail per workflow. */
   sendResolutionMail(input: NotificationInput): Promise<void>;
   /** Audits a resolution mail that could not be sent (MAIL_FAILED). */

@@ -39,9 +39,10 @@ describe('profile-change definition (001 §2.10, §4)', () => {
     expect(reviewRejection(def, state({ status: 'IN_PROGRESS' }), review('NEW'))?.type).toBe('ILLEGAL_TRANSITION');
   });
 
-  it('once the directory was written, only the approval may follow', () => {
+  // The rejection undoes the directory write first (issue 21 case 2).
+  it('once the directory may have been written, the approval or any other save may follow', () => {
     const written = state({ outsideEffectsRan: true });
-    expect(reviewRejection(def, written, review('REJECTED'))?.type).toBe('ILLEGAL_TRANSITION');
+    expect(reviewRejection(def, written, review('REJECTED'))).toBeNull();
     expect(reviewRejection(def, written, review('APPROVED'))).toBeNull();
   });
 });

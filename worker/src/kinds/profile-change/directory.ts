@@ -14,7 +14,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { PROFILE_CHANGE_MESSAGES } from '@portal/contract';
 import { PersonFieldsConflictError, writePersonFields } from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
-import type { OutsideEffectsContext } from '../types';
+import type { OutsideEffectsContext, UndoneEffect } from '../types';
 import { emailTakenBy } from './email';
 
 /** ApplicationFailure type of an approval whose email another portal user or entry holds. */
@@ -57,4 +57,36 @@ export async function applyProfileToDirectory(ctx: OutsideEffectsContext, input:
     const type = err.reason === 'emailTaken' ? EMAIL_IN_USE_FAILURE : NON_RETRYABLE_ERRORS.invalidStoredBody;
     throw ApplicationFailure.nonRetryable(`profile-change request ${request.id}: ${err.message}`, type);
   }
+}
+
+/**
+ * Undoes an approval's directory write that may have run (issue 21 case 2): the user's entry gets back the
+ * name and email the portal user still holds (the commit writes the new ones only on approval). Compare, then
+ * set: nothing is written, and nothing audited, when the entry already holds them.
+ */
+export async function restoreProfileInDirectory(
+  ctx: OutsideEffectsContext,
+  input: OutsideEffectsInput,
+): Promise<UndoneEffect | null> {
+  const { prisma, directory } = ctx;
+  const request = await prisma.profileChangeRequest.findUnique({
+    where: { id: input.requestId },
+    include: { user: true },
+  });
+  if (!request?.user.uuid || !directory) return null;
+  const { user } = request;
+  const restored = { firstName: user.firstName, lastName: user.lastName, email: user.email };
+  const changed = await writePersonFields(directory, user.uuid!, {
+    username: user.username,
+    gecos: user.gecos,
+    ...restored,
+  });
+  if (changed.length === 0) return null;
+  return {
+    action: 'DIRECTORY_RESTORED',
+    entityType: 'PortalUser',
+    entityId: String(user.id),
+    before: { firstName: request.firstName, lastName: request.lastName, email: request.email },
+    after: restored,
+  };
 }

@@ -13,7 +13,7 @@ import { resolvedAs, userResolutionMail } from '../request-mail';
 import { personLabel, unresolvedRequest, unstartedQuery, waitingLine, waitingQuery } from '../request-reads';
 import { requestRow } from '../request-row';
 import type { KindStore } from '../types';
-import { applyProfileToDirectory } from './directory';
+import { applyProfileToDirectory, restoreProfileInDirectory } from './directory';
 import { emailTakenBy } from './email';
 
 export const profileChangeStore: KindStore = {
@@ -98,4 +98,6 @@ export const profileChangeStore: KindStore = {
   },
 
   applyOutsideEffects: applyProfileToDirectory,
+
+  undoOutsideEffects: restoreProfileInDirectory,
 };

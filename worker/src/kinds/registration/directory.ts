@@ -6,9 +6,15 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { approvalProblems } from '@portal/contract';
-import { DirectoryConflictError, ensureRegisteredEntry, linkExistingEntry } from '@portal/directory';
+import {
+  DirectoryConflictError,
+  ensureRegisteredEntry,
+  findRegisteredEntry,
+  linkExistingEntry,
+  removeRegisteredEntry,
+} from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
-import type { OutsideEffectsContext } from '../types';
+import type { OutsideEffectsContext, UndoneEffect } from '../types';
 import { invalid, readApproval } from './payload';
 
 /** Directory uidNumbers of registered people: far above the seeded users' 10,000 + id. */
@@ -28,8 +34,14 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
   const problems = approvalProblems(choice, reg.email);
   if (problems) throw invalid(`registration ${reg.id}: ${JSON.stringify(problems)}`);
   try {
-    const entry = choice.existingAuthAccountUuid
-      ? await linkExistingEntry(directory, choice.existingAuthAccountUuid, choice.gecos)
+    // An earlier approval whose commit was refused made an entry for another choice (issue 21 case 3): this
+    // approval's choice is the one applied, so that entry goes first.
+    const earlier = await findRegisteredEntry(directory, input.workflowId);
+    if (earlier && (choice.existingAuthAccountUuid || earlier.username !== choice.username)) {
+      await removeRegisteredEntry(directory, input.workflowId);
+    }
+    const made = choice.existingAuthAccountUuid
+      ? null
       : await ensureRegisteredEntry(directory, {
           key: input.workflowId,
           username: choice.username,
@@ -39,6 +51,8 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
           gecos: choice.gecos,
           uidNumber: REGISTERED_UID_BASE + reg.id,
         });
+    // Linking, or an entry made earlier for the same username: compare, then set the chosen gecos.
+    const entry = await linkExistingEntry(directory, made?.uuid ?? choice.existingAuthAccountUuid!, choice.gecos);
     await prisma.registration.update({
       where: { id: reg.id },
       data: {
@@ -53,4 +67,32 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
     if (err instanceof DirectoryConflictError) throw invalid(`registration ${reg.id}: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * Undoes an approval's directory effect (issue 21 cases 2 and 3): removes the entry this registration created
+ * (found by its workflow id; an entry it only linked is never removed, nor one a portal user holds) and forgets
+ * the recorded choice on the row.
+ */
+export async function removeCreatedEntry(
+  ctx: OutsideEffectsContext,
+  input: OutsideEffectsInput,
+): Promise<UndoneEffect | null> {
+  const { prisma, directory } = ctx;
+  if (!directory) throw invalid('the worker has no directory configured (LDAP_URL)');
+  const entry = await findRegisteredEntry(directory, input.workflowId);
+  const held = entry && (await prisma.portalUser.findUnique({ where: { uuid: entry.uuid } }));
+  if (entry && !held) await removeRegisteredEntry(directory, input.workflowId);
+  await prisma.registration.update({
+    where: { id: input.requestId },
+    data: { directoryUuid: null, username: null, gecos: null, accountType: null },
+  });
+  if (!entry || held) return null;
+  return {
+    action: 'DIRECTORY_ENTRY_REMOVED',
+    entityType: 'Registration',
+    entityId: String(input.requestId),
+    before: { uuid: entry.uuid, username: entry.username },
+    after: {},
+  };
 }

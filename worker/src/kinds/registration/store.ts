@@ -11,7 +11,7 @@ import { unstartedQuery, waitingLine, waitingQuery } from '../request-reads';
 import { requestRow } from '../request-row';
 import type { KindStore } from '../types';
 import { checkApproval, createApprovedUser, unknownRoles } from './approve';
-import { createOrLinkEntry } from './directory';
+import { createOrLinkEntry, removeCreatedEntry } from './directory';
 import { registrationMail } from './mail';
 import { readPayload } from './payload';
 
@@ -59,6 +59,8 @@ export const registrationStore: KindStore = {
   resolutionMail: registrationMail,
 
   applyOutsideEffects: createOrLinkEntry,
+
+  undoOutsideEffects: removeCreatedEntry,
 
   async waiting(prisma, before) {
     const rows = await prisma.registration.findMany(waitingQuery({ registrationStatus: 'PENDING' as const }, before));
