@@ -121,6 +121,24 @@ export const RegistrationUpdateBodySchema = z.object({
 });
 export type RegistrationUpdateBody = z.infer<typeof RegistrationUpdateBodySchema>;
 
+/**
+ * DELETE /rest/secure/user_registration/{id}[?versionno=&attemptKey=] (REQUEST-LIFECYCLE rule 6): the version
+ * the reviewer deletes and the attempt's key, so a retry after a 202 joins the first attempt. Both optional for
+ * older clients (the stored version is deleted); a key needs its version (`versionno: ['required']`).
+ */
+export const RegistrationDeleteQuerySchema = z
+  .object({
+    versionno: z
+      .string()
+      .regex(/^\d{1,10}$/, { message: 'invalid' })
+      .transform(Number)
+      .pipe(bodyIntSchema(0))
+      .optional(),
+    attemptKey: ReviewAttemptKeySchema.optional(),
+  })
+  .refine((q) => q.attemptKey === undefined || q.versionno !== undefined, { path: ['versionno'], message: 'required' });
+export type RegistrationDeleteQuery = z.infer<typeof RegistrationDeleteQuerySchema>;
+
 /** The registration part of an approve/deny body: which registration, at which version, with the review fields. */
 export const RegistrationActionFormSchema = z.object({
   id: BodyIdSchema,

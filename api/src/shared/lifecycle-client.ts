@@ -5,10 +5,16 @@
  *   fails after the commit still answers success: the worker's reconciler starts it.
  * - `reviewRequest` (rule 6): send the `review` update with an id made of request id, version and the
  *   browser's attempt key; wait for acceptance and result together for at most REVIEW_DEADLINE_MS; past it
- *   answer 'PROCESSING' (202). Refusals map to the spec's answers; "busy" (409) and "stale" (422) differ.
+ *   answer 'PROCESSING' (202). Refusals map to the spec's answers; "busy" (409) and "stale" (422) differ. A
+ *   retry of the same attempt is answered its outcome before the API's own checks (issue 21 case 5).
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import {
+  type WorkflowHandle,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { type FieldErrors, GLOBAL_ERRORS, MESSAGES } from '@portal/contract';
 import { type FilingLockKind, type Prisma, lockFiling } from '@portal/db';
@@ -105,40 +111,120 @@ export interface ReviewRequestOptions {
   attemptKey?: string;
   /** The fieldErrors key of the status, for an illegal transition. */
   statusKey: string;
+  /**
+   * The API's own checks before the update (resolved, uniqueness, "no changes"), throwing their HttpError;
+   * run only when the attempt is not one already made. @returns the update's payload (else `input.payload`).
+   */
+  checks?: () => Promise<unknown>;
 }
 
-export type ReviewOutcome = { outcome: 'DONE'; state: LifecycleState } | { outcome: 'PROCESSING' };
+/** `state` is absent when the outcome was read from the database's key (the workflow is gone). */
+export type ReviewOutcome = { outcome: 'DONE'; state?: LifecycleState } | { outcome: 'PROCESSING' };
 
 /** The update id of one save attempt: the same attempt retried joins the first; another attempt never does. */
 export const reviewUpdateId = (requestId: number, version: number, attemptKey: string): string =>
   `review-${requestId}-v${version}-${attemptKey}`;
 
 /**
- * Sends one reviewer's save (rule 6).
+ * Sends one reviewer's save (rule 6). A retry of an attempt already made (same attempt key and version) is
+ * answered that attempt's outcome before `checks` run, so the checks never refuse the save that is in flight or
+ * done (issue 21 case 5): its update's result while Temporal keeps the workflow (open or closed), past the
+ * namespace's retention the commit's audit key `<workflowId>:<version>` with the same save in it.
  * @throws HttpError 304 (no changes), 403, 409 (another save runs), 422 (stale, illegal, refused by the
- *   commit), 503 (the save failed or Temporal is unreachable).
+ *   commit or by `checks`), 503 (the save failed or Temporal is unreachable).
  */
 export async function reviewRequest(deps: Deps, opts: ReviewRequestOptions): Promise<ReviewOutcome> {
   const handle = deps.temporal.workflow.getHandle(workflowIdOf(opts.def, opts.requestId));
+  const earlier = opts.attemptKey ? await earlierAttempt(deps, handle, opts, opts.attemptKey) : undefined;
+  if (earlier) return earlier;
+  const payload = opts.checks ? await opts.checks() : opts.input.payload;
   const updateId = reviewUpdateId(opts.requestId, opts.input.expectedVersion, opts.attemptKey ?? randomUUID());
+  const sent = await withinReviewDeadline(deps, async () => {
+    const update = await handle.startUpdate(reviewUpdate, {
+      args: [{ ...opts.input, payload }],
+      updateId,
+      waitForStage: WorkflowUpdateStage.ACCEPTED,
+    });
+    return update.result();
+  }).catch((err: unknown) => {
+    throw mapUpdateError(err, opts.statusKey);
+  });
+  return outcomeOf(sent);
+}
+
+const outcomeOf = (answer: { value: LifecycleState } | 'PROCESSING'): ReviewOutcome =>
+  answer === 'PROCESSING' ? { outcome: 'PROCESSING' } : { outcome: 'DONE', state: answer.value };
+
+/**
+ * Runs `call` for at most REVIEW_DEADLINE_MS. @returns its value, or PROCESSING past the deadline.
+ * @throws what `call` throws before the deadline.
+ */
+async function withinReviewDeadline<T>(deps: Deps, call: () => Promise<T>): Promise<{ value: T } | 'PROCESSING'> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deps.cfg.REVIEW_DEADLINE_MS);
   try {
-    const state = await deps.temporal.withAbortSignal(deadline.signal, async () => {
-      const update = await handle.startUpdate(reviewUpdate, {
-        args: [opts.input],
-        updateId,
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-      });
-      return update.result();
-    });
-    return { outcome: 'DONE', state };
+    return { value: await deps.temporal.withAbortSignal(deadline.signal, call) };
   } catch (err) {
-    if (deadline.signal.aborted) return { outcome: 'PROCESSING' };
-    throw mapUpdateError(err, opts.statusKey);
+    if (deadline.signal.aborted) return 'PROCESSING';
+    throw err;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The outcome of the attempt `attemptKey` of this save if it was made: its update's result (PROCESSING while
+ * it still runs past the deadline; its refusal as an HttpError), or, once the workflow is gone, the database's
+ * record of the same save. @returns undefined for an attempt never made (it gets the checks and is sent).
+ */
+async function earlierAttempt(
+  deps: Deps,
+  handle: WorkflowHandle,
+  opts: ReviewRequestOptions,
+  attemptKey: string,
+): Promise<ReviewOutcome | undefined> {
+  const updateId = reviewUpdateId(opts.requestId, opts.input.expectedVersion, attemptKey);
+  try {
+    return outcomeOf(await withinReviewDeadline(deps, () => handle.getUpdateHandle<LifecycleState>(updateId).result()));
+  } catch (err) {
+    // NOT_FOUND names an update the workflow never received (a new attempt) or a workflow that is gone.
+    if (!(err instanceof WorkflowNotFoundError)) throw mapUpdateError(err, opts.statusKey);
+  }
+  if (await workflowExists(handle, opts.statusKey)) return undefined;
+  return (await committedInDatabase(deps, opts)) ? { outcome: 'DONE' } : undefined;
+}
+
+async function workflowExists(handle: WorkflowHandle, statusKey: string): Promise<boolean> {
+  try {
+    await handle.describe();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw mapUpdateError(err, statusKey);
+  }
+}
+
+/**
+ * Whether the commit's audit row of this save exists (key `<workflowId>:<expectedVersion + 1>`, written in the
+ * transaction of the request row) and records the same save: the same reviewer, status, comments and ticket.
+ * The attempt key is not stored, so past the retention an equal save of another attempt is answered alike.
+ */
+async function committedInDatabase(deps: Deps, opts: ReviewRequestOptions): Promise<boolean> {
+  const key = `${workflowIdOf(opts.def, opts.requestId)}:${opts.input.expectedVersion + 1}`;
+  let done;
+  try {
+    done = await deps.prisma.auditEvent.findUnique({ where: { idempotencyKey: key } });
+  } catch (err) {
+    console.error(`review: reading the audit key ${key} failed: ${describe(err)}`);
+    throw unavailable(MESSAGES.access.reviewFailed);
+  }
+  const after = (done?.after ?? {}) as Record<string, unknown>;
+  return (
+    done?.actorUserId === opts.input.actor.userId &&
+    after.requestStatus === opts.input.requestStatus &&
+    after.reviewerComments === opts.input.reviewerComments &&
+    after.sysaidTicket === opts.input.sysaidTicket
+  );
 }
 
 function mapUpdateError(err: unknown, statusKey: string): HttpError {

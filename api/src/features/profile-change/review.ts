@@ -35,14 +35,6 @@ export async function reviewProfileChange(
   if (body.id !== id) throw unprocessable({ id: ['invalid'] });
   const row = await deps.prisma.profileChangeRequest.findUnique({ where: { id }, include: WITH_USER });
   if (!row) throw notFound(PROFILE_CHANGE_MESSAGES.loadFailed);
-  if (isResolved(row.requestStatus)) {
-    throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
-  }
-  // Checked before the update (the worker checks again before the directory write and inside the commit).
-  if (body.requestStatus === 'APPROVED') {
-    const problems = await emailProblems(deps.prisma, deps.directory, row.user, row.email);
-    if (Object.keys(problems).length) throw unprocessable(problems);
-  }
   const answer = await reviewRequest(deps, {
     def: profileChangeDefinition,
     requestId: id,
@@ -54,6 +46,17 @@ export async function reviewProfileChange(
       reviewerComments: body.reviewerComments,
       sysaidTicket: body.sysaidTicket,
       actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+    },
+    // Skipped for the retry of an attempt already made: that save may be what resolved the request.
+    checks: async () => {
+      if (isResolved(row.requestStatus)) {
+        throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
+      }
+      // Checked before the update (the worker checks again before the directory write and inside the commit).
+      if (body.requestStatus === 'APPROVED') {
+        const problems = await emailProblems(deps.prisma, deps.directory, row.user, row.email);
+        if (Object.keys(problems).length) throw unprocessable(problems);
+      }
     },
   });
   if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };

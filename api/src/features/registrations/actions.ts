@@ -9,6 +9,7 @@ import type {
   FieldErrors,
   Registration,
   RegistrationActionBody,
+  RegistrationDeleteQuery,
   RegistrationReviewPayload,
   RegistrationStatus,
   RegistrationUpdateBody,
@@ -44,22 +45,26 @@ async function unknownPortalRoles(deps: Deps, ids: number[]): Promise<FieldError
   return found === new Set(ids).size ? {} : { portalRoleIds: ['nonexistent'] };
 }
 
+/**
+ * Sends one save of registration `id`. `checks` (the pending registration first) run only when the save is not
+ * the retry of an attempt already made, which is answered its outcome instead (issue 21 case 5).
+ */
 async function send(
   deps: Deps,
   actor: AuthContext,
-  row: RegistrationRow,
+  id: number,
   save: {
     status: RegistrationStatus;
     versionno: number;
     reviewerComments: string;
     sysaidTicket: string;
-    payload?: RegistrationReviewPayload;
   },
-  attemptKey?: string,
+  attemptKey: string | undefined,
+  checks: (row: RegistrationRow) => Promise<RegistrationReviewPayload | undefined> = async () => undefined,
 ): Promise<Registration | ReviewProcessing> {
   const answer = await reviewRequest(deps, {
     def: registrationDefinition,
-    requestId: row.id,
+    requestId: id,
     attemptKey,
     statusKey: STATUS_KEY,
     input: {
@@ -68,44 +73,49 @@ async function send(
       reviewerComments: save.reviewerComments,
       sysaidTicket: save.sysaidTicket,
       actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
-      payload: save.payload,
     },
+    checks: async () => checks(await pending(deps, id)),
   });
   if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
-  return registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id: row.id } }), deps);
+  return registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps);
 }
 
 /** PUT /rest/secure/user_registration/{id}: comments, ticket number and the chosen portal roles. */
 export async function updateRegistration(deps: Deps, actor: AuthContext, id: number, body: RegistrationUpdateBody) {
   if (body.id !== id) throw unprocessable({ id: ['invalid'] });
-  const row = await pending(deps, id);
-  const roles = await unknownPortalRoles(deps, body.portalRoleIds);
-  if (Object.keys(roles).length) throw unprocessable(roles);
+  return send(deps, actor, id, { status: 'PENDING', ...body }, body.attemptKey, async () => {
+    const roles = await unknownPortalRoles(deps, body.portalRoleIds);
+    if (Object.keys(roles).length) throw unprocessable(roles);
+    return { portalRoleIds: body.portalRoleIds };
+  });
+}
+
+/**
+ * DELETE /rest/secure/user_registration/{id}[?versionno=&attemptKey=]: the registration leaves every list
+ * (DELETED), no mail. Without `versionno` the stored version is deleted (older clients; no retry can join it).
+ */
+export async function deleteRegistration(deps: Deps, actor: AuthContext, id: number, query: RegistrationDeleteQuery) {
+  const row = await deps.prisma.registration.findUnique({ where: { id } });
+  if (!row) throw notFound(REGISTRATION_MESSAGES.loadUserFailed);
+  // A delete writes neither comments nor ticket: the save keeps the stored ones (the retry reads the same).
   return send(
     deps,
     actor,
-    row,
-    { status: 'PENDING', ...body, payload: { portalRoleIds: body.portalRoleIds } },
-    body.attemptKey,
+    id,
+    {
+      status: 'DELETED',
+      versionno: query.versionno ?? row.versionno,
+      reviewerComments: row.reviewerComments,
+      sysaidTicket: row.sysaidTicket,
+    },
+    query.attemptKey,
   );
-}
-
-/** DELETE /rest/secure/user_registration/{id}: the registration leaves every list (DELETED), no mail. */
-export async function deleteRegistration(deps: Deps, actor: AuthContext, id: number) {
-  const row = await pending(deps, id);
-  return send(deps, actor, row, {
-    status: 'DELETED',
-    versionno: row.versionno,
-    reviewerComments: row.reviewerComments,
-    sysaidTicket: row.sysaidTicket,
-  });
 }
 
 /** PUT /rest/secure/user_registration_action/deny: DENIED, read-only afterwards; the person is told by mail. */
 export async function denyRegistration(deps: Deps, actor: AuthContext, body: RegistrationActionBody) {
   const form = body.registrationForm;
-  const row = await pending(deps, form.id);
-  return send(deps, actor, row, { status: 'DENIED', ...form }, body.attemptKey);
+  return send(deps, actor, form.id, { status: 'DENIED', ...form }, body.attemptKey);
 }
 
 /**
@@ -119,7 +129,21 @@ export async function approveRegistration(
   ignoreValidationWarnings: boolean,
 ) {
   const form = body.registrationForm;
-  const row = await pending(deps, form.id);
+  return send(deps, actor, form.id, { status: 'APPROVED', ...form }, body.attemptKey, (row) =>
+    approvalPayload(deps, body, row, ignoreValidationWarnings),
+  );
+}
+
+/**
+ * The approval's checks against the stored rows and the directory (001 §4 Approval warning, §8): 422 field
+ * errors, 503 when the directory cannot be asked. @returns the approval's payload.
+ */
+async function approvalPayload(
+  deps: Deps,
+  body: RegistrationActionBody,
+  row: RegistrationRow,
+  ignoreValidationWarnings: boolean,
+): Promise<RegistrationReviewPayload> {
   const existing = body.useExistingAuthAccount ? (body.existingAuthAccountUuid ?? null) : null;
   const choice = {
     portalRoleIds: body.portalRoleIds,
@@ -152,7 +176,7 @@ export async function approveRegistration(
     add(APPROVAL_WARNING_KEY, 'Email address already exists in database');
   }
   if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
-  const payload: RegistrationReviewPayload = {
+  return {
     portalRoleIds: body.portalRoleIds,
     approval: {
       username,
@@ -162,5 +186,4 @@ export async function approveRegistration(
       ignoreValidationWarnings,
     },
   };
-  return send(deps, actor, row, { status: 'APPROVED', ...form, payload }, body.attemptKey);
 }

@@ -13,6 +13,7 @@ import {
   RegistrationActionBodySchema,
   RegistrationActionParamsSchema,
   RegistrationActionQuerySchema,
+  RegistrationDeleteQuerySchema,
   RegistrationListStatusSchema,
   RegistrationSchema,
   RegistrationUpdateBodySchema,
@@ -159,9 +160,9 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     '/rest/secure/user_registration/:id',
     {
       config: REVIEW_CONFIG,
-      schema: { params: IdParamsSchema, response: ACTION_ANSWERS },
+      schema: { params: IdParamsSchema, querystring: RegistrationDeleteQuerySchema, response: ACTION_ANSWERS },
     },
-    async (req, reply) => processing(reply, await deleteRegistration(deps, requireAuth(req), req.params.id)),
+    async (req, reply) => processing(reply, await deleteRegistration(deps, requireAuth(req), req.params.id, req.query)),
   );
 
   app.put(

@@ -36,10 +36,6 @@ export async function reviewAccessChange(
   const r = body.userAccessModificationRequest;
   const row = await deps.prisma.accessModRequest.findUnique({ where: { id: r.id } });
   if (!row) throw notFound(MESSAGES.access.loadRequestsFailed);
-  if (isResolved(row.requestStatus)) {
-    throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
-  }
-  const payload = await reviewPayload(deps, actor, body, row);
   const answer = await reviewRequest(deps, {
     def: accessChangeDefinition,
     requestId: r.id,
@@ -51,7 +47,13 @@ export async function reviewAccessChange(
       reviewerComments: r.reviewerComments,
       sysaidTicket: r.sysaidTicket,
       actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
-      payload,
+    },
+    // Skipped for the retry of an attempt already made: that save may be what resolved the request.
+    checks: async () => {
+      if (isResolved(row.requestStatus)) {
+        throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
+      }
+      return reviewPayload(deps, actor, body, row);
     },
   });
   if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
