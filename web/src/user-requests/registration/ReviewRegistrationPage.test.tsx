@@ -8,9 +8,11 @@
 import {
   APPROVAL_WARNING_KEY,
   GLOBAL_ERRORS,
+  MESSAGES,
   REGISTRATION_ERRORS,
   REGISTRATION_MESSAGES,
   RegistrationActionBodySchema,
+  ReviewAttemptKeySchema,
   type LdapMatch,
   type Registration,
 } from '@portal/contract';
@@ -225,6 +227,31 @@ describe('Review Pending User', () => {
     expect(screen.queryByText(/^Queue:/)).toBeNull();
     expect(await screen.findByText('Queue: User Registration Deleted')).toBeInTheDocument();
     expect(api.callsTo(DELETE)).toHaveLength(1);
+    const query = new URLSearchParams(api.callsTo(DELETE)[0]!.search);
+    expect(query.get('versionno')).toBe('2');
+    expect(ReviewAttemptKeySchema.safeParse(query.get('attemptKey')).success).toBe(true);
+  });
+
+  it('delete answered 202 says it is still processing, and the retry carries the same attempt key', async () => {
+    const { user, api } = renderReview({
+      [DELETE]: sequence(
+        () => reply(202, { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing }),
+        () => reply(200, registration({ registrationStatus: 'DELETED', versionno: 3 })),
+      ),
+    });
+    const confirmDelete = async () => {
+      await user.click(await screen.findByRole('button', { name: 'Delete' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete Registration?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    };
+    await confirmDelete();
+    expect(await screen.findByText(MESSAGES.access.reviewProcessing)).toBeInTheDocument();
+    expect(screen.queryByText(REGISTRATION_MESSAGES.deleted, { selector: '.mantine-Alert-message' })).toBeNull();
+    await confirmDelete();
+    expect(await screen.findByText('Queue: User Registration Deleted')).toBeInTheDocument();
+    const keys = api.callsTo(DELETE).map((c) => new URLSearchParams(c.search).get('attemptKey'));
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('is read-only without WRITE_USERS, and a denied registration offers no actions', async () => {

@@ -49,7 +49,7 @@ const TEXTS = {
 /**
  * The actions of Review Pending User besides the save (001 §2.4, §4, §8): 'Create User' (approve), reject and
  * delete. Approve and reject carry an attempt key like every review save (a 202 or a lost answer keeps it for
- * the retry, 409 says another action is running); approve first checks that a portal role is chosen, and the
+ * the retry, 409 says another action is running), and so does delete (with the version shown); approve first checks that a portal role is chosen, and the
  * internal-domain warning opens the 'Create User Anyway' confirmation. Success goes to the User Requests page
  * with its message ('User created', 'User Rejected'; after a delete, 'User Registration Deleted' after 750 ms).
  */
@@ -166,10 +166,19 @@ export function useRegistrationActions({
     });
   };
 
+  // A delete is one attempt per version shown: retried under the same key after a 202 or a lost answer.
+  const deletes = useAttemptKeys<number>();
+  const deleteSent = useRef<{ versionno: number; key: string } | null>(null);
   const remove = useDeleteRegistration({
     mutationConfig: {
       onMutate: () => setMessage(null),
-      onSuccess: () => {
+      onSuccess: (outcome) => {
+        if (outcome.kind === 'processing' && deleteSent.current) {
+          deletes.keepOpen(deleteSent.current.versionno, deleteSent.current.key);
+          setMessage({ kind: 'info', text: MESSAGES.access.reviewProcessing });
+          return;
+        }
+        deletes.close();
         setMessage({ kind: 'success', text: REGISTRATION_MESSAGES.deleted });
         notifications.show({
           color: 'green',
@@ -178,14 +187,16 @@ export function useRegistrationActions({
         });
         finish(REGISTRATION_MESSAGES.listDeleted, CONSTANTS.redirectAfterSaveMs);
       },
-      onError: (error) =>
+      onError: (error) => {
+        const answered = error instanceof ApiError && error.status !== 0;
+        if (answered || !deleteSent.current) deletes.close();
+        else deletes.keepOpen(deleteSent.current.versionno, deleteSent.current.key);
         setMessage({
           kind: 'error',
           text: REGISTRATION_MESSAGES.deleteFailed,
-          details: [
-            error instanceof ApiError && error.status !== 0 ? error.message : REGISTRATION_MESSAGES.deleteIssue,
-          ],
-        }),
+          details: [answered ? error.message : REGISTRATION_MESSAGES.deleteIssue],
+        });
+      },
     },
   });
 
@@ -197,7 +208,12 @@ export function useRegistrationActions({
       run('approve', true);
     },
     deny: () => run('deny'),
-    remove: () => remove.mutate(registration.id),
+    remove: () => {
+      const versionno = registration.versionno;
+      const key = deletes.keyFor(versionno);
+      deleteSent.current = { versionno, key };
+      remove.mutate({ id: registration.id, versionno, attemptKey: key });
+    },
     busy: action.isPending || remove.isPending,
     message,
     clearMessage: () => setMessage(null),
