@@ -3,7 +3,9 @@
  * `pg_advisory_xact_lock(namespace, id)` so request kinds and record families never share a key space:
  * - filing takes `(kind, subject)`: one filing per kind and subject at a time;
  * - every writer of a user's access records or portal roles takes `(USER_ACCESS, userId)`, whatever the
- *   request kind (review commits, the admin's access tab, registration approval, profile changes).
+ *   request kind (review commits, the admin's access tab, registration approval, profile changes);
+ * - an approval that writes an address to the directory takes `(EMAIL, hash of the lower-cased address)`
+ *   (issue 21 case 4): registrations and profile changes alike, so only one reaches the directory.
  * Released at commit or rollback.
  */
 import type { Prisma } from '../generated/client/client';
@@ -15,6 +17,7 @@ export const LOCK_NAMESPACES = {
   PROFILE_CHANGE: 1003,
   PROXY_BATCH: 1004,
   USER_ACCESS: 2001,
+  EMAIL: 2002,
 } as const;
 export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE' | 'PROXY_BATCH';
 
@@ -28,4 +31,9 @@ export async function lockFiling(tx: Tx, kind: FilingLockKind, subjectId: number
 /** Serialises every write of one user's access records and portal roles. */
 export async function lockUserAccess(tx: Tx, portalUserId: number): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES.USER_ACCESS}::int4, ${portalUserId}::int4)`;
+}
+
+/** Serialises the directory writes of one address, compared lower-cased (issue 21 case 4). */
+export async function lockEmail(tx: Tx, email: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES.EMAIL}::int4, hashtext(lower(${email})))`;
 }

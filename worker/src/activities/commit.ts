@@ -13,6 +13,7 @@ import { stringify } from 'safe-stable-stringify';
 import { type AuditEvent, type PrismaClient, lockUserAccess } from '@portal/db';
 import {
   type CommitReading,
+  type CommitRefusal,
   type CommitResult,
   type CommitSaveInput,
   NON_RETRYABLE_ERRORS,
@@ -124,8 +125,8 @@ function committedAs(done: AuditEvent, digest: string): CommitResult & CommitRea
  * idempotent activity (registrations: the directory entry created under a stable key, or linked).
  */
 export function createApplyOutsideEffects(ctx: OutsideEffectsContext) {
-  return async function applyOutsideEffects(input: OutsideEffectsInput): Promise<void> {
-    await storeOf(input.kind).applyOutsideEffects?.(ctx, input);
+  return async function applyOutsideEffects(input: OutsideEffectsInput): Promise<CommitRefusal | null> {
+    return (await storeOf(input.kind).applyOutsideEffects?.(ctx, input)) ?? null;
   };
 }
 

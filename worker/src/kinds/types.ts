@@ -5,7 +5,7 @@
  */
 import type { Prisma, PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
-import type { CommitResult, CommitSaveInput, OutsideEffectsInput, RequestKindDefinition } from '@portal/workflows';
+import type { CommitRefusal, CommitSaveInput, OutsideEffectsInput, RequestKindDefinition } from '@portal/workflows';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -21,7 +21,7 @@ export interface StoredRequest {
 }
 
 /** A refusal of the commit: the save leaves state and version unchanged (422 / 304). */
-export type Refusal = Extract<CommitResult, { outcome: 'REFUSED' }>;
+export type Refusal = CommitRefusal;
 
 /** A filed row whose workflow is not known to run (rule 1). */
 export interface UnstartedRequest {
@@ -83,7 +83,7 @@ export interface KindStore {
   /** The resolution mail, or null when the resolution sends none (a deleted registration). */
   resolutionMail(prisma: PrismaClient, requestId: number, portalUrl: string): Promise<MailContent | null>;
   /** Effects outside the database before the `outsideEffectsOn` save's commit (rule 3): idempotent. */
-  applyOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<void>;
+  applyOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<Refusal | null | undefined>;
   /**
    * Undoes `applyOutsideEffects` (issue 21 case 2), idempotently; answers the audit row of what it undid, or
    * null when there was nothing to undo.

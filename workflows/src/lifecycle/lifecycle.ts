@@ -30,6 +30,7 @@ import { reviewUpdate, stateQuery } from './messages';
 import { reviewRejection } from './rules';
 import {
   type CommitReading,
+  type CommitRefusal,
   type CommitResult,
   type CommitSaveInput,
   type CommittedSave,
@@ -220,12 +221,18 @@ export class RequestLifecycle<S extends string> {
     const approving = input.requestStatus === this.def.outsideEffectsOn;
     if (approving && (patched(OUTSIDE_EFFECTS_UNDO_PATCH) || !this.state.outsideEffectsRan)) {
       // Every approval applies its own choice (issue 21 case 3); from its start the effects may have run (case 2).
+      const ranBefore = this.state.outsideEffectsRan;
       if (patched(OUTSIDE_EFFECTS_UNDO_PATCH)) this.state.outsideEffectsRan = true;
-      await this.guard(
+      const refusal = await this.guard(
         writes.applyOutsideEffects.executeWithOptions(this.writeOptions(`outside effects of ${input.requestStatus}`), [
           effects,
         ]),
       );
+      // Refused before anything was written (issue 21 case 4): as a refused commit, nothing changes.
+      if (refusal) {
+        this.state.outsideEffectsRan = ranBefore;
+        throw this.refused(refusal);
+      }
       this.state.outsideEffectsRan = true;
     } else if (!approving && this.state.outsideEffectsRan && patched(OUTSIDE_EFFECTS_UNDO_PATCH)) {
       // Effects that may have run are finished by the approval or undone before any other save (issue 21 case 2).
@@ -252,16 +259,19 @@ export class RequestLifecycle<S extends string> {
         nonRetryable: true,
       });
     }
-    if (result.outcome === 'REFUSED') {
-      throw ApplicationFailure.create({
-        type: result.failure,
-        message: result.failure === REVIEW_FAILURES.noChanges ? 'There are no changes to submit.' : 'Invalid save',
-        details: [{ fieldErrors: result.fieldErrors, globalErrors: result.globalErrors }],
-        nonRetryable: true,
-      });
-    }
+    if (result.outcome === 'REFUSED') throw this.refused(result);
     if ('subjectUserId' in result && typeof result.subjectUserId === 'number') this.noteSubject(result.subjectUserId);
     this.adopt(this.committedOf(save));
+  }
+
+  /** The update's failure for a refused save: 422 with the spec's body, or 304. */
+  private refused(refusal: CommitRefusal): ApplicationFailure {
+    return ApplicationFailure.create({
+      type: refusal.failure,
+      message: refusal.failure === REVIEW_FAILURES.noChanges ? 'There are no changes to submit.' : 'Invalid save',
+      details: [{ fieldErrors: refusal.fieldErrors, globalErrors: refusal.globalErrors }],
+      nonRetryable: true,
+    });
   }
 
   /** Ops filter the Temporal UI by SubjectUserId: it follows the subject a save gave the request. */

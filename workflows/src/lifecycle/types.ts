@@ -104,6 +104,9 @@ export type CommitResult =
       globalErrors: string[];
     };
 
+/** A refusal of a save (422 / 304): nothing was written. */
+export type CommitRefusal = Extract<CommitResult, { outcome: 'REFUSED' }>;
+
 /** What the database says of a save whose commit failed or timed out: written, superseded, or not written. */
 export type CommitReading =
   | { outcome: 'COMMITTED'; at: string }
@@ -139,8 +142,11 @@ export interface LifecycleActivities {
   commitSave(input: CommitSaveInput): Promise<CommitResult>;
   /** Reads, without writing, whether `input` (or another save under its key) was committed (issue 21 case 1). */
   readCommittedSave(input: CommitSaveInput): Promise<CommitReading>;
-  /** Idempotent effects outside the database (compare-then-set, keyed creates). */
-  applyOutsideEffects(input: OutsideEffectsInput): Promise<void>;
+  /**
+   * Idempotent effects outside the database (compare-then-set, keyed creates). Answers a refusal, with the
+   * spec's body, when they were refused before anything was written (an address another approval took).
+   */
+  applyOutsideEffects(input: OutsideEffectsInput): Promise<CommitRefusal | null | undefined>;
   /**
    * Undoes effects outside the database that may have run (issue 21 case 2): restores the old directory values,
    * removes an entry the request created (never one it linked); audited, idempotent.

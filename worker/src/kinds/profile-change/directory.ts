@@ -5,22 +5,23 @@
  * (`writePersonFields` writes only what differs), so a retry after a lost completion or a directory that was
  * away writes nothing twice. The username and gecos stay as they are.
  *
- * Refusals that can never succeed on retry are non-retryable (the save fails, the request stays as it was and can
- * still be rejected): the email taken by another portal user ('Email address already exists in database',
- * checked here before the write and again in the commit) or by another directory entry, or the entry gone.
+ * The email taken by another portal user or directory entry ('Email address already exists in database',
+ * checked here under the address's lock before the write, and again in the commit) is answered as the commit's
+ * refusal (422 under `email`), nothing written; the entry gone can never succeed on retry (non-retryable).
  * Anything else (the directory unreachable) is retried by Temporal.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { PROFILE_CHANGE_MESSAGES } from '@portal/contract';
+import { lockEmail } from '@portal/db';
 import { PersonFieldsConflictError, writePersonFields } from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
-import type { OutsideEffectsContext, UndoneEffect } from '../types';
+import type { OutsideEffectsContext, Refusal, UndoneEffect } from '../types';
 import { emailTakenBy } from './email';
 
-/** ApplicationFailure type of an approval whose email another portal user or entry holds. */
-export const EMAIL_IN_USE_FAILURE = 'EMAIL_IN_USE';
-
-export async function applyProfileToDirectory(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<void> {
+export async function applyProfileToDirectory(
+  ctx: OutsideEffectsContext,
+  input: OutsideEffectsInput,
+): Promise<Refusal | null> {
   const { prisma, directory } = ctx;
   const request = await prisma.profileChangeRequest.findUnique({
     where: { id: input.requestId },
@@ -33,31 +34,49 @@ export async function applyProfileToDirectory(ctx: OutsideEffectsContext, input:
     );
   }
   const { user } = request;
-  if (await emailTakenBy(prisma, request.email, user.id)) {
-    throw ApplicationFailure.nonRetryable(PROFILE_CHANGE_MESSAGES.emailInUse, EMAIL_IN_USE_FAILURE);
-  }
-  // A portal user without a directory entry has nothing outside the database to change.
-  if (!user.uuid) return;
-  if (!directory) {
-    throw ApplicationFailure.nonRetryable(
-      'the worker has no directory configured (LDAP_URL)',
-      NON_RETRYABLE_ERRORS.invalidStoredBody,
-    );
-  }
-  try {
-    await writePersonFields(directory, user.uuid, {
-      username: user.username,
-      gecos: user.gecos,
-      firstName: request.firstName,
-      lastName: request.lastName,
-      email: request.email,
-    });
-  } catch (err) {
-    if (!(err instanceof PersonFieldsConflictError)) throw err;
-    const type = err.reason === 'emailTaken' ? EMAIL_IN_USE_FAILURE : NON_RETRYABLE_ERRORS.invalidStoredBody;
-    throw ApplicationFailure.nonRetryable(`profile-change request ${request.id}: ${err.message}`, type);
-  }
+  // One approval per address at a time reaches the directory (issue 21 case 4): the second finds the first's
+  // entry (or portal user) holding it and is refused before any write, and stays rejectable.
+  return prisma.$transaction(
+    async (tx) => {
+      await lockEmail(tx, request.email);
+      if (await emailTakenBy(tx, request.email, user.id)) return emailInUse();
+      // A portal user without a directory entry has nothing outside the database to change.
+      if (!user.uuid) return null;
+      if (!directory) {
+        throw ApplicationFailure.nonRetryable(
+          'the worker has no directory configured (LDAP_URL)',
+          NON_RETRYABLE_ERRORS.invalidStoredBody,
+        );
+      }
+      try {
+        await writePersonFields(directory, user.uuid, {
+          username: user.username,
+          gecos: user.gecos,
+          firstName: request.firstName,
+          lastName: request.lastName,
+          email: request.email,
+        });
+        return null;
+      } catch (err) {
+        if (!(err instanceof PersonFieldsConflictError)) throw err;
+        if (err.reason === 'emailTaken') return emailInUse();
+        throw ApplicationFailure.nonRetryable(
+          `profile-change request ${request.id}: ${err.message}`,
+          NON_RETRYABLE_ERRORS.invalidStoredBody,
+        );
+      }
+    },
+    { timeout: 60_000 },
+  );
 }
+
+/** 'Email address already exists in database' (001 §8) under the request's email field, as the commit refuses it. */
+const emailInUse = (): Refusal => ({
+  outcome: 'REFUSED',
+  failure: 'INVALID',
+  fieldErrors: { email: [PROFILE_CHANGE_MESSAGES.emailInUse] },
+  globalErrors: [],
+});
 
 /**
  * Undoes an approval's directory write that may have run (issue 21 case 2): the user's entry gets back the

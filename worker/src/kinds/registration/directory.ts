@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { approvalProblems } from '@portal/contract';
+import { lockEmail } from '@portal/db';
 import {
   DirectoryConflictError,
   ensureRegisteredEntry,
@@ -20,7 +21,7 @@ import { invalid, readApproval } from './payload';
 /** Directory uidNumbers of registered people: far above the seeded users' 10,000 + id. */
 const REGISTERED_UID_BASE = 1_000_000;
 
-export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<void> {
+export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<null> {
   const { prisma, directory } = ctx;
   if (!directory) throw invalid('the worker has no directory configured (LDAP_URL)');
   const reg = await prisma.registration.findUnique({ where: { id: input.requestId } });
@@ -33,40 +34,48 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
   const choice = readApproval(input.payload, input.requestId);
   const problems = approvalProblems(choice, reg.email);
   if (problems) throw invalid(`registration ${reg.id}: ${JSON.stringify(problems)}`);
-  try {
-    // An earlier approval whose commit was refused made an entry for another choice (issue 21 case 3): this
-    // approval's choice is the one applied, so that entry goes first.
-    const earlier = await findRegisteredEntry(directory, input.workflowId);
-    if (earlier && (choice.existingAuthAccountUuid || earlier.username !== choice.username)) {
-      await removeRegisteredEntry(directory, input.workflowId);
-    }
-    const made = choice.existingAuthAccountUuid
-      ? null
-      : await ensureRegisteredEntry(directory, {
-          key: input.workflowId,
-          username: choice.username,
-          firstName: reg.firstName,
-          lastName: reg.lastName,
-          email: reg.email,
-          gecos: choice.gecos,
-          uidNumber: REGISTERED_UID_BASE + reg.id,
+  // Directory writes of one address are serialised with profile changes' (issue 21 case 4).
+  return prisma.$transaction(
+    async (tx) => {
+      await lockEmail(tx, reg.email);
+      try {
+        // An earlier approval whose commit was refused made an entry for another choice (issue 21 case 3): this
+        // approval's choice is the one applied, so that entry goes first.
+        const earlier = await findRegisteredEntry(directory, input.workflowId);
+        if (earlier && (choice.existingAuthAccountUuid || earlier.username !== choice.username)) {
+          await removeRegisteredEntry(directory, input.workflowId);
+        }
+        const made = choice.existingAuthAccountUuid
+          ? null
+          : await ensureRegisteredEntry(directory, {
+              key: input.workflowId,
+              username: choice.username,
+              firstName: reg.firstName,
+              lastName: reg.lastName,
+              email: reg.email,
+              gecos: choice.gecos,
+              uidNumber: REGISTERED_UID_BASE + reg.id,
+            });
+        // Linking, or an entry made earlier for the same username: compare, then set the chosen gecos.
+        const entry = await linkExistingEntry(directory, made?.uuid ?? choice.existingAuthAccountUuid!, choice.gecos);
+        await tx.registration.update({
+          where: { id: reg.id },
+          data: {
+            directoryUuid: entry.uuid,
+            username: entry.username,
+            gecos: entry.gecos,
+            accountType: choice.accountType,
+          },
         });
-    // Linking, or an entry made earlier for the same username: compare, then set the chosen gecos.
-    const entry = await linkExistingEntry(directory, made?.uuid ?? choice.existingAuthAccountUuid!, choice.gecos);
-    await prisma.registration.update({
-      where: { id: reg.id },
-      data: {
-        directoryUuid: entry.uuid,
-        username: entry.username,
-        gecos: entry.gecos,
-        accountType: choice.accountType,
-      },
-    });
-  } catch (err) {
-    // A taken username or a vanished entry cannot succeed on retry; the reviewer is told by the failed save.
-    if (err instanceof DirectoryConflictError) throw invalid(`registration ${reg.id}: ${err.message}`);
-    throw err;
-  }
+      } catch (err) {
+        // A taken username or a vanished entry cannot succeed on retry; the reviewer is told by the failed save.
+        if (err instanceof DirectoryConflictError) throw invalid(`registration ${reg.id}: ${err.message}`);
+        throw err;
+      }
+      return null;
+    },
+    { timeout: 60_000 },
+  );
 }
 
 /**
