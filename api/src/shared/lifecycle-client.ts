@@ -21,6 +21,7 @@ import { type FilingLockKind, type Prisma, lockFiling } from '@portal/db';
 import {
   type LifecycleState,
   REVIEW_FAILURES,
+  commitKey,
   type RequestKindDefinition,
   type ReviewInput,
   reviewUpdate,
@@ -210,7 +211,7 @@ async function workflowExists(handle: WorkflowHandle, statusKey: string): Promis
  * The attempt key is not stored, so past the retention an equal save of another attempt is answered alike.
  */
 async function committedInDatabase(deps: Deps, opts: ReviewRequestOptions): Promise<boolean> {
-  const key = `${workflowIdOf(opts.def, opts.requestId)}:${opts.input.expectedVersion + 1}`;
+  const key = commitKey(workflowIdOf(opts.def, opts.requestId), opts.input.expectedVersion + 1);
   let done;
   try {
     done = await deps.prisma.auditEvent.findUnique({ where: { idempotencyKey: key } });

@@ -17,6 +17,7 @@ import {
   type CommitResult,
   type CommitSaveInput,
   NON_RETRYABLE_ERRORS,
+  commitKey,
   type OutsideEffectsInput,
 } from '@portal/workflows';
 import { storeOf } from '../kinds';
@@ -93,7 +94,7 @@ export function createReadCommittedSave(prisma: PrismaClient) {
   };
 }
 
-const saveKey = (input: CommitSaveInput): string => `${input.workflowId}:${input.version}`;
+const saveKey = (input: CommitSaveInput): string => commitKey(input.workflowId, input.version);
 
 /** SHA-256 (hex) of what a save writes, keys sorted: equal for every attempt and retry of one save. */
 function saveDigest(input: CommitSaveInput): string {

@@ -86,6 +86,12 @@ export interface CommittedSave {
 }
 
 /**
+ * The idempotency key of a save's commit (rule 2): the audit row of version `version` of workflow `workflowId`.
+ * The worker writes it; the API reads it to answer a retried save past the namespace's retention.
+ */
+export const commitKey = (workflowId: string, version: number): string => `${workflowId}:${version}`;
+
+/**
  * The commit's answer: written (or found written by an earlier attempt of the same save), refused with the
  * spec's body, or SUPERSEDED: another save already holds this key (issue 21 case 1); nothing was written.
  */
