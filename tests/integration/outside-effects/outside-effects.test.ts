@@ -5,7 +5,8 @@
  *   reviewer denies; a profile change's name and email written to the directory are restored when the reviewer
  *   rejects; both audited;
  * - a registration whose approving commit is refused after its entry was made can be denied (the entry it
- *   created removed), or approved with a corrected choice, which is the one applied.
+ *   created removed), or approved with a corrected choice, which is the one applied;
+ * - two approvals of one registration racing: one is applied, one entry and one user exist.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
@@ -143,6 +144,24 @@ describe('a registration whose approving commit is refused after its entry was m
       const entries = await findPeopleByEmail(api.directory, reg.email);
       expect(entries.map((e) => e.username)).toEqual([`oesecond${reg.id}`]);
       expect(entries[0]!.uuid).toBe(user.uuid);
+    });
+  });
+});
+
+describe('two approvals of one registration at once', () => {
+  it('lets one through; the other is told busy or stale, and one entry and one user exist', async () => {
+    const api = await newApi({ REVIEW_DEADLINE_MS: '60000' });
+    await withWorker(api, {}, async () => {
+      const reg = await fileRegistration(api);
+      const answers = await Promise.all([approve(api, reg, `oea${reg.id}`), approve(api, reg, `oeb${reg.id}`)]);
+      const codes = answers.map((r) => r.statusCode).sort();
+      expect(codes[0], answers.map((r) => r.body).join('\n')).toBe(200);
+      expect([409, 422]).toContain(codes[1]);
+      const user = await api.prisma.portalUser.findFirstOrThrow({ where: { email: reg.email } });
+      const entries = await findPeopleByEmail(api.directory, reg.email);
+      expect(entries.map((e) => e.uuid)).toEqual([user.uuid]);
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(1);
+      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED', version: 1 });
     });
   });
 });
