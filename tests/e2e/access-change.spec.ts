@@ -1,7 +1,7 @@
 /**
  * The journey of issue 2: a requester files an access-change request, a reviewer moves it to In Progress
- * and approves it, the requester sees APPROVED in their Requests History, and the workflow can be found
- * by its search attributes in the Temporal Web UI. Then own requests of every type (001 §2.5, issue 12): NEW
+ * and approves it, the requester sees APPROVED in their Requests History, and ops find that very workflow by
+ * its search attributes in the Temporal Web UI. Then own requests of every type (001 §2.5, issue 12): NEW
  * with the role-block rules and LAO-site-study filtering, CHANGE with the server's 'no changes', the
  * outstanding-request warning, and REMOVAL through 'Delete Access?'.
  */
@@ -95,18 +95,24 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await expect(page.getByRole('row').filter({ hasText: 'Data Manager' })).toBeVisible();
     await shot(page, '08-requester-access');
   });
-});
 
-test('ops find the request workflows in the Temporal Web UI by search attribute', async ({ page }) => {
-  const ui = process.env.TEMPORAL_UI_URL;
-  expect(ui, 'the test stack runs its own Temporal dev server with the Web UI').toBeTruthy();
-  const query = encodeURIComponent('RequestType="ACCESS_CHANGE" AND RequestStatus="APPROVED"');
-  // Visibility is eventually consistent: reload until the approved request shows up.
-  await expect(async () => {
-    await page.goto(`${ui}/namespaces/default/workflows?query=${query}`);
-    await expect(page.getByText(/access-change-\d+/).first()).toBeVisible({ timeout: 3_000 });
-  }).toPass({ timeout: 30_000 });
-  await shot(page, '09-temporal-ui-filtered', { axe: false });
+  await test.step("ops find this request's workflow in the Temporal Web UI by its search attributes", async () => {
+    const ui = process.env.TEMPORAL_UI_URL;
+    expect(ui, 'the test stack runs its own Temporal dev server with the Web UI').toBeTruthy();
+    const prisma = journeyPrisma();
+    const { workflowId } = await prisma.accessModRequest
+      .findFirstOrThrow({ where: { requesterComments: comment } })
+      .finally(() => prisma.$disconnect());
+    const query = encodeURIComponent(
+      `WorkflowId="${workflowId}" AND RequestType="ACCESS_CHANGE" AND RequestStatus="APPROVED"`,
+    );
+    // Visibility is eventually consistent: reload until the request just approved shows up under the filter.
+    await expect(async () => {
+      await page.goto(`${ui}/namespaces/default/workflows?query=${query}`);
+      await expect(page.getByText(workflowId, { exact: true }).first()).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 30_000 });
+    await shot(page, '09-temporal-ui-filtered', { axe: false });
+  });
 });
 
 test('a user files own NEW, CHANGE and REMOVAL requests with the role-block rules', async ({ page }) => {
