@@ -40,6 +40,11 @@ const boolish = z
   .transform((v) => v === 'true' || v === '1');
 
 /** API settings from the environment, validated at start-up (000 §9 constants as defaults). */
+/** A Temporal duration such as '24 hours' or '4 seconds'. */
+const duration = z
+  .string()
+  .regex(/^\d+(\.\d+)?\s*(ms|s|seconds?|m|minutes?|h|hours?|d|days?)$/, 'must be a duration such as "24 hours"');
+
 export const ApiConfigSchema = DirectoryConfigSchema.extend({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   TEMPORAL_ADDRESS: z.string().min(3).default('127.0.0.1:7233'),
@@ -86,10 +91,12 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
   REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */
-  MAIL_DEADLINE: z
-    .string()
-    .regex(/^\d+(\.\d+)?\s*(ms|s|seconds?|m|minutes?|h|hours?|d|days?)$/, 'must be a duration such as "24 hours"')
-    .default('24 hours'),
+  MAIL_DEADLINE: duration.default('24 hours'),
+  /**
+   * Issue 21: the overall deadline of each database write of a request's workflow (commit, outside effects,
+   * bookkeeping), passed in its start input; unset, the workflow's default (10 minutes). Tests shorten it.
+   */
+  WRITE_DEADLINE: duration.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The dashboard's Tableau server (000 §7 Visualizations, issue 11; api/src/features/dashboard/tableau.ts):

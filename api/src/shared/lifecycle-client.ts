@@ -85,6 +85,7 @@ export async function fileRequest<T>(
           subjectUserId: opts.subject.id,
           requesterUserId: opts.requester.id,
           notificationDeadline: deps.cfg.MAIL_DEADLINE,
+          writeDeadline: deps.cfg.WRITE_DEADLINE,
         },
         {
           taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,

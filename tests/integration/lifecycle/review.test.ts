@@ -64,7 +64,7 @@ describe('request lifecycle: main paths', () => {
       });
       expect(s2).toMatchObject({ status: 'APPROVED', version: 2 });
       expect((await handle.result()).status).toBe('APPROVED');
-      const mail = await waitForMail('user@portal.test', `#${filed.id} was approved`);
+      const mail = await waitForMail(filed.email, `#${filed.id} was approved`);
       expect(mail.text).toContain('Reviewer comments: ok');
 
       const access = await prisma.userAccess.findMany({ where: { sourceRequestId: filed.id } });
@@ -105,7 +105,7 @@ describe('request lifecycle: main paths', () => {
         args: [review({ requestStatus: 'REJECTED', reviewerComments: 'no study link' })],
       });
       expect((await handle.result()).status).toBe('REJECTED');
-      await waitForMail('user@portal.test', `#${filed.id} was rejected`);
+      await waitForMail(filed.email, `#${filed.id} was rejected`);
       expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(0);
       expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED', 'STATUS_REJECTED', 'MAIL_SENT']);
       await maybeRecordHistory(env, filed.workflowId, 'access-change', 'rejected');

@@ -1,7 +1,7 @@
 /**
  * Shared setup of the lifecycle tests: a client of the test stack's Temporal dev server, the workflow code
  * bundled once per file, in-process workers on a task queue of their own (with activity overrides or a
- * wrapped Prisma client to make a dependency fail on purpose), requests filed as the API files them, and
+ * wrapped Prisma client to make a dependency fail on purpose), requests filed through the API's route, and
  * recording of histories (RECORD_HISTORIES=1 only; a missing history fails the replay test).
  */
 import fs from 'node:fs';
@@ -12,15 +12,11 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, type WorkflowBundleWithSourceMap, bundleWorkflowCode } from '@temporalio/worker';
 import { type AccessReviewPayload, AccessControlSchema, type RequestStatus, type RequestType } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import {
-  type LifecycleInput,
-  type ReviewInput,
-  accessChangeDefinition,
-  accessChangeWorkflowId,
-  startRequestWorkflow,
-} from '@portal/workflows';
+import type { ReviewInput } from '@portal/workflows';
 import { type MailSettings, type PortalActivities, createWorker, workflowsPath } from '@portal/worker';
+import { createTestUser } from '../auth-helpers';
 import { demoRequestParts, grantBlock, stackEnv, testMailSettings, testPrisma } from '../fixtures';
+import { type TestApi, caller, signIn, startApi } from '../harness';
 
 export const HISTORIES_DIR = path.join(import.meta.dirname, '..', '..', 'histories');
 
@@ -66,6 +62,7 @@ export function useLifecycleStack(use: (env: TemporalTestEnv, prisma: PrismaClie
     use(env, prisma);
   });
   afterAll(async () => {
+    await closeFilingApis();
     await env?.close();
     await prisma?.$disconnect();
   });
@@ -115,66 +112,64 @@ export interface FiledRequest {
   id: number;
   workflowId: string;
   subjectId: number;
+  /** The subject's address, where the resolution mail goes. */
+  email: string;
   roleName: string;
 }
 
+/** The APIs `fileAccessRequest` files through, one per task queue and deadlines; closed after the file. */
+const filingApis = new Map<string, Promise<TestApi>>();
+
+function filingApi(taskQueue: string, env: Record<string, string>): Promise<TestApi> {
+  const key = JSON.stringify([taskQueue, env]);
+  let api = filingApis.get(key);
+  if (!api) {
+    api = startApi({ TEMPORAL_TASK_QUEUE: taskQueue, ...env });
+    filingApis.set(key, api);
+  }
+  return api;
+}
+
+/** Closes the APIs `fileAccessRequest` started. */
+export async function closeFilingApis(): Promise<void> {
+  const apis = await Promise.all(filingApis.values());
+  filingApis.clear();
+  for (const api of apis) await api.close();
+}
+
 /**
- * Files an access-change request as the API does (row + CREATED audit committed, then the workflow
- * started and the row marked). NEW requests first deactivate the role, REMOVAL requests first grant it.
+ * Files an access-change request through the API (POST /rest/secure/user_access_mod_request, 001 §4), as a
+ * fresh user of its own with a directory entry, signed in: the product's own filing (row, CREATED audit, then
+ * the workflow start on `taskQueue`), never a copy of it. The workflow's deadlines come from the API's
+ * MAIL_DEADLINE and WRITE_DEADLINE. A REMOVAL request first grants the role it removes.
  */
 export async function fileAccessRequest(
-  env: TemporalTestEnv,
+  _env: TemporalTestEnv,
   prisma: PrismaClient,
   taskQueue: string,
-  opts: { requestType?: RequestType; username?: string; notificationDeadline?: string; writeDeadline?: string } = {},
+  opts: { requestType?: RequestType; notificationDeadline?: string; writeDeadline?: string } = {},
 ): Promise<FiledRequest> {
   const requestType = opts.requestType ?? 'NEW';
-  const { user, block } = await demoRequestParts(prisma, opts.username);
-  await prisma.userAccess.updateMany({
-    where: { portalUserId: user.id, roleName: block.roleName },
-    data: { inactive: true },
+  const api = await filingApi(taskQueue, {
+    ...(opts.notificationDeadline ? { MAIL_DEADLINE: opts.notificationDeadline } : {}),
+    ...(opts.writeDeadline ? { WRITE_DEADLINE: opts.writeDeadline } : {}),
   });
-  if (requestType !== 'NEW') {
-    await grantBlock(prisma, user.id, block);
-  }
-  const row = await prisma.accessModRequest.create({
-    data: {
-      workflowId: `pending-${Date.now()}-${Math.random()}`,
-      requestType,
-      subjectUserId: user.id,
-      requesterUserId: user.id,
-      accessControls: [block],
-      lastModifiedBy: user.username,
-    },
+  const subject = await createTestUser(api, 'lifecycle');
+  const session = await signIn(api.app, subject.username, subject.password);
+  const { block } = await demoRequestParts(prisma);
+  if (requestType !== 'NEW') await grantBlock(prisma, subject.user.id, block);
+  const res = await caller(api.app)(session, 'POST', '/rest/secure/user_access_mod_request', {
+    portalUserId: subject.user.id,
+    email: subject.email,
+    requestType,
+    requestStatus: 'NEW',
+    accessControls: [block],
   });
-  const workflowId = accessChangeWorkflowId(row.id);
-  await prisma.accessModRequest.update({ where: { id: row.id }, data: { workflowId } });
-  await prisma.auditEvent.create({
-    data: {
-      actorUserId: user.id,
-      actorUsername: user.username,
-      entityType: 'AccessModRequest',
-      entityId: String(row.id),
-      action: 'CREATED',
-      workflowId,
-      idempotencyKey: `${workflowId}:0`,
-    },
-  });
-  const input: LifecycleInput = {
-    requestId: row.id,
-    subjectUserId: user.id,
-    requesterUserId: user.id,
-    notificationDeadline: opts.notificationDeadline,
-    writeDeadline: opts.writeDeadline,
-  };
-  const label = `${user.firstName} ${user.lastName} (${user.username})`;
-  await startRequestWorkflow(env.client, accessChangeDefinition, input, {
-    taskQueue,
-    subjectLabel: label,
-    requesterLabel: label,
-  });
-  await prisma.accessModRequest.update({ where: { id: row.id }, data: { workflowStartedAt: new Date() } });
-  return { id: row.id, workflowId, subjectId: user.id, roleName: block.roleName };
+  expect(res.statusCode, res.body).toBe(200);
+  const { id } = res.json() as { id: number };
+  const row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id } });
+  expect(row.workflowStartedAt, 'the API started the workflow').not.toBeNull();
+  return { id, workflowId: row.workflowId, subjectId: subject.user.id, email: subject.email, roleName: block.roleName };
 }
 
 /**
