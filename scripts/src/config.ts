@@ -39,6 +39,8 @@ export const StackEnvSchema = z
     PORT: optional(port),
     TEMPORAL_PORT: optional(port),
     TEMPORAL_UI_PORT: optional(port),
+    TEMPORAL_HTTP_PORT: optional(port),
+    TEMPORAL_METRICS_PORT: optional(port),
     POSTGRES_PORT: optional(port),
     LDAP_PORT: optional(port),
     SMTP_PORT: optional(port),

@@ -5,7 +5,8 @@
 import { freePort, isPortFree } from './net';
 import type { StackEnv } from './config';
 
-export type PortName = 'portal' | 'temporal' | 'temporalUi' | 'postgres' | 'ldap' | 'smtp' | 'mailUi';
+export type PortName =
+  'portal' | 'temporal' | 'temporalUi' | 'temporalHttp' | 'temporalMetrics' | 'postgres' | 'ldap' | 'smtp' | 'mailUi';
 export type PortPlan = Record<PortName, number>;
 
 /** Default port, overriding variable and description of each listener. */
@@ -13,6 +14,9 @@ export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv &
   portal: { default: 8080, envVar: 'PORT', what: 'portal API and web app' },
   temporal: { default: 7233, envVar: 'TEMPORAL_PORT', what: 'Temporal frontend' },
   temporalUi: { default: 8233, envVar: 'TEMPORAL_UI_PORT', what: 'Temporal Web UI' },
+  // Planned with the others: left to the dev server, its random choice once took a port planned for MailDev.
+  temporalHttp: { default: 7243, envVar: 'TEMPORAL_HTTP_PORT', what: 'Temporal HTTP API' },
+  temporalMetrics: { default: 7235, envVar: 'TEMPORAL_METRICS_PORT', what: 'Temporal metrics' },
   postgres: { default: 55432, envVar: 'POSTGRES_PORT', what: 'PostgreSQL' },
   ldap: { default: 3389, envVar: 'LDAP_PORT', what: 'OpenLDAP slapd' },
   smtp: { default: 1025, envVar: 'SMTP_PORT', what: 'SMTP catcher' },

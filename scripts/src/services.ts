@@ -59,6 +59,8 @@ export async function startServices(opts: {
           dataDir: dir('temporal'),
           port: ports.temporal,
           uiPort: ports.temporalUi,
+          httpPort: ports.temporalHttp,
+          metricsPort: ports.temporalMetrics,
           namespace: env.TEMPORAL_NAMESPACE,
           log,
         }),

@@ -135,7 +135,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const needed = new Set<PortName>();
   if (options.apps) needed.add('portal');
   if (!cfg.DATABASE_URL) needed.add('postgres');
-  if (!cfg.TEMPORAL_ADDRESS) (['temporal', 'temporalUi'] as const).forEach((p) => needed.add(p));
+  if (!cfg.TEMPORAL_ADDRESS) {
+    (['temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'] as const).forEach((p) => needed.add(p));
+  }
   if (!cfg.LDAP_URL) needed.add('ldap');
   if (!cfg.SMTP_URL) (['smtp', 'mailUi'] as const).forEach((p) => needed.add(p));
   const ports = await planPorts(options.ports ?? 'default', cfg, needed);

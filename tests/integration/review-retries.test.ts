@@ -60,6 +60,8 @@ async function forget(workflowId: string) {
         (err: unknown) => err instanceof WorkflowNotFoundError,
       ),
     `${workflowId} deleted`,
+    // The dev server deletes asynchronously; on a busy machine this took longer than 20 s.
+    60_000,
   );
 }
 

@@ -27,6 +27,9 @@ export async function startTemporal(opts: {
   dataDir: string;
   port: number;
   uiPort: number;
+  /** The HTTP API's and the metrics' ports: planned with the stack's, never the dev server's random pick. */
+  httpPort: number;
+  metricsPort: number;
   namespace: string;
   log: Log;
 }): Promise<TemporalHandle> {
@@ -42,6 +45,10 @@ export async function startTemporal(opts: {
     String(opts.port),
     '--ui-port',
     String(opts.uiPort),
+    '--http-port',
+    String(opts.httpPort),
+    '--metrics-port',
+    String(opts.metricsPort),
     '--db-filename',
     path.join(opts.dataDir, 'temporal.db'),
     // Eager activity execution: an activity scheduled by a workflow task goes back to the worker in that
