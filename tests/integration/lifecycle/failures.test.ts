@@ -11,7 +11,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { type PrismaClient, createPrisma, lockUserAccess } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate, stateQuery } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
-import { startFaultProxy, viaProxy } from '../../support/fault-proxy';
+import { type FaultProxy, startFaultProxy, viaProxy } from '../../support/fault-proxy';
 import { stackEnv, testMailSettings } from '../fixtures';
 import { startWorkerProcess } from '../worker-process';
 import {
@@ -111,15 +111,7 @@ describe('request lifecycle: failure paths', () => {
     const taskQueue = uniqueQueue('lifecycle-kill');
     const filed = await fileAccessRequest(env, prisma, taskQueue);
     // Hold the subject's access lock: the killed worker's commit waits on it inside its transaction.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    const holder = prisma.$transaction(
-      async (tx) => {
-        await lockUserAccess(tx, filed.subjectId);
-        await held;
-      },
-      { timeout: 120_000 },
-    );
+    const { release, holder } = holdAccessLock(filed.subjectId);
     const child = await startWorkerProcess(taskQueue);
     try {
       const handle = env.client.workflow.getHandle(filed.workflowId);
@@ -173,10 +165,7 @@ describe('the database away past the write deadline', () => {
   // outlasting its deadline failed a workflow whose request was already resolved.
   for (const fault of ['refuse', 'hang'] as const) {
     it(`completes a resolved request whose MAIL_FAILED bookkeeping cannot be written (database ${fault === 'refuse' ? 'stopped' : 'frozen'})`, async () => {
-      const databaseUrl = new URL(stackEnv().DATABASE_URL!);
-      const proxy = await startFaultProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
-      const workerPrisma = createPrisma(viaProxy(databaseUrl.toString(), proxy));
-      try {
+      await withDatabaseBehindProxy(async (proxy, workerPrisma) => {
         const taskQueue = uniqueQueue(`lifecycle-bookkeeping-${fault}`);
         const worker = await newWorker(env, workerPrisma, taskQueue, {
           mail: { ...testMailSettings(), smtpUrl: 'smtp://127.0.0.1:9' },
@@ -204,11 +193,7 @@ describe('the database away past the write deadline', () => {
           expect(actions.slice(0, 2)).toEqual(['CREATED', 'STATUS_REJECTED']);
           expect([[], ['MAIL_FAILED']]).toContainEqual(actions.slice(2));
         });
-      } finally {
-        proxy.heal();
-        await workerPrisma.$disconnect();
-        await proxy.close();
-      }
+      });
     }, 120_000);
   }
 });
@@ -219,10 +204,7 @@ describe('the database away past the write deadline during a commit', () => {
   // be finished.
   for (const fault of ['refuse', 'hang'] as const) {
     it(`tells SAVE_FAILED, then agrees with the database and finishes (database ${fault === 'refuse' ? 'stopped' : 'frozen'})`, async () => {
-      const databaseUrl = new URL(stackEnv().DATABASE_URL!);
-      const proxy = await startFaultProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
-      const workerPrisma = createPrisma(viaProxy(databaseUrl.toString(), proxy));
-      try {
+      await withDatabaseBehindProxy(async (proxy, workerPrisma) => {
         const taskQueue = uniqueQueue(`lifecycle-commit-db-${fault}`);
         const worker = await newWorker(env, workerPrisma, taskQueue);
         await worker.runUntil(async () => {
@@ -256,11 +238,7 @@ describe('the database away past the write deadline during a commit', () => {
           expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
           if (fault === 'refuse') await maybeRecordHistory(env, filed.workflowId, 'access-change', 'commit-unsettled');
         });
-      } finally {
-        proxy.heal();
-        await workerPrisma.$disconnect();
-        await proxy.close();
-      }
+      });
     }, 120_000);
   }
 });
@@ -275,16 +253,8 @@ describe('a commit that committed, then timed out (case 1)', () => {
     const native = await NativeConnection.connect({ address: `127.0.0.1:${proxy.port}` });
     const taskQueue = uniqueQueue('lifecycle-commit-timeout');
     const filed = await fileAccessRequest(env, prisma, taskQueue, { writeDeadline: '5 seconds' });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
     // Hold the subject's access lock so the commit is known to be running when Temporal goes away.
-    const holder = prisma.$transaction(
-      async (tx) => {
-        await lockUserAccess(tx, filed.subjectId);
-        await held;
-      },
-      { timeout: 120_000 },
-    );
+    const { release, holder } = holdAccessLock(filed.subjectId);
     try {
       const worker = await newWorker({ ...env, native }, prisma, taskQueue);
       await worker.runUntil(async () => {
@@ -370,6 +340,37 @@ describe('a commit that committed, then timed out (case 1)', () => {
     }
   });
 });
+
+/**
+ * Runs `body` with a Prisma client for the worker that reaches PostgreSQL through a fault proxy (the test's own
+ * reads go to PostgreSQL directly); heals and closes both afterwards, also when `body` throws.
+ */
+async function withDatabaseBehindProxy(body: (proxy: FaultProxy, workerPrisma: PrismaClient) => Promise<void>) {
+  const databaseUrl = new URL(stackEnv().DATABASE_URL!);
+  const proxy = await startFaultProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
+  const workerPrisma = createPrisma(viaProxy(databaseUrl.toString(), proxy));
+  try {
+    await body(proxy, workerPrisma);
+  } finally {
+    proxy.heal();
+    await workerPrisma.$disconnect();
+    await proxy.close();
+  }
+}
+
+/** Holds a user's access lock in a transaction of the test's own until `release()`; `holder` ends with it. */
+function holdAccessLock(portalUserId: number): { release: () => void; holder: Promise<void> } {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const holder = prisma.$transaction(
+    async (tx) => {
+      await lockUserAccess(tx, portalUserId);
+      await held;
+    },
+    { timeout: 120_000 },
+  );
+  return { release, holder };
+}
 
 async function waitingAdvisoryLocks(): Promise<number> {
   const [row] = await prisma.$queryRaw<[{ n: bigint }]>`

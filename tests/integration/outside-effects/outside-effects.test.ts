@@ -16,7 +16,7 @@ import { testMailSettings } from '../fixtures';
 import { type Session, type TestApi, caller, signIn } from '../harness';
 import { auditActions, maybeRecordHistory } from '../lifecycle/support';
 import { fileChange, newRequester, reviewCall } from '../profile-change/support';
-import { registrationBody } from '../registrations/support';
+import { fileByProxy } from '../registrations/support';
 import { useWorkflowApis, withWorker } from '../workflow-apis';
 
 const { apis, newApi, temporal, finalState } = useWorkflowApis('outside-effects');
@@ -30,11 +30,7 @@ beforeAll(async () => {
   userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
 }, 60_000);
 
-async function fileRegistration(api: TestApi) {
-  const res = await caller(api.app)(proxy, 'POST', '/rest/secure/user_registration', await registrationBody(api));
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: number; email: string; workflowId: string };
-}
+const fileRegistration = (api: TestApi) => fileByProxy(api, proxy);
 
 const approve = (api: TestApi, reg: { id: number }, username: string, versionno = 0) =>
   caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {

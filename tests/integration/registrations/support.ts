@@ -8,7 +8,8 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { DirectoryConfig } from '@portal/directory';
 import type { PortalActivities } from '@portal/worker';
 import { demoRequestParts } from '../fixtures';
-import { type TestApi, startWorker } from '../harness';
+import { expect } from 'vitest';
+import { type Session, type TestApi, caller, startWorker } from '../harness';
 
 /**
  * Runs a worker with the directory (or `directory` instead) on `taskQueue`; `overrides` replace single
@@ -46,4 +47,11 @@ export async function solvedCaptcha(api: TestApi): Promise<string> {
   const challenge = res.json();
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+/** Files a registration by proxy as `session` (POST /rest/secure/user_registration, no captcha); expects 200. */
+export async function fileByProxy(api: TestApi, session: Session) {
+  const res = await caller(api.app)(session, 'POST', '/rest/secure/user_registration', await registrationBody(api));
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { id: number; email: string; workflowId: string };
 }

@@ -17,7 +17,7 @@ import { type Session, type TestApi, caller, signIn } from '../harness';
 import { auditActions, maybeRecordHistory, until } from '../lifecycle/support';
 import { killWorkerProcess, startWorkerProcess } from '../worker-process';
 import { MAIL_DOWN, useWorkflowApis, withWorker } from '../workflow-apis';
-import { registrationBody, startRegistrationWorker } from './support';
+import { fileByProxy, startRegistrationWorker } from './support';
 
 /** True while a statement on the Registration table waits for a lock (the held row). */
 async function commitWaiting(api: TestApi): Promise<boolean> {
@@ -37,11 +37,7 @@ beforeAll(async () => {
   userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
 }, 60_000);
 
-async function file(api: TestApi) {
-  const res = await caller(api.app)(proxy, 'POST', '/rest/secure/user_registration', await registrationBody(api));
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: number; email: string; workflowId: string };
-}
+const file = (api: TestApi) => fileByProxy(api, proxy);
 
 const approve = (api: TestApi, reg: { id: number }, versionno = 0) =>
   caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {

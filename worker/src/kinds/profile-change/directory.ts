@@ -18,15 +18,16 @@ import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflow
 import type { OutsideEffectsContext, Refusal, UndoneEffect } from '../types';
 import { emailTakenBy } from './email';
 
+/** The profile-change request the effect is for, with the portal user it changes (null when gone). */
+const requestWithUser = ({ prisma }: OutsideEffectsContext, input: OutsideEffectsInput) =>
+  prisma.profileChangeRequest.findUnique({ where: { id: input.requestId }, include: { user: true } });
+
 export async function applyProfileToDirectory(
   ctx: OutsideEffectsContext,
   input: OutsideEffectsInput,
 ): Promise<Refusal | null> {
   const { prisma, directory } = ctx;
-  const request = await prisma.profileChangeRequest.findUnique({
-    where: { id: input.requestId },
-    include: { user: true },
-  });
+  const request = await requestWithUser(ctx, input);
   if (!request) {
     throw ApplicationFailure.nonRetryable(
       `profile-change request ${input.requestId} not found`,
@@ -87,11 +88,8 @@ export async function restoreProfileInDirectory(
   ctx: OutsideEffectsContext,
   input: OutsideEffectsInput,
 ): Promise<UndoneEffect | null> {
-  const { prisma, directory } = ctx;
-  const request = await prisma.profileChangeRequest.findUnique({
-    where: { id: input.requestId },
-    include: { user: true },
-  });
+  const { directory } = ctx;
+  const request = await requestWithUser(ctx, input);
   if (!request?.user.uuid || !directory) return null;
   const { user } = request;
   const restored = { firstName: user.firstName, lastName: user.lastName, email: user.email };
