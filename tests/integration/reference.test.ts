@@ -1,12 +1,16 @@
 /**
  * Reference data (000 §3, §4 Reference data loading, §7 Reference data, §8 Reference data): the public lists
  * and their order, the secured equivalents (READ_USERS), the ETag / If-None-Match revalidation that answers
- * 304 without touching the database, and the 'Problem retrieving ...' answer when the database fails.
+ * 304 without touching the database, and the 'Problem retrieving ...' answer when the database fails. The
+ * database fails for real (issue 21): a second API reaches PostgreSQL through a fault proxy
+ * (tests/support/fault-proxy.ts) that refuses connections (stopped) or forwards nothing (frozen).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrismaClient } from '@portal/db';
 import { MESSAGES, type Site } from '@portal/contract';
+import { withDatabaseBehindProxy } from '../support/database-fault';
+import { FAULTS, type FaultProxy, faultName } from '../support/fault-proxy';
 import { type Session, type TestApi, caller, signIn, startApi } from './config-support';
+import { stackEnv } from './fixtures';
 
 let api: TestApi;
 let call: ReturnType<typeof caller>;
@@ -17,25 +21,39 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
-/** A Prisma client that counts reads of each model and can make one fail. */
-function counting(prisma: PrismaClient, counts: Map<string, number>, failing?: string): PrismaClient {
-  return new Proxy(prisma, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof prop !== 'string' || prop.startsWith('$') || typeof value !== 'object' || value === null) return value;
-      return new Proxy(value, {
-        get(model, method) {
-          const fn = Reflect.get(model, method);
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            counts.set(prop, (counts.get(prop) ?? 0) + 1);
-            if (prop === failing) return Promise.reject(new Error('database down'));
-            return fn.apply(model, args);
-          };
-        },
-      });
-    },
+/**
+ * Runs `body` with a second API whose PostgreSQL is reached through a fault proxy: its DATABASE_URL and its
+ * Prisma client (the product's `createPrisma`, as api/src/main.ts builds it) go through the proxy.
+ */
+function withApiBehindProxy(body: (api: TestApi, proxy: FaultProxy) => Promise<void>): Promise<void> {
+  return withDatabaseBehindProxy(stackEnv().DATABASE_URL!, async ({ proxy, prisma, url }) => {
+    const proxied = await startApi({ DATABASE_URL: url }, () => prisma);
+    try {
+      await body(proxied, proxy);
+    } finally {
+      proxy.heal();
+      await proxied.close();
+    }
   });
+}
+
+/** How long a call may take before the test calls it hung: the API's own deadline must come first. */
+const ANSWER_WITHIN_MS = 20_000;
+
+/** `app.inject(...)`, failing the test when no answer comes within ANSWER_WITHIN_MS. */
+async function answered(api: TestApi, opts: { url: string; headers?: Record<string, string> }) {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`GET ${opts.url} not answered within ${ANSWER_WITHIN_MS} ms`)),
+      ANSWER_WITHIN_MS,
+    );
+  });
+  try {
+    return await Promise.race([api.app.inject({ method: 'GET', ...opts }), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 describe('public reference lists (000 §7)', () => {
@@ -85,51 +103,50 @@ describe('public reference lists (000 §7)', () => {
 });
 
 describe('HTTP caching (000 §4: a reload costs no query)', () => {
-  it('sends an ETag, answers If-None-Match with 304 and reads the database once', async () => {
-    const counts = new Map<string, number>();
-    const cached = await startApi({}, (p) => counting(p, counts));
-    try {
-      const first = await cached.app.inject({ method: 'GET', url: '/rest/public/sites' });
+  // Proven with the database away: a revalidation that touched it could not answer 304.
+  it('sends an ETag and answers If-None-Match with 304 from memory while the database is stopped or frozen', async () => {
+    await withApiBehindProxy(async (cached, proxy) => {
+      const first = await answered(cached, { url: '/rest/public/sites' });
       expect(first.statusCode).toBe(200);
       expect(first.headers['cache-control']).toBe('no-cache');
       const etag = String(first.headers.etag);
       expect(etag).toMatch(/^".+"$/);
-      const again = await cached.app.inject({
-        method: 'GET',
-        url: '/rest/public/sites',
-        headers: { 'if-none-match': etag },
-      });
-      expect(again.statusCode).toBe(304);
-      expect(again.body).toBe('');
-      const weak = await cached.app.inject({
-        method: 'GET',
-        url: '/rest/public/sites',
-        headers: { 'if-none-match': `"x", W/${etag}` },
-      });
-      expect(weak.statusCode).toBe(304);
-      const plain = await cached.app.inject({ method: 'GET', url: '/rest/public/sites' });
-      expect(plain.body).toBe(first.body);
-      expect(counts.get('site')).toBe(1);
+      for (const fault of FAULTS) {
+        proxy.fail(fault);
+        const again = await answered(cached, { url: '/rest/public/sites', headers: { 'if-none-match': etag } });
+        expect(again.statusCode, faultName(fault)).toBe(304);
+        expect(again.body).toBe('');
+        const weak = await answered(cached, {
+          url: '/rest/public/sites',
+          headers: { 'if-none-match': `"x", W/${etag}` },
+        });
+        expect(weak.statusCode, faultName(fault)).toBe(304);
+        const plain = await answered(cached, { url: '/rest/public/sites' });
+        expect(plain.statusCode, faultName(fault)).toBe(200);
+        expect(plain.body).toBe(first.body);
+        proxy.heal();
+      }
       // Other /rest answers stay uncached.
-      expect((await cached.app.inject({ method: 'GET', url: '/rest/public/health' })).headers['cache-control']).toBe(
-        'no-store',
-      );
-    } finally {
-      await cached.close();
-    }
+      expect((await answered(cached, { url: '/rest/public/health' })).headers['cache-control']).toBe('no-store');
+    });
   });
 
-  it("answers a failed load with 503 and the spec's 'Problem retrieving ...' text", async () => {
-    const broken = await startApi({}, (p) => counting(p, new Map(), 'study'));
-    try {
-      const res = await broken.app.inject({ method: 'GET', url: '/rest/public/studies' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ message: 'Problem retrieving Studies.' });
-      expect(res.body).not.toMatch(/database down|at .*\.(ts|js):\d+/);
-    } finally {
-      await broken.close();
-    }
-  });
+  for (const fault of FAULTS) {
+    it(`answers a failed load with 503 and the spec's 'Problem retrieving ...' text (database ${faultName(fault)})`, async () => {
+      await withApiBehindProxy(async (broken, proxy) => {
+        proxy.fail(fault);
+        const res = await answered(broken, { url: '/rest/public/studies' });
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toEqual({ message: 'Problem retrieving Studies.' });
+        expect(res.body).not.toMatch(/ECONN|timeout|at .*\.(ts|js):\d+/i);
+        // The failure is not kept: once the database is back the list loads.
+        proxy.heal();
+        const healed = await answered(broken, { url: '/rest/public/studies' });
+        expect(healed.statusCode, healed.body).toBe(200);
+        expect((healed.json() as unknown[]).length).toBeGreaterThan(0);
+      });
+    });
+  }
 });
 
 describe('secured reference lists for the administration screens', () => {

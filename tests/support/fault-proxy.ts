@@ -9,12 +9,21 @@ import net from 'node:net';
 
 export type FaultMode = 'forward' | 'refuse' | 'hang';
 
+/** The two ways a dependency fails (issue 21): stopped (its port closed) and frozen (SIGSTOP). */
+export const FAULTS = ['refuse', 'hang'] as const;
+export type Fault = (typeof FAULTS)[number];
+
+/** How a test names a fault: 'stopped' or 'frozen'. */
+export const faultName = (fault: Fault): string => (fault === 'refuse' ? 'stopped' : 'frozen');
+
 export interface FaultProxy {
   /** The loopback port to give the product instead of the dependency's. */
   port: number;
   mode(): FaultMode;
   refuse(): void;
   hang(): void;
+  /** refuse() or hang(). */
+  fail(fault: Fault): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -77,6 +86,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     hang() {
       mode = 'hang';
     },
+    fail(fault) {
+      if (fault === 'refuse') proxy.refuse();
+      else proxy.hang();
+    },
     heal() {
       mode = 'forward';
       for (const [to, chunks] of held) if (!to.destroyed) for (const c of chunks) to.write(c);
@@ -96,4 +109,13 @@ export function viaProxy(url: string, proxy: FaultProxy): string {
   u.hostname = '127.0.0.1';
   u.port = String(proxy.port);
   return u.toString();
+}
+
+/**
+ * A proxy in front of the dependency `url` names (its host and port). @returns the proxy and `url` through it.
+ */
+export async function proxyFor(url: string): Promise<{ proxy: FaultProxy; url: string }> {
+  const u = new URL(url);
+  const proxy = await startFaultProxy({ host: u.hostname, port: Number(u.port) });
+  return { proxy, url: viaProxy(url, proxy) };
 }
