@@ -2,8 +2,9 @@
  * Reference data (000 §3, §4 Reference data loading, §7 Reference data; 001 §7 Systems, Study roles): the
  * public lists, and their secured equivalents for the administration screens under
  * /rest/secure/reference/... (READ_USERS; paths not shown in the spec). Lists come from the in-memory
- * ReferenceCache with an ETag; `If-None-Match` is answered 304 without a query. A failed load answers 503
- * with the spec's 'Problem retrieving ...' text.
+ * ReferenceCache with an ETag; `If-None-Match` is answered 304 without a query. A failed load, or one that
+ * has no answer within LOAD_DEADLINE_MS (a frozen database), answers 503 with the spec's 'Problem retrieving
+ * ...' text.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -93,6 +94,21 @@ const loadActiveSystems: Loader = async (prisma) =>
     })
   ).map(systemView);
 
+/**
+ * How long (ms) a list's load may take before the answer is 503 (issue 21): a database that accepts the
+ * connection but never answers must not hang the page. A late load still fills the cache.
+ */
+const LOAD_DEADLINE_MS = 10_000;
+
+/** `promise`, or a rejection once `ms` passed without its answer. */
+function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** Serves `key` from the cache: 304 when the browser already holds this version, else the JSON body. */
 async function sendList(
   cache: ReferenceCache,
@@ -102,7 +118,7 @@ async function sendList(
 ) {
   let list;
   try {
-    list = await cache.get(spec.key, spec.ttlMs, spec.load);
+    list = await withinDeadline(cache.get(spec.key, spec.ttlMs, spec.load), LOAD_DEADLINE_MS);
   } catch (err) {
     if (err instanceof HttpError) throw err;
     req.log.error({ err }, 'reference data load failed');
