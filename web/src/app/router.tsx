@@ -26,24 +26,36 @@ const ChangePasswordPage = screen(() => import('../password/ChangePasswordPage')
 const SetPasswordPage = lazy(async () => ({ default: (await import('../password/SetPasswordPage')).SetPasswordPage }));
 const AppChangePasswordPage = screen(() => import('../password/AppChangePasswordPage'), 'AppChangePasswordPage');
 const DashboardPage = screen(() => import('../dashboard/DashboardPage'), 'DashboardPage');
-const ProfilePage = screen(() => import('../profile/ProfilePage'), 'ProfilePage');
-const RequestAccessPage = screen(() => import('../requests/RequestAccessPage'), 'RequestAccessPage');
+const ProfilePage = screen(() => import('./ProfileScreen'), 'ProfileScreen');
+const RequestAccessPage = screen(
+  () => import('../requests/access-change/filing/RequestAccessPage'),
+  'RequestAccessPage',
+);
 const ReportsPage = screen(() => import('../reports/ReportsPage'), 'ReportsPage');
 const UserRequestsPage = screen(() => import('../user-requests/UserRequestsPage'), 'UserRequestsPage');
 const UsersListPage = screen(() => import('../users/UsersListPage'), 'UsersListPage');
-const PublicRegistrationPage = screen(() => import('../registration/PublicRegistrationPage'), 'PublicRegistrationPage');
-const ProxyRegistrationPage = screen(() => import('../registration/ProxyRegistrationPage'), 'ProxyRegistrationPage');
-const ProxyAccessChangePage = screen(() => import('../proxy/ProxyAccessChangePage'), 'ProxyAccessChangePage');
+const PublicRegistrationPage = screen(
+  () => import('../requests/registration/filing/PublicRegistrationPage'),
+  'PublicRegistrationPage',
+);
+const ProxyRegistrationPage = screen(
+  () => import('../requests/registration/filing/ProxyRegistrationPage'),
+  'ProxyRegistrationPage',
+);
+const ProxyAccessChangePage = screen(
+  () => import('../requests/proxy-batch/filing/ProxyAccessChangePage'),
+  'ProxyAccessChangePage',
+);
 const ReviewRegistrationPage = screen(
-  () => import('../user-requests/registration/ReviewRegistrationPage'),
+  () => import('../requests/registration/review/ReviewRegistrationPage'),
   'ReviewRegistrationPage',
 );
 const ReviewAccessChangePage = screen(
-  () => import('../user-requests/ReviewAccessChangePage'),
+  () => import('../requests/access-change/review/ReviewAccessChangePage'),
   'ReviewAccessChangePage',
 );
 const ReviewProfileChangePage = screen(
-  () => import('../user-requests/profile-change/ReviewProfileChangePage'),
+  () => import('../requests/profile-change/review/ReviewProfileChangePage'),
   'ReviewProfileChangePage',
 );
 const ConfigurePage = screen(() => import('../configure/ConfigurePage'), 'ConfigurePage');

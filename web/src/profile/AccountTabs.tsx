@@ -1,8 +1,7 @@
 import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { Profile } from '@portal/contract';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { orMissing } from '../shared/format';
-import { NameEmailRequest } from './name-email/NameEmailRequest';
 
 function Field({ label, value }: { label: string; value: string | null | undefined }) {
   return (
@@ -29,7 +28,14 @@ function FieldList({ children }: { children: ReactNode }) {
  * Account tab (000 §2 Profile screen): username and account type, the name and email as a request for a change
  * (`NameEmailRequest`: requested, not applied; 001 §2.10), and the portal roles.
  */
-export function AccountTab({ profile }: { profile: Profile }) {
+export function AccountTab({
+  profile,
+  NameEmailRequest,
+}: {
+  profile: Profile;
+  /** The profile-change request's name and email form (handed in by app/ through `ProfilePage`). */
+  NameEmailRequest: ComponentType<{ profile: Profile }>;
+}) {
   return (
     <Stack gap="lg">
       <Paper withBorder p="md" component="section" aria-labelledby="account-heading">

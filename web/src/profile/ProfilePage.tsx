@@ -1,5 +1,6 @@
 import { Stack, Tabs, Title } from '@mantine/core';
-import { MESSAGES } from '@portal/contract';
+import { MESSAGES, type Profile } from '@portal/contract';
+import type { ComponentType } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../lib/apiClient';
 import { useProfile } from '../lib/sessionQueries';
@@ -8,7 +9,6 @@ import { LoadError } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
 import { AccessTab } from './AccessTab';
 import { AccountTab } from './AccountTabs';
-import { OutstandingRequestBanner } from './name-email/OutstandingRequestBanner';
 import { ProfileDetailsTab } from './details/ProfileDetailsTab';
 import { HistoryTab } from './HistoryTab';
 
@@ -21,8 +21,20 @@ const TABS = {
 type TabKey = keyof typeof TABS;
 const isTab = (value: string | null): value is TabKey => !!value && value in TABS;
 
+/**
+ * What the profile-change request's filing (requests/profile-change/filing) adds to the profile. A feature
+ * imports no other feature, so app/ hands these in (`app/ProfileScreen.tsx`).
+ */
+export interface ProfileChangeParts {
+  /** The Account tab's name and email, filed as a profile-change request. */
+  NameEmailRequest: ComponentType<{ profile: Profile }>;
+  /** The outstanding-request banner above the tabs. */
+  OutstandingRequestBanner: ComponentType;
+}
+
 /** Profile /app/profile?tab=account|details|access|history (000 §2 Profile screen). */
-export function ProfilePage() {
+export function ProfilePage({ profileChange }: { profileChange: ProfileChangeParts }) {
+  const { OutstandingRequestBanner } = profileChange;
   const [search, setSearch] = useSearchParams();
   const requested = search.get('tab');
   const tab: TabKey = isTab(requested) ? requested : 'account';
@@ -47,7 +59,7 @@ export function ProfilePage() {
           ))}
         </Tabs.List>
         <Tabs.Panel value="account" pt="md">
-          <AccountTab profile={profile.data} />
+          <AccountTab profile={profile.data} NameEmailRequest={profileChange.NameEmailRequest} />
         </Tabs.Panel>
         <Tabs.Panel value="details" pt="md">
           <ProfileDetailsTab profile={profile.data} />

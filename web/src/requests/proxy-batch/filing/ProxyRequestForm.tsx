@@ -1,0 +1,143 @@
+import { Alert, Fieldset, Paper, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { FIELD_LIMITS, MESSAGES, PROXY_MESSAGES, type ProxyBatchDetail, type UserListRow } from '@portal/contract';
+import { useState } from 'react';
+import { ApiError } from '../../../lib/apiClient';
+import { CountedTextarea } from '../../../shared/CountedText';
+import { MessageAlert, type PageMessage } from '../../../shared/ErrorAlert';
+import { FormActions } from '../../../shared/FormActions';
+import { RoleBlock, type RoleBlockValue } from '../../../shared/RoleBlock';
+import type { AccessReference } from '../../../shared/useAccessReference';
+import {
+  blockErrors,
+  emptyBlock,
+  serverErrorsToForm,
+  toAccessControl,
+  validateBlocks,
+} from '../../../shared/roleBlockForm';
+import { useStartProxyBatch } from '../api/proxyBatches';
+
+interface FormValues {
+  accessControls: RoleBlockValue[];
+  requesterComments: string;
+}
+
+export type ProxyReference = AccessReference;
+
+/**
+ * Step 4 of 001 §2.7, 'Request Access For Your Selected Users': one role block (a user's request is NEW when
+ * they do not hold the role, CHANGE when they do), comments (250, 001 §5, trimmed on blur), 'Submit Request'
+ * and 'Reset'. Disabled until a user is selected ('You must select at least one user to enable this
+ * section.'). Submitting starts the batch; `onStarted` attaches the page to it.
+ */
+export function ProxyRequestForm({
+  reference,
+  selected,
+  onStarted,
+}: {
+  reference: ProxyReference;
+  selected: UserListRow[];
+  onStarted: (batch: ProxyBatchDetail) => void;
+}) {
+  const { studyRoles, systems } = reference;
+  const [message, setMessage] = useState<PageMessage | null>(null);
+  const form = useForm<FormValues>({
+    initialValues: { accessControls: [emptyBlock(1, systems)], requesterComments: '' },
+    validate: (values) => validateBlocks(values.accessControls, studyRoles, systems),
+  });
+  const start = useStartProxyBatch({
+    mutationConfig: {
+      onMutate: () => setMessage(null),
+      onSuccess: ({ data }) => {
+        if (data) onStarted(data);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 403) {
+          setMessage({ kind: 'error', text: PROXY_MESSAGES.noPermission });
+          return;
+        }
+        if (!(error instanceof ApiError) || error.status !== 422) {
+          setMessage({ kind: 'error', text: MESSAGES.access.newRequestFailed });
+          return;
+        }
+        const { errors, unmatched } = serverErrorsToForm(error.fieldErrors, {
+          requesterComments: { label: 'Comments', plural: true },
+          portalUserIds: { label: 'Selected users', plural: true },
+        });
+        form.setErrors(errors);
+        setMessage({ kind: 'error', text: PROXY_MESSAGES.notSubmittedErrors, details: unmatched });
+      },
+    },
+  });
+  const disabled = selected.length === 0 || start.isPending;
+  const block = form.values.accessControls[0]!;
+
+  const onSubmit = form.onSubmit(
+    (values) =>
+      start.mutate({
+        portalUserIds: selected.map((u) => u.id),
+        accessControls: values.accessControls.map(toAccessControl),
+        requesterComments: values.requesterComments.trim(),
+      }),
+    () => setMessage({ kind: 'error', text: 'Some fields need your attention. Correct them and submit again.' }),
+  );
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="proxy-form-title">
+      <form onSubmit={onSubmit} noValidate aria-labelledby="proxy-form-title">
+        <Stack gap="md">
+          <Title order={2} id="proxy-form-title">
+            {PROXY_MESSAGES.formTitle}
+          </Title>
+          {selected.length === 0 && (
+            <Alert color="blue" role="status">
+              {PROXY_MESSAGES.selectUser}
+            </Alert>
+          )}
+          <MessageAlert message={message} onClose={() => setMessage(null)} />
+          <Text size="sm" c="dimmed">
+            {MESSAGES.formNote} Each selected user gets one request: New Access when they do not hold the study role,
+            Access Change when they do.
+          </Text>
+          <Fieldset variant="unstyled" disabled={disabled} m={0} p={0}>
+            <Stack gap="md">
+              <RoleBlock
+                index={0}
+                value={block}
+                onChange={(next) => {
+                  form.setFieldValue('accessControls.0', next);
+                  form.clearErrors();
+                }}
+                errors={blockErrors(form.errors, 0)}
+                studyRoles={studyRoles}
+                sites={reference.sites}
+                studyNames={reference.studyNames}
+                systems={systems}
+                excludedRoleNames={new Set()}
+                disabled={disabled}
+              />
+              <CountedTextarea
+                label="Comments (optional)"
+                maxLength={FIELD_LIMITS.proxyRequesterComments}
+                disabled={disabled}
+                {...form.getInputProps('requesterComments')}
+                value={form.values.requesterComments}
+                onBlur={() => form.setFieldValue('requesterComments', form.values.requesterComments.trim())}
+              />
+            </Stack>
+          </Fieldset>
+          <FormActions
+            label="Submit Request"
+            pending={start.isPending}
+            disabled={disabled}
+            onReset={() => {
+              form.setValues({ accessControls: [emptyBlock(1, systems)], requesterComments: '' });
+              form.clearErrors();
+              setMessage(null);
+            }}
+          />
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
