@@ -20,6 +20,11 @@ export interface FaultProxy {
   /** The loopback port to give the product instead of the dependency's. */
   port: number;
   mode(): FaultMode;
+  /**
+   * Bytes held while hanging, both directions (a request or answer stuck in the frozen dependency): a test
+   * polls it to know the product has reached the frozen dependency.
+   */
+  held(): number;
   refuse(): void;
   hang(): void;
   /** refuse() or hang(). */
@@ -74,6 +79,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const proxy: FaultProxy = {
     port,
     mode: () => mode,
+    held: () => [...held.values()].flat().reduce((n, chunk) => n + chunk.length, 0),
     refuse() {
       mode = 'refuse';
       for (const { client, upstream } of pairs) {

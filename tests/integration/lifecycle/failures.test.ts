@@ -1,17 +1,20 @@
 /**
- * The lifecycle with one dependency failing at a time (issue 7, REQUEST-LIFECYCLE rules 2, 4, 5): a request
- * row write that fails during an approving save, a commit whose completion is lost, a worker killed (kill -9)
- * while the commit runs, and a mail server that stays down longer than the mail's deadline; and (issue 21)
+ * The lifecycle with one dependency failing at a time (issue 7, REQUEST-LIFECYCLE rules 2, 4, 5): PostgreSQL
+ * stopped or frozen during an approving save's commit (within the write deadline), a commit whose completion is
+ * lost, a worker killed (kill -9) while the commit runs, and a mail server that stays down longer than the
+ * mail's deadline; and (issue 21)
  * PostgreSQL away past the write deadline, shortened through the workflow's input: the worker reaches it
  * through a fault proxy (tests/support/fault-proxy.ts) that refuses connections (the database stopped) or
  * forwards nothing (the database frozen), while the test's own reads go to PostgreSQL directly.
  */
 import { describe, expect, it } from 'vitest';
 import { NativeConnection } from '@temporalio/worker';
-import { type PrismaClient, createPrisma, lockUserAccess } from '@portal/db';
+import { type PrismaClient, lockUserAccess } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate, stateQuery } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
-import { type FaultProxy, startFaultProxy, viaProxy } from '../../support/fault-proxy';
+import { withDatabaseBehindProxy } from '../../support/database-fault';
+import { FAULTS, faultName, startFaultProxy } from '../../support/fault-proxy';
+import { pendingActivity } from '../../support/pending-activity';
 import { stackEnv, testMailSettings } from '../fixtures';
 import { startWorkerProcess } from '../worker-process';
 import {
@@ -20,7 +23,6 @@ import {
   auditActions,
   REVIEWER,
   failureType,
-  faultyPrisma,
   fileAccessRequest,
   maybeRecordHistory,
   newWorker,
@@ -39,35 +41,49 @@ useLifecycleStack((e, p) => {
 });
 
 describe('request lifecycle: failure paths', () => {
-  it('writes nothing while the request row write fails during an approval, then writes once', async () => {
-    const taskQueue = uniqueQueue('lifecycle-row-fault');
-    const fault = { on: true, hits: 0 };
-    const worker = await newWorker(env, faultyPrisma(prisma, fault), taskQueue);
-    await worker.runUntil(async () => {
-      const filed = await fileAccessRequest(env, prisma, taskQueue);
-      const handle = env.client.workflow.getHandle(filed.workflowId);
-      const payload = await appliedPayload(prisma, filed);
-      const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED', payload })] });
-      await until(async () => fault.hits >= 2, 'two failed commit attempts');
-      // The access the reviewer applied and the audit row rolled back with the failed row write.
-      expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
-        requestStatus: 'NEW',
-        versionno: 0,
-      });
-      expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(0);
-      expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED']);
+  // The commit's attempts meet a database that is away (well within the write deadline) and roll back.
+  for (const fault of FAULTS) {
+    it(`writes nothing while the database is ${faultName(fault)} during an approval's commit, then writes once`, async () => {
+      await withDatabaseBehindProxy(stackEnv().DATABASE_URL!, async ({ proxy, prisma: workerPrisma }) => {
+        const taskQueue = uniqueQueue(`lifecycle-commit-${fault}`);
+        const worker = await newWorker(env, workerPrisma, taskQueue);
+        await worker.runUntil(async () => {
+          const filed = await fileAccessRequest(env, prisma, taskQueue);
+          const handle = env.client.workflow.getHandle(filed.workflowId);
+          const payload = await appliedPayload(prisma, filed);
+          proxy.fail(fault);
+          const approval = handle.executeUpdate(reviewUpdate, {
+            args: [review({ requestStatus: 'APPROVED', payload })],
+          });
+          approval.catch(() => undefined);
+          // Stopped: two attempts failed. Frozen: the attempt waits on the database (it would fail only at its
+          // 30-second start-to-close timeout); its writes are held in the frozen database.
+          await until(
+            async () =>
+              fault === 'refuse'
+                ? ((await pendingActivity(handle, 'commitSave'))?.attempt ?? 0) >= 3
+                : proxy.held() > 0 && (await pendingActivity(handle, 'commitSave')) !== undefined,
+            fault === 'refuse' ? 'two failed commit attempts' : 'the commit waiting on the frozen database',
+          );
+          // The access the reviewer applied and the audit row are not written while the database is away.
+          expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
+            requestStatus: 'NEW',
+            versionno: 0,
+          });
+          expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(0);
+          expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED']);
 
-      fault.on = false;
-      expect(await approval).toMatchObject({ status: 'APPROVED', version: 1 });
-      expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
-      expect((await auditActions(prisma, filed.workflowId)).slice(0, 3)).toEqual([
-        'CREATED',
-        'ACCESS_UPDATED',
-        'STATUS_APPROVED',
-      ]);
-      await handle.result();
-    });
-  });
+          proxy.heal();
+          expect(await approval).toMatchObject({ status: 'APPROVED', version: 1 });
+          expect(await prisma.userAccess.count({ where: { sourceRequestId: filed.id } })).toBe(1);
+          const actions = await auditActions(prisma, filed.workflowId);
+          expect(actions.slice(0, 3)).toEqual(['CREATED', 'ACCESS_UPDATED', 'STATUS_APPROVED']);
+          expect(actions.filter((a) => a === 'ACCESS_UPDATED' || a === 'STATUS_APPROVED')).toHaveLength(2);
+          await handle.result();
+        });
+      });
+    }, 120_000);
+  }
 
   it('approves a removal of a role the user no longer holds once, when the commit is retried after a lost completion', async () => {
     const taskQueue = uniqueQueue('lifecycle-lost-completion');
@@ -163,9 +179,9 @@ describe('request lifecycle: failure paths', () => {
 describe('the database away past the write deadline', () => {
   // Case 7: the MAIL_FAILED bookkeeping ran with the write options and no catch of its own, so an outage
   // outlasting its deadline failed a workflow whose request was already resolved.
-  for (const fault of ['refuse', 'hang'] as const) {
-    it(`completes a resolved request whose MAIL_FAILED bookkeeping cannot be written (database ${fault === 'refuse' ? 'stopped' : 'frozen'})`, async () => {
-      await withDatabaseBehindProxy(async (proxy, workerPrisma) => {
+  for (const fault of FAULTS) {
+    it(`completes a resolved request whose MAIL_FAILED bookkeeping cannot be written (database ${faultName(fault)})`, async () => {
+      await withDatabaseBehindProxy(stackEnv().DATABASE_URL!, async ({ proxy, prisma: workerPrisma }) => {
         const taskQueue = uniqueQueue(`lifecycle-bookkeeping-${fault}`);
         const worker = await newWorker(env, workerPrisma, taskQueue, {
           mail: { ...testMailSettings(), smtpUrl: 'smtp://127.0.0.1:9' },
@@ -179,8 +195,7 @@ describe('the database away past the write deadline', () => {
           await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
           // The rejection is committed; the mail then gives up (no SMTP server) and its bookkeeping meets a
           // database that stays away for longer than the write deadline.
-          if (fault === 'refuse') proxy.refuse();
-          else proxy.hang();
+          proxy.fail(fault);
           const result = await handle.result().finally(() => proxy.heal());
           expect(result.status).toBe('REJECTED');
           expect((await handle.describe()).status.name).toBe('COMPLETED');
@@ -202,17 +217,16 @@ describe('the database away past the write deadline during a commit', () => {
   // The save is answered SAVE_FAILED (503) while the database is away; once it is back the workflow reads the
   // save's key (a frozen database may still commit the held write), agrees with the row, and the request can
   // be finished.
-  for (const fault of ['refuse', 'hang'] as const) {
-    it(`tells SAVE_FAILED, then agrees with the database and finishes (database ${fault === 'refuse' ? 'stopped' : 'frozen'})`, async () => {
-      await withDatabaseBehindProxy(async (proxy, workerPrisma) => {
+  for (const fault of FAULTS) {
+    it(`tells SAVE_FAILED, then agrees with the database and finishes (database ${faultName(fault)})`, async () => {
+      await withDatabaseBehindProxy(stackEnv().DATABASE_URL!, async ({ proxy, prisma: workerPrisma }) => {
         const taskQueue = uniqueQueue(`lifecycle-commit-db-${fault}`);
         const worker = await newWorker(env, workerPrisma, taskQueue);
         await worker.runUntil(async () => {
           const filed = await fileAccessRequest(env, prisma, taskQueue, { writeDeadline: '4 seconds' });
           const handle = env.client.workflow.getHandle(filed.workflowId);
           const payload = await appliedPayload(prisma, filed);
-          if (fault === 'refuse') proxy.refuse();
-          else proxy.hang();
+          proxy.fail(fault);
           const approve = () =>
             handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED', payload })] });
           expect(await failureType(approve())).toBe('SAVE_FAILED');
@@ -340,23 +354,6 @@ describe('a commit that committed, then timed out (case 1)', () => {
     }
   });
 });
-
-/**
- * Runs `body` with a Prisma client for the worker that reaches PostgreSQL through a fault proxy (the test's own
- * reads go to PostgreSQL directly); heals and closes both afterwards, also when `body` throws.
- */
-async function withDatabaseBehindProxy(body: (proxy: FaultProxy, workerPrisma: PrismaClient) => Promise<void>) {
-  const databaseUrl = new URL(stackEnv().DATABASE_URL!);
-  const proxy = await startFaultProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port) });
-  const workerPrisma = createPrisma(viaProxy(databaseUrl.toString(), proxy));
-  try {
-    await body(proxy, workerPrisma);
-  } finally {
-    proxy.heal();
-    await workerPrisma.$disconnect();
-    await proxy.close();
-  }
-}
 
 /** Holds a user's access lock in a transaction of the test's own until `release()`; `holder` ends with it. */
 function holdAccessLock(portalUserId: number): { release: () => void; holder: Promise<void> } {
