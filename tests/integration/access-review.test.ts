@@ -4,13 +4,18 @@
  * in-process worker: every user_access call with its permission and denials, 304, field errors, stale
  * versions and REQUEST_IN_PROGRESS; the review PUT with the 000 §7 body (portal roles and access written
  * with the request row), its 304, `userAccesses[i]` field errors, the request rules, permission denials, and
- * a failing commit that leaves roles, access and request unchanged until it succeeds once.
+ * a commit meeting the worker's PostgreSQL stopped or frozen (a fault proxy, issue 21) that leaves roles,
+ * access and request unchanged until it succeeds once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_ACCESS_MESSAGES, type UserAccess } from '@portal/contract';
+import { MESSAGES, USER_ACCESS_MESSAGES, type UserAccess } from '@portal/contract';
 import { type TestUser, createTestUser } from './auth-helpers';
+import { type DatabaseBehindProxy, openDatabaseBehindProxy } from '../support/database-fault';
+import { FAULTS, faultName } from '../support/fault-proxy';
+import { pendingActivity } from '../support/pending-activity';
+import { stackEnv } from './fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
-import { faultyPrisma } from './lifecycle/support';
+import { until } from './lifecycle/support';
 
 const taskQueue = `access-review-${Date.now()}`;
 const BASE = '/rest/secure/user_access';
@@ -21,21 +26,24 @@ let admin: Session;
 let reviewer: Session;
 let readonly: Session;
 let plain: Session;
-/** While true, the worker's request-row writes fail (a commit that cannot complete). */
-const fault = { on: false, hits: 0 };
+/** The worker's PostgreSQL, behind a fault proxy: stopped or frozen, its commits cannot complete. */
+let database: DatabaseBehindProxy;
 let stopWorker: () => Promise<void>;
 
 beforeAll(async () => {
   api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, REVIEW_DEADLINE_MS: '4000' });
   call = caller(api.app);
-  stopWorker = await startWorker(api, taskQueue, { prisma: faultyPrisma(api.prisma, fault) });
+  database = await openDatabaseBehindProxy(stackEnv().DATABASE_URL!);
+  stopWorker = await startWorker(api, taskQueue, { prisma: database.prisma });
   admin = await signIn(api.app, 'admin');
   reviewer = await signIn(api.app, 'reviewer');
   readonly = await signIn(api.app, 'readonly');
   plain = await signIn(api.app, 'user');
 });
 afterAll(async () => {
+  database?.proxy.heal();
   await stopWorker?.();
+  await database?.close();
   await api?.close();
 });
 
@@ -296,61 +304,75 @@ describe('review_access_change_request (000 §7; 001 §2.8)', () => {
     expect((await call(admin, 'PUT', `${BASE}/user/${u.user.id}`, { userAccesses: now })).statusCode).toBe(304);
   });
 
-  it('leaves roles, access and request unchanged while the commit fails, then writes them once', async () => {
-    const { u, dm, current, request } = await filedRequest('rvfault');
-    const rolesBefore = await rolesOf(u);
-    const accessBefore = await activeOf(u);
-    const roles = [
-      ...rolesBefore,
-      (await api.prisma.portalRole.findUniqueOrThrow({ where: { description: 'Password Self-Service' } })).id,
-    ];
-    fault.on = true;
-    fault.hits = 0;
-    try {
-      const attemptKey = 'fault-attempt-0001';
-      const save = () =>
-        call(
-          reviewer,
-          'PUT',
-          REVIEW,
-          body(request.id, 0, 'APPROVED', {
-            portalUser: { id: u.user.id, portalRoleIds: roles },
-            userAccesses: [...current, dm],
-            attemptKey,
-          }),
+  for (const fault of FAULTS) {
+    it(`leaves roles, access and request unchanged while the database is ${faultName(fault)}, then writes them once`, async () => {
+      const { u, dm, current, request } = await filedRequest(`rv${fault}`);
+      const rolesBefore = await rolesOf(u);
+      const accessBefore = await activeOf(u);
+      const roles = [
+        ...rolesBefore,
+        (await api.prisma.portalRole.findUniqueOrThrow({ where: { description: 'Password Self-Service' } })).id,
+      ];
+      const { proxy } = database;
+      const handle = api.deps.temporal.workflow.getHandle(`access-change-${request.id}`);
+      proxy.fail(fault);
+      try {
+        const attemptKey = `fault-attempt-${fault}`;
+        const save = () =>
+          call(
+            reviewer,
+            'PUT',
+            REVIEW,
+            body(request.id, 0, 'APPROVED', {
+              portalUser: { id: u.user.id, portalRoleIds: roles },
+              userAccesses: [...current, dm],
+              attemptKey,
+            }),
+          );
+        const pending = await save();
+        expect(pending.statusCode).toBe(202);
+        expect(pending.json()).toMatchObject({ status: 'PROCESSING', message: MESSAGES.access.reviewProcessing });
+        // Stopped: the commit's attempts failed and it is retried; frozen: its attempt waits on the database.
+        await until(
+          async () =>
+            fault === 'refuse'
+              ? ((await pendingActivity(handle, 'commitSave'))?.lastFailure ?? '') !== ''
+              : proxy.held() > 0 && (await pendingActivity(handle, 'commitSave')) !== undefined,
+          fault === 'refuse' ? 'a failed commit attempt' : 'the commit waiting on the frozen database',
         );
-      const pending = await save();
-      expect(pending.statusCode).toBe(202);
-      expect(fault.hits).toBeGreaterThanOrEqual(1);
-      // Every attempt rolled back: the roles, the records and the request row are as they were.
-      expect(await rolesOf(u)).toEqual(rolesBefore);
-      expect((await activeOf(u)).map((a) => [a.id, a.versionno])).toEqual(accessBefore.map((a) => [a.id, a.versionno]));
+        // Nothing is written meanwhile: the roles, the records and the request row are as they were.
+        expect(await rolesOf(u)).toEqual(rolesBefore);
+        expect((await activeOf(u)).map((a) => [a.id, a.versionno])).toEqual(
+          accessBefore.map((a) => [a.id, a.versionno]),
+        );
+        expect(await api.prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+          requestStatus: 'NEW',
+          versionno: 0,
+        });
+        proxy.heal();
+        // The save still running commits once the database answers again.
+        await until(
+          async () =>
+            (await api.prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } })).versionno === 1,
+          'the approval committed',
+          30_000,
+        );
+        // The browser's retry of the same attempt is answered the saved request.
+        const retried = await save();
+        expect(retried.statusCode, retried.body).toBe(200);
+        expect(retried.json()).toMatchObject({ requestStatus: 'APPROVED', versionno: 1 });
+      } finally {
+        proxy.heal();
+      }
       expect(await api.prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
-        requestStatus: 'NEW',
-        versionno: 0,
+        requestStatus: 'APPROVED',
+        versionno: 1,
       });
-      fault.on = false;
-      // The save still running commits once the database answers again (the browser retries the same attempt).
-      await expect
-        .poll(
-          async () => (await api.prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } })).versionno,
-          {
-            timeout: 30_000,
-            interval: 500,
-          },
-        )
-        .toBe(1);
-    } finally {
-      fault.on = false;
-    }
-    expect(await api.prisma.accessModRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
-      requestStatus: 'APPROVED',
-      versionno: 1,
+      expect(await rolesOf(u)).toEqual([...roles].sort((a, b) => a - b));
+      expect((await activeOf(u)).map((a) => a.roleName)).toEqual(['Data Manager', 'Safety Reviewer']);
+      const workflowId = `access-change-${request.id}`;
+      expect(await api.prisma.auditEvent.count({ where: { workflowId, action: 'ACCESS_UPDATED' } })).toBe(1);
+      expect(await api.prisma.auditEvent.count({ where: { workflowId, action: 'STATUS_APPROVED' } })).toBe(1);
     });
-    expect(await rolesOf(u)).toEqual([...roles].sort((a, b) => a - b));
-    expect((await activeOf(u)).map((a) => a.roleName)).toEqual(['Data Manager', 'Safety Reviewer']);
-    const workflowId = `access-change-${request.id}`;
-    expect(await api.prisma.auditEvent.count({ where: { workflowId, action: 'ACCESS_UPDATED' } })).toBe(1);
-    expect(await api.prisma.auditEvent.count({ where: { workflowId, action: 'STATUS_APPROVED' } })).toBe(1);
-  });
+  }
 });

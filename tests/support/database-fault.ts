@@ -12,23 +12,35 @@ export interface DatabaseBehindProxy {
   prisma: PrismaClient;
   /** `databaseUrl` through the proxy (DATABASE_URL of the part under test). */
   url: string;
+  /** Heals and closes the proxy and the client. */
+  close(): Promise<void>;
 }
 
-/**
- * Runs `body` with PostgreSQL (`databaseUrl`) behind a new fault proxy; heals and closes the proxy and the
- * client afterwards, also when `body` throws.
- */
+/** Puts PostgreSQL (`databaseUrl`) behind a new fault proxy, with a Prisma client through it. */
+export async function openDatabaseBehindProxy(databaseUrl: string): Promise<DatabaseBehindProxy> {
+  const { proxy, url } = await proxyFor(databaseUrl);
+  const prisma = createPrisma(url);
+  return {
+    proxy,
+    prisma,
+    url,
+    close: async () => {
+      proxy.heal();
+      await prisma.$disconnect();
+      await proxy.close();
+    },
+  };
+}
+
+/** Runs `body` with PostgreSQL behind a new fault proxy (openDatabaseBehindProxy); closes it after, also on a throw. */
 export async function withDatabaseBehindProxy<T>(
   databaseUrl: string,
   body: (db: DatabaseBehindProxy) => Promise<T>,
 ): Promise<T> {
-  const { proxy, url } = await proxyFor(databaseUrl);
-  const prisma = createPrisma(url);
+  const db = await openDatabaseBehindProxy(databaseUrl);
   try {
-    return await body({ proxy, prisma, url });
+    return await body(db);
   } finally {
-    proxy.heal();
-    await prisma.$disconnect();
-    await proxy.close();
+    await db.close();
   }
 }
