@@ -1,0 +1,186 @@
+/**
+ * The directory (slapd) stopped or frozen during an approval's directory write (issue 21; REQUEST-LIFECYCLE rules
+ * 3 and 6), through the API's routes on the real dev server, slapd and PostgreSQL. The worker reaches slapd through
+ * a fault proxy (tests/support/fault-proxy.ts) that refuses connections (slapd stopped) or forwards nothing (slapd
+ * frozen, as with SIGSTOP); the API's own directory checks and the test's reads go to slapd directly. The write
+ * deadline is shortened through the API's WRITE_DEADLINE (the workflow's input), under the review deadline, so the
+ * reviewer is told 503 rather than 202:
+ * - a registration's approval (the entry's creation): 503 and nothing committed; healed, one registration is
+ *   approved with the same choice and another denied: an entry exists exactly for the approved one, with its user;
+ * - a profile change's approval (the name and email written to the entry): 503 and nothing committed; healed, one
+ *   request is approved and another rejected: each entry holds what its portal user holds.
+ * Stopped, slapd never sees the writes. Frozen, it answers them once resumed: the failed saves' writes land late
+ * (their attempts outlive the write deadline), and the approval adopts them or the denial/rejection undoes them.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGES } from '@portal/contract';
+import { findPeopleByEmail, readPersonFields } from '@portal/directory';
+import { FAULTS, type FaultProxy, faultName, proxyFor } from '../../support/fault-proxy';
+import { type Session, type TestApi, caller, signIn } from '../harness';
+import { auditActions, until } from '../lifecycle/support';
+import { fileChange, newRequester, reviewCall } from '../profile-change/support';
+import { fileByProxy } from '../registrations/support';
+import { useWorkflowApis, withWorker } from '../workflow-apis';
+
+const { apis, newApi, finalState } = useWorkflowApis('directory-outage');
+let reviewer: Session;
+let proxySession: Session;
+let userRole: number;
+
+beforeAll(async () => {
+  reviewer = await signIn(apis[0]!.app, 'reviewer');
+  proxySession = await signIn(apis[0]!.app, 'user');
+  userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
+}, 60_000);
+
+/** Each directory write of a workflow gives up after 3 s; the reviewer's save waits longer, so it hears 503. */
+const SHORT_WRITES = { WRITE_DEADLINE: '3 seconds', REVIEW_DEADLINE_MS: '30000' };
+
+/** Runs `body` while a worker polls the API's task queue whose directory is slapd behind a fault proxy. */
+async function withDirectoryBehindProxy(api: TestApi, body: (proxy: FaultProxy) => Promise<void>) {
+  const { proxy, url } = await proxyFor(api.directory.LDAP_URL);
+  try {
+    await withWorker(api, { directory: { ...api.directory, LDAP_URL: url } }, () => body(proxy));
+  } finally {
+    proxy.heal();
+    await proxy.close();
+  }
+}
+
+const approveRegistration = (api: TestApi, reg: { id: number }, username: string) =>
+  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {
+    registrationForm: { id: reg.id, versionno: 0 },
+    portalRoleIds: [userRole],
+    username,
+  });
+
+const denyRegistration = (api: TestApi, reg: { id: number }) =>
+  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/deny', {
+    registrationForm: { id: reg.id, versionno: 0 },
+  });
+
+/** The answer the reviewer gets when the save's directory write gave up: 503 with the spec's text. */
+function expectSaveFailed(res: { statusCode: number; body: string; json(): unknown }) {
+  expect(res.statusCode, res.body).toBe(503);
+  expect(res.json()).toEqual({ message: MESSAGES.access.reviewFailed });
+}
+
+describe('the directory away during a registration approval', () => {
+  for (const fault of FAULTS) {
+    it(`answers 503 (slapd ${faultName(fault)}); healed, the same approval creates the entry and a denial leaves none`, async () => {
+      const api = await newApi(SHORT_WRITES);
+      await withDirectoryBehindProxy(api, async (proxy) => {
+        const approved = await fileByProxy(api, proxySession);
+        const denied = await fileByProxy(api, proxySession);
+        const username = (reg: { id: number }) => `dout${fault}${reg.id}`;
+        proxy.fail(fault);
+        const answers = await Promise.all(
+          [approved, denied].map((reg) => approveRegistration(api, reg, username(reg))),
+        );
+        answers.forEach(expectSaveFailed);
+        for (const reg of [approved, denied]) {
+          expect(await api.prisma.registration.findUniqueOrThrow({ where: { id: reg.id } })).toMatchObject({
+            versionno: 0,
+            portalUserId: null,
+          });
+          expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
+        }
+
+        proxy.heal();
+        if (fault === 'refuse') {
+          for (const reg of [approved, denied]) expect(await findPeopleByEmail(api.directory, reg.email)).toEqual([]);
+        } else {
+          // Resumed, slapd answers the frozen attempts: their entries are written although their saves failed
+          // (the effects count as run from their start, issue 21 case 2).
+          await until(
+            async () =>
+              (await Promise.all([approved, denied].map((reg) => findPeopleByEmail(api.directory, reg.email)))).every(
+                (found) => found.length === 1,
+              ),
+            'the frozen approvals writing their entries once slapd resumed',
+          );
+        }
+        // The reviewer saves the same approval again: the entry its failed attempt made is its own.
+        const again = await approveRegistration(api, approved, username(approved));
+        expect(again.statusCode, again.body).toBe(200);
+        expect(again.json()).toMatchObject({ registrationStatus: 'APPROVED', versionno: 1 });
+        const no = await denyRegistration(api, denied);
+        expect(no.statusCode, no.body).toBe(200);
+        expect(no.json()).toMatchObject({ registrationStatus: 'DENIED', versionno: 1 });
+
+        // The directory and the database agree: an entry exactly for the approved registration, its user's.
+        const user = await api.prisma.portalUser.findFirstOrThrow({ where: { email: approved.email } });
+        expect(user.username).toBe(username(approved));
+        const entries = await findPeopleByEmail(api.directory, approved.email);
+        expect(entries.map((e) => [e.uuid, e.username])).toEqual([[user.uuid, user.username]]);
+        expect(await findPeopleByEmail(api.directory, denied.email)).toEqual([]);
+        expect(await api.prisma.portalUser.count({ where: { email: denied.email } })).toBe(0);
+        expect((await auditActions(api.prisma, denied.workflowId)).includes('DIRECTORY_ENTRY_REMOVED')).toBe(
+          fault === 'hang',
+        );
+        expect(await finalState(approved.workflowId)).toMatchObject({ status: 'APPROVED', version: 1 });
+        expect(await finalState(denied.workflowId)).toMatchObject({ status: 'DENIED', version: 1 });
+      });
+    });
+  }
+});
+
+describe('the directory away during a profile change approval', () => {
+  for (const fault of FAULTS) {
+    it(`answers 503 (slapd ${faultName(fault)}); healed, an approval writes entry and user alike and a rejection neither`, async () => {
+      const api = await newApi(SHORT_WRITES);
+      await withDirectoryBehindProxy(api, async (proxy) => {
+        const [approver, rejecter] = [await newRequester(api, 'doutpa'), await newRequester(api, 'doutpr')];
+        const toApprove = await fileChange(api, approver);
+        const toReject = await fileChange(api, rejecter);
+        proxy.fail(fault);
+        const answers = await Promise.all(
+          [toApprove, toReject].map((r) => reviewCall(api, reviewer, r, { versionno: 0, requestStatus: 'APPROVED' })),
+        );
+        answers.forEach(expectSaveFailed);
+        for (const r of [toApprove, toReject]) {
+          expect(await api.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id: r.id } })).toMatchObject({
+            requestStatus: 'NEW',
+            versionno: 0,
+          });
+        }
+
+        proxy.heal();
+        const entryOf = (r: typeof approver) => readPersonFields(api.directory, r.user.user.uuid!);
+        if (fault === 'refuse') {
+          for (const r of [approver, rejecter]) expect((await entryOf(r))?.email).toBe(r.user.email);
+        } else {
+          // Resumed, slapd answers the frozen attempts: the asked names and emails are written although the saves
+          // failed (issue 21 case 2).
+          await until(
+            async () =>
+              (await Promise.all([approver, rejecter].map(entryOf))).every(
+                (fields, i) => fields?.email === [toApprove, toReject][i]!.email,
+              ),
+            'the frozen approvals writing the entries once slapd resumed',
+          );
+        }
+        const yes = await reviewCall(api, reviewer, toApprove, { versionno: 0, requestStatus: 'APPROVED' });
+        expect(yes.statusCode, yes.body).toBe(200);
+        const no = await reviewCall(api, reviewer, toReject, { versionno: 0, requestStatus: 'REJECTED' });
+        expect(no.statusCode, no.body).toBe(200);
+
+        // Each entry holds the name and email its portal user holds: the new ones only where approved.
+        for (const [who, request, status] of [
+          [approver, toApprove, 'APPROVED'],
+          [rejecter, toReject, 'REJECTED'],
+        ] as const) {
+          const user = await api.prisma.portalUser.findUniqueOrThrow({ where: { id: who.user.user.id } });
+          const asked = { firstName: request.firstName, lastName: request.lastName, email: request.email };
+          const held = { firstName: user.firstName, lastName: user.lastName, email: user.email };
+          if (status === 'APPROVED') expect(held).toEqual(asked);
+          else expect(held).toEqual({ firstName: 'Test', lastName: 'doutpr', email: who.user.email });
+          expect(await readPersonFields(api.directory, user.uuid!)).toMatchObject(held);
+          expect(await finalState(request.workflowId)).toMatchObject({ status, version: 1 });
+          const restored = (await auditActions(api.prisma, request.workflowId)).includes('DIRECTORY_RESTORED');
+          expect(restored).toBe(status === 'REJECTED' && fault === 'hang');
+        }
+      });
+    });
+  }
+});
