@@ -17,8 +17,8 @@ import type {
 } from '@portal/contract';
 import { APPROVAL_WARNING_KEY, MESSAGES, REGISTRATION_MESSAGES, approvalProblems } from '@portal/contract';
 import type { Registration as RegistrationRow } from '@portal/db';
-import { findMatchByUuid, usernameExists } from '@portal/directory';
-import { registrationDefinition } from '@portal/workflows';
+import { findMatchByUuid, findRegisteredEntry, usernameExists } from '@portal/directory';
+import { registrationDefinition, workflowIdOf } from '@portal/workflows';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { notFound, unavailable, unprocessable } from '../../http/errors';
@@ -38,6 +38,17 @@ async function pending(deps: Deps, id: number): Promise<RegistrationRow> {
     });
   }
   return row;
+}
+
+/**
+ * Whether a directory entry holds `username`, other than the entry this registration's own earlier approval made
+ * (under its workflow id): an approval that failed after its entry was written (issue 21 case 2; a directory that
+ * answered late) is saved again with the same choice, and the worker adopts that entry.
+ */
+async function usernameTaken(deps: Deps, username: string, row: RegistrationRow): Promise<boolean> {
+  if (!(await usernameExists(deps.directory, username))) return false;
+  const own = await findRegisteredEntry(deps.directory, workflowIdOf(registrationDefinition, row.id));
+  return own?.username !== username;
 }
 
 async function unknownPortalRoles(deps: Deps, ids: number[]): Promise<FieldErrors> {
@@ -165,7 +176,7 @@ async function approvalPayload(
       } else username = entry.username;
     } else if (!username) add('username', 'required');
     else if (!USERNAME.test(username)) add('username', 'invalid');
-    else if (await usernameExists(deps.directory, username)) add('username', 'doesntExistInLdap');
+    else if (await usernameTaken(deps, username, row)) add('username', 'doesntExistInLdap');
   } catch {
     throw unavailable(REGISTRATION_MESSAGES.approveIssue);
   }
