@@ -12,26 +12,23 @@
  * Stopped, slapd never sees the writes. Frozen, it answers them once resumed: the failed saves' writes land late
  * (their attempts outlive the write deadline), and the approval adopts them or the denial/rejection undoes them.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@portal/contract';
 import { findPeopleByEmail, readPersonFields } from '@portal/directory';
 import { FAULTS, type FaultProxy, faultName, proxyFor } from '../../support/fault-proxy';
-import { type Session, type TestApi, caller, signIn } from '../harness';
+import type { TestApi } from '../harness';
 import { auditActions, until } from '../lifecycle/support';
 import { fileChange, newRequester, reviewCall } from '../profile-change/support';
-import { fileByProxy } from '../registrations/support';
 import { useWorkflowApis, withWorker } from '../workflow-apis';
+import { useRegistrationReview } from './support';
 
 const { apis, newApi, finalState } = useWorkflowApis('directory-outage');
-let reviewer: Session;
-let proxySession: Session;
-let userRole: number;
-
-beforeAll(async () => {
-  reviewer = await signIn(apis[0]!.app, 'reviewer');
-  proxySession = await signIn(apis[0]!.app, 'user');
-  userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
-}, 60_000);
+const {
+  reviewer,
+  file: fileRegistration,
+  approve: approveRegistration,
+  deny: denyRegistration,
+} = useRegistrationReview(apis);
 
 /** Each directory write of a workflow gives up after 3 s; the reviewer's save waits longer, so it hears 503. */
 const SHORT_WRITES = { WRITE_DEADLINE: '3 seconds', REVIEW_DEADLINE_MS: '30000' };
@@ -47,18 +44,6 @@ async function withDirectoryBehindProxy(api: TestApi, body: (proxy: FaultProxy) 
   }
 }
 
-const approveRegistration = (api: TestApi, reg: { id: number }, username: string) =>
-  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {
-    registrationForm: { id: reg.id, versionno: 0 },
-    portalRoleIds: [userRole],
-    username,
-  });
-
-const denyRegistration = (api: TestApi, reg: { id: number }) =>
-  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/deny', {
-    registrationForm: { id: reg.id, versionno: 0 },
-  });
-
 /** The answer the reviewer gets when the save's directory write gave up: 503 with the spec's text. */
 function expectSaveFailed(res: { statusCode: number; body: string; json(): unknown }) {
   expect(res.statusCode, res.body).toBe(503);
@@ -70,8 +55,8 @@ describe('the directory away during a registration approval', () => {
     it(`answers 503 (slapd ${faultName(fault)}); healed, the same approval creates the entry and a denial leaves none`, async () => {
       const api = await newApi(SHORT_WRITES);
       await withDirectoryBehindProxy(api, async (proxy) => {
-        const approved = await fileByProxy(api, proxySession);
-        const denied = await fileByProxy(api, proxySession);
+        const approved = await fileRegistration(api);
+        const denied = await fileRegistration(api);
         const username = (reg: { id: number }) => `dout${fault}${reg.id}`;
         proxy.fail(fault);
         const answers = await Promise.all(

@@ -8,41 +8,19 @@
  *   created removed), or approved with a corrected choice, which is the one applied;
  * - two approvals of one registration racing: one is applied, one entry and one user exist.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import { findPeopleByEmail, readPersonFields } from '@portal/directory';
 import { type PortalActivities, createActivities } from '@portal/worker';
 import { testMailSettings } from '../fixtures';
-import { type Session, type TestApi, caller, signIn } from '../harness';
+import type { TestApi } from '../harness';
 import { auditActions, maybeRecordHistory } from '../lifecycle/support';
 import { fileChange, newRequester, reviewCall } from '../profile-change/support';
-import { fileByProxy } from '../registrations/support';
 import { useWorkflowApis, withWorker } from '../workflow-apis';
+import { useRegistrationReview } from './support';
 
 const { apis, newApi, temporal, finalState } = useWorkflowApis('outside-effects');
-let reviewer: Session;
-let proxy: Session;
-let userRole: number;
-
-beforeAll(async () => {
-  reviewer = await signIn(apis[0]!.app, 'reviewer');
-  proxy = await signIn(apis[0]!.app, 'user');
-  userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
-}, 60_000);
-
-const fileRegistration = (api: TestApi) => fileByProxy(api, proxy);
-
-const approve = (api: TestApi, reg: { id: number }, username: string, versionno = 0) =>
-  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {
-    registrationForm: { id: reg.id, versionno },
-    portalRoleIds: [userRole],
-    username,
-  });
-
-const deny = (api: TestApi, reg: { id: number }, versionno = 0) =>
-  caller(api.app)(reviewer, 'PUT', '/rest/secure/user_registration_action/deny', {
-    registrationForm: { id: reg.id, versionno },
-  });
+const { reviewer, file: fileRegistration, approve, deny } = useRegistrationReview(apis);
 
 /** The kind's real outside effect, then a failure that is never retried: it ran, but did not report. */
 function effectThenFailure(api: TestApi): Partial<PortalActivities> {
