@@ -2,16 +2,30 @@
  * Mail of the lifecycle against real PostgreSQL and the SMTP catcher (REQUEST-LIFECYCLE rule 5 and
  * "Reminders"): overlapping attempts of one mail send it once; the reviewers' digest, run by a Temporal
  * Schedule with a shortened interval, lists what waits, mails once per run and is audited, and sends
- * nothing when nothing waits.
+ * nothing when nothing waits. And (issue 21) the mail server away during a resolution mail, then back: the
+ * worker reaches MailDev through a fault proxy (tests/support/fault-proxy.ts) that refuses connections (stopped)
+ * or forwards nothing (frozen), past one attempt's SMTP timeouts or past the whole mail deadline.
  */
 import { describe, expect, it } from 'vitest';
 import { type ApplicationFailure } from '@temporalio/common';
 import type { PrismaClient } from '@portal/db';
 import { readMail } from '@portal/scripts';
 import { createActivities, createTransport, ensureReviewerDigestSchedule, sendOnce } from '@portal/worker';
+import { FAULTS, type FaultProxy, faultName, proxyFor } from '../../support/fault-proxy';
+import { pendingActivity } from '../../support/pending-activity';
 import { stackEnv, testMailSettings, waitForMail } from '../fixtures';
 import { reviewUpdate } from '@portal/workflows';
-import { type TemporalTestEnv, fileAccessRequest, newWorker, review, uniqueQueue, useLifecycleStack } from './support';
+import {
+  type FiledRequest,
+  type TemporalTestEnv,
+  auditActions,
+  fileAccessRequest,
+  newWorker,
+  review,
+  uniqueQueue,
+  until,
+  useLifecycleStack,
+} from './support';
 
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
@@ -101,6 +115,81 @@ describe('lifecycle mail', () => {
       } finally {
         await env.client.schedule.getHandle(scheduleId).delete();
       }
+    });
+  });
+});
+
+describe('the mail server away during a resolution mail, then back (issue 21)', () => {
+  /** Runs `body` while a worker on a task queue of its own sends its mail to MailDev through a fault proxy. */
+  async function withMailBehindProxy(name: string, body: (proxy: FaultProxy, taskQueue: string) => Promise<void>) {
+    const { proxy, url } = await proxyFor(testMailSettings().smtpUrl);
+    const taskQueue = uniqueQueue(name);
+    try {
+      const worker = await newWorker(env, prisma, taskQueue, { mail: { ...testMailSettings(), smtpUrl: url } });
+      await worker.runUntil(() => body(proxy, taskQueue));
+    } finally {
+      proxy.heal();
+      await proxy.close();
+    }
+  }
+
+  /** The mails MailDev caught for the request's subject. */
+  const mailsOf = async (filed: FiledRequest) =>
+    (await readMail(stackEnv().MAIL_API_URL!)).filter((m) => m.to.some((t) => t.address === filed.email));
+  const outboxOf = (filed: FiledRequest) =>
+    prisma.outboundMail.findUnique({ where: { key: `${filed.workflowId}:mail` } });
+
+  for (const fault of FAULTS) {
+    it(`retries the mail while its server is ${faultName(fault)} (an attempt failed), then delivers it once`, async () => {
+      await withMailBehindProxy(`lifecycle-mail-${fault}`, async (proxy, taskQueue) => {
+        const filed = await fileAccessRequest(env, prisma, taskQueue, { notificationDeadline: '2 minutes' });
+        const handle = env.client.workflow.getHandle(filed.workflowId);
+        proxy.fail(fault);
+        await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
+        // The first attempt gives up: refused at once, or frozen until its SMTP greeting timeout (10 s).
+        await until(
+          async () => (await pendingActivity(handle, 'sendResolutionMail'))?.lastFailure !== undefined,
+          'a failed mail attempt',
+          30_000,
+        );
+        expect(await mailsOf(filed)).toEqual([]);
+        expect(await outboxOf(filed)).toMatchObject({ status: 'SENDING' });
+
+        proxy.heal();
+        expect(await handle.result()).toMatchObject({ status: 'REJECTED' });
+        expect((await handle.describe()).status.name).toBe('COMPLETED');
+        await waitForMail(filed.email, '');
+        expect(await mailsOf(filed)).toHaveLength(1);
+        expect(await outboxOf(filed)).toMatchObject({ status: 'SENT', attempts: 2 });
+        expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED', 'STATUS_REJECTED', 'MAIL_SENT']);
+      });
+    }, 60_000);
+  }
+
+  it('completes with MAIL_FAILED when the server stays frozen past the mail deadline; resumed, the send in flight delivers once', async () => {
+    await withMailBehindProxy('lifecycle-mail-hang-deadline', async (proxy, taskQueue) => {
+      const filed = await fileAccessRequest(env, prisma, taskQueue, { notificationDeadline: '3 seconds' });
+      const handle = env.client.workflow.getHandle(filed.workflowId);
+      proxy.hang();
+      await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
+      expect(await handle.result()).toMatchObject({ status: 'REJECTED' });
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED', 'STATUS_REJECTED', 'MAIL_FAILED']);
+      expect(await mailsOf(filed)).toEqual([]);
+
+      // The attempt given up still waits for the server's greeting (its own SMTP timeouts, 10 s): resumed, the
+      // server answers it and the mail goes out, once; the outbox and the audit trail say so after MAIL_FAILED.
+      proxy.heal();
+      await waitForMail(filed.email, '');
+      await until(async () => (await outboxOf(filed))?.status === 'SENT', 'the outbox row marked SENT');
+      expect(await mailsOf(filed)).toHaveLength(1);
+      expect(await outboxOf(filed)).toMatchObject({ status: 'SENT', attempts: 1 });
+      expect(await auditActions(prisma, filed.workflowId)).toEqual([
+        'CREATED',
+        'STATUS_REJECTED',
+        'MAIL_FAILED',
+        'MAIL_SENT',
+      ]);
     });
   });
 });
