@@ -4,6 +4,7 @@
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/client/client';
+import { withReleasedTransactions } from './released-transactions';
 import { poolConfigFromUrl } from './url';
 
 export * from '../generated/client/client';
@@ -15,5 +16,5 @@ export * from './access-records';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(poolConfigFromUrl(databaseUrl)) });
+  return new PrismaClient({ adapter: withReleasedTransactions(new PrismaPg(poolConfigFromUrl(databaseUrl))) });
 }
