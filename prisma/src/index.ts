@@ -13,6 +13,7 @@ export * from './locks';
 export * from './password-links';
 export * from './access-rules';
 export * from './access-records';
+export * from './access-change-filing';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -119,6 +119,37 @@ describe('filing own requests (001 §2.5, §5, §7)', () => {
     // The held record the CHANGE names is still the one the browser links to.
     expect(await t.prisma.userAccess.count({ where: { id: pharmacistAccessId, inactive: false } })).toBe(1);
   });
+
+  it("refuses a proxy's request for a deactivated user (422 portalUserId), as the batch does, and stores nothing", async () => {
+    const subject = await createTestUser(t, 'inactsubj');
+    await t.prisma.userAccess.create({
+      data: {
+        portalUserId: subject.user.id,
+        roleName: 'Research Pharmacist',
+        siteCodes: ['MA036'],
+        systemAccessIds: [fixedId],
+        createdBy: 'test',
+        lastModifiedBy: 'test',
+      },
+    });
+    const proxy = await signIn(t.app, 'laostaff');
+    const body = {
+      portalUserId: subject.user.id,
+      requestType: 'CHANGE',
+      accessControls: [block('Research Pharmacist', { siteCodes: ['MA036'] })],
+      requesterComments: 'Please confirm',
+    };
+    await t.prisma.portalUser.update({ where: { id: subject.user.id }, data: { inactive: true } });
+    const refused = await call(t.app, proxy, 'POST', FILE, body);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toEqual({ fieldErrors: { portalUserId: ['unknown'] }, globalErrors: [] });
+    expect(await t.prisma.accessModRequest.count({ where: { subjectUserId: subject.user.id } })).toBe(0);
+
+    await t.prisma.portalUser.update({ where: { id: subject.user.id }, data: { inactive: false } });
+    const filed = await call(t.app, proxy, 'POST', FILE, body);
+    expect(filed.statusCode, filed.body).toBe(200);
+    expect(filed.json()).toMatchObject({ requestType: 'CHANGE', isProxyRequest: true });
+  });
 });
 
 describe('lists of access-modification requests (001 §7)', () => {

@@ -30,6 +30,8 @@ export const WorkerConfigSchema = z.object({
   RECONCILE_EVERY: duration.default('1 minute'),
   /** Rule 5: how long a resolution mail is retried before MAIL_FAILED (passed to workflows the reconciler starts). */
   MAIL_DEADLINE: duration.default('24 hours'),
+  /** How long each database write of a request is retried (passed to workflows the reconciler starts, as the API does). */
+  WRITE_DEADLINE: duration.optional(),
   /** The reviewers' digest: requests waiting longer than this are listed, every REVIEWER_DIGEST_EVERY. */
   REQUEST_REMINDER_AFTER: duration.default('3 days'),
   REVIEWER_DIGEST_EVERY: duration.default('1 day'),

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     graceMs: msToNumber(cfg.RECONCILE_GRACE as '1m'),
     everyMs: msToNumber(cfg.RECONCILE_EVERY as '1m'),
     notificationDeadline: cfg.MAIL_DEADLINE,
+    writeDeadline: cfg.WRITE_DEADLINE,
     log: (m) => console.log(m),
   });
   console.log(`worker running on task queue ${cfg.TEMPORAL_TASK_QUEUE} (${cfg.TEMPORAL_ADDRESS})`);

@@ -8,10 +8,15 @@
  */
 import type { Client } from '@temporalio/client';
 import type { PrismaClient } from '@portal/db';
-import { startRequestWorkflow, workflowIdOf } from '@portal/workflows';
+import { batchRequestStart, requestStart, startOnce, workflowIdOf } from '@portal/workflows';
 import { type KindStore, KIND_STORES } from './kinds';
-import { abortClosedBatch, runningBatches, startUnstartedBatch, unstartedBatches } from './kinds/proxy-batch/reconcile';
-import { batchesOfRequests, startBatchRequestWorkflow } from './kinds/proxy-batch/start-request';
+import {
+  abortClosedBatch,
+  batchesOfRequests,
+  runningBatches,
+  startUnstartedBatch,
+  unstartedBatches,
+} from './kinds/proxy-batch/reconcile';
 import type { UnstartedRequest } from './kinds/types';
 
 export interface ReconcilerOptions {
@@ -20,16 +25,18 @@ export interface ReconcilerOptions {
   taskQueue: string;
   /** Rows younger than this (ms) are left to their filing, which may still be starting them. */
   graceMs: number;
+  /** Handed to the workflows it starts, as filing does (MAIL_DEADLINE, WRITE_DEADLINE). */
   notificationDeadline?: string;
+  writeDeadline?: string;
   log?: (message: string) => void;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * Starts the workflow of one unstarted request row and marks it, with an audit row. A request filed by a proxy
- * batch (`batchId`) is started through the batch's own start, so it carries `ProxyBatchId` and the batch's
- * requester label whichever of the batch and the reconciler starts it. @returns the workflow id.
+ * Starts the workflow of one unstarted request row and marks it, with an audit row, through the same typed
+ * start as its filing: a request filed by a proxy batch (`batchId`) as the batch's request (`ProxyBatchId`, the
+ * batch's requester label), whichever of the batch and the reconciler starts it. @returns the workflow id.
  */
 async function startUnstartedRequest(
   opts: ReconcilerOptions,
@@ -38,29 +45,19 @@ async function startUnstartedRequest(
   batchId: number | undefined,
 ): Promise<string> {
   const def = store.definition;
-  const workflowId = workflowIdOf(def, row.requestId);
-  const outcome =
+  const input = {
+    requestId: row.requestId,
+    subjectUserId: row.subjectUserId,
+    requesterUserId: row.requesterUserId,
+    notificationDeadline: opts.notificationDeadline,
+    writeDeadline: opts.writeDeadline,
+  };
+  const start =
     batchId === undefined
-      ? await startRequestWorkflow(
-          opts.client,
-          def,
-          {
-            requestId: row.requestId,
-            subjectUserId: row.subjectUserId,
-            requesterUserId: row.requesterUserId,
-            notificationDeadline: opts.notificationDeadline,
-          },
-          { taskQueue: opts.taskQueue, subjectLabel: row.subjectLabel, requesterLabel: row.requesterLabel },
-        )
-      : await startBatchRequestWorkflow(opts.client, opts.taskQueue, {
-          requestId: row.requestId,
-          batchId,
-          subjectUserId: row.subjectUserId,
-          proxyUserId: row.requesterUserId,
-          subjectLabel: row.subjectLabel,
-          proxyLabel: row.requesterLabel,
-          notificationDeadline: opts.notificationDeadline,
-        });
+      ? requestStart(def, input, { subjectLabel: row.subjectLabel, requesterLabel: row.requesterLabel })
+      : batchRequestStart(batchId, input, { subjectLabel: row.subjectLabel, proxyLabel: row.requesterLabel });
+  const { workflowId } = start;
+  const outcome = await startOnce(opts.client, opts.taskQueue, start);
   await opts.prisma.$transaction(async (tx) => {
     await store.markStarted(tx, row.requestId);
     await tx.auditEvent.createMany({

@@ -11,3 +11,4 @@ export * from './digest/types';
 export * from './search-attributes';
 export * from './proxy-batch/types';
 export * from './proxy-batch/start';
+export * from './start';

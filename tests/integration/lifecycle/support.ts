@@ -88,26 +88,6 @@ export async function newWorker(
   });
 }
 
-/**
- * `prisma` with its AccessModRequest updates failing (and counted in `fault.hits`) while `fault.on` is true:
- * a request row write, hence a commit, that cannot complete.
- */
-export function faultyPrisma(prisma: PrismaClient, fault: { on: boolean; hits: number }): PrismaClient {
-  return prisma.$extends({
-    query: {
-      accessModRequest: {
-        async update({ args, query }) {
-          if (fault.on) {
-            fault.hits += 1;
-            throw new Error('injected: the request row write failed');
-          }
-          return query(args);
-        },
-      },
-    },
-  }) as unknown as PrismaClient;
-}
-
 export interface FiledRequest {
   id: number;
   workflowId: string;

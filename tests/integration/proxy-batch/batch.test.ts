@@ -25,9 +25,8 @@ import { createTestUser } from '../auth-helpers';
 import { demoRequestParts, grantBlock } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
 import { HISTORIES_DIR, maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
-import { batchEnded, holdFilingLock, storeAndStartBatch, subjectsAt } from './support';
+import { BATCH_URL, batchEnded, fileBatch, holdFilingLock, subjectsAt } from './support';
 
-const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
 const taskQueue = uniqueQueue('proxy-batch');
 let api: TestApi;
 let prisma: PrismaClient;
@@ -272,7 +271,7 @@ describe('a batch whose workflow start was lost (rule 1)', () => {
 describe('a batch longer than one run', () => {
   it('continues as new every 100 users and still files every user once, in order', async () => {
     const users = await subjectsAt(prisma, 'MA036', 105, 'pbcan');
-    const id = await storeAndStartBatch(prisma, client, taskQueue, laostaffUser.id, users, block);
+    const id = await fileBatch(api, laostaff, users, block);
     const done = await batchEnded(prisma, id, 180_000);
     expect(done).toMatchObject({ status: 'COMPLETED', processed: 105, numSuccesses: 105 });
     const items = await prisma.proxyBatchItem.findMany({ where: { batchId: id }, orderBy: { requestNum: 'asc' } });

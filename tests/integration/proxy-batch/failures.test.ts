@@ -1,101 +1,87 @@
 /**
- * The proxy batch with the database failing under it (REQUEST-LIFECYCLE "Proxy bulk batch"; issue 12 "whatever
- * crashed on the way"): a user's filing whose write statement fails rolls back whole (no request row, no
- * outcome, no counter) and is retried; a filing whose "started" mark fails after the request's workflow
- * started is retried without filing or starting it twice. Every selected user ends with exactly one request,
- * one CREATED audit row and one running workflow, and the summary counts each user once. The worker killed
- * mid-batch is in batch.test.ts.
+ * The proxy batch with PostgreSQL failing under its worker (REQUEST-LIFECYCLE "Proxy bulk batch"; issue 12
+ * "whatever crashed on the way"; issue 21: real faults through the product's own paths). The batch is filed
+ * through the API's route; the worker reaches PostgreSQL through a fault proxy (tests/support/fault-proxy.ts)
+ * that refuses connections (the database stopped) while the worker files the first user: that filing rolls
+ * back whole (no request row, no outcome, no counter) and is retried once the database is back. Every selected
+ * user ends with exactly one request, one CREATED audit row and one running workflow, and the summary counts
+ * each user once. The worker killed mid-batch is in restart.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessControl } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import { accessChangeWorkflowId } from '@portal/workflows';
-import { demoRequestParts } from '../fixtures';
-import { type TemporalTestEnv, newWorker, uniqueQueue, until, useLifecycleStack } from '../lifecycle/support';
-import { batchEnded, storeAndStartBatch, subjectsAt } from './support';
+import { withDatabaseBehindProxy } from '../../support/database-fault';
+import { type Session, type TestApi } from '../harness';
+import { type TemporalTestEnv, newWorker, uniqueQueue, until } from '../lifecycle/support';
+import {
+  batchEnded,
+  fileBatch,
+  filingWaits,
+  holdFilingLock,
+  subjectsAt,
+  type BatchStack,
+  startBatchStack,
+} from './support';
 
-let env: TemporalTestEnv;
+const queue = uniqueQueue('proxy-batch-faults');
+let api: TestApi;
 let prisma: PrismaClient;
+let env: TemporalTestEnv;
+let block: AccessControl;
+let laostaff: Session;
 
-useLifecycleStack((e, p) => {
-  env = e;
-  prisma = p;
-});
+let stack: BatchStack;
 
-interface Faults {
-  /** The next this many filing writes (request row, audit row, outcome, counters) throw. */
-  writes: number;
-  /** The next this many "workflow started" marks throw. */
-  marks: number;
-  hits: { writes: number; marks: number };
-}
+beforeAll(async () => {
+  stack = await startBatchStack(queue);
+  ({ api, prisma, env, block, laostaff } = stack);
+}, 120_000);
 
-const sqlText = (args: unknown): string => {
-  const sql = (Array.isArray(args) ? args[0] : args) as { strings?: readonly string[]; text?: string };
-  return sql.text ?? sql.strings?.join('?') ?? '';
-};
+afterAll(async () => stack?.close());
 
-/** The worker's Prisma client, with the raw statements of the filing failing as `faults` says. */
-function faultyPrisma(faults: Faults): PrismaClient {
-  return prisma.$extends({
-    query: {
-      async $executeRaw({ args, query }) {
-        const text = sqlText(args);
-        if (text.includes('INSERT INTO "AccessModRequest"') && faults.writes > 0) {
-          faults.writes -= 1;
-          faults.hits.writes += 1;
-          throw new Error('injected: the filing write failed');
-        }
-        if (text.includes('SET "workflowStartedAt"') && faults.marks > 0) {
-          faults.marks -= 1;
-          faults.hits.marks += 1;
-          throw new Error('injected: the started mark failed');
-        }
-        return query(args);
-      },
-    },
-  }) as unknown as PrismaClient;
-}
-
-describe('a proxy batch whose database writes fail', () => {
-  it('rolls a failed filing back whole, retries it, and ends with one request and one workflow per user', async () => {
-    const taskQueue = uniqueQueue('proxy-batch-faults');
-    const block: AccessControl = (await demoRequestParts(prisma)).block;
-    const proxy = await prisma.portalUser.findUniqueOrThrow({ where: { username: 'laostaff' } });
+describe('a proxy batch whose database goes away', () => {
+  it('rolls a filing cut off by the outage back whole, retries it, and ends with one request and one workflow per user', async () => {
     const users = await subjectsAt(prisma, 'MA036', 3, 'pbfault');
-    const faults: Faults = { writes: 2, marks: 1, hits: { writes: 0, marks: 0 } };
-    const worker = await newWorker(env, faultyPrisma(faults), taskQueue);
-
-    const batch = await worker.runUntil(async () => {
-      const batchId = await storeAndStartBatch(prisma, env.client, taskQueue, proxy.id, users, block);
-      await until(async () => faults.hits.writes >= 2, 'two failed filing writes', 30_000);
-      // Nothing of the first user's filing survived the failed statement.
-      expect(await prisma.accessModRequest.count({ where: { subjectUserId: users[0]!.id } })).toBe(0);
-      expect(
-        await prisma.proxyBatchItem.findUniqueOrThrow({ where: { batchId_requestNum: { batchId, requestNum: 1 } } }),
-      ).toMatchObject({ responseStatus: null, accessModRequestId: null });
-      expect(await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({
-        processed: 0,
-        numSuccesses: 0,
+    const first = users[0]!.id;
+    await withDatabaseBehindProxy(api.cfg.DATABASE_URL, async ({ proxy, prisma: workerPrisma }) => {
+      const worker = await newWorker(env, workerPrisma, queue);
+      const batch = await worker.runUntil(async () => {
+        // The first user's filing waits for its lock inside its transaction: the outage lands there.
+        const release = await holdFilingLock(prisma, first);
+        const batchId = await fileBatch(api, laostaff, users, block);
+        await until(() => filingWaits(prisma, first), "the worker's filing of the first user waits", 30_000);
+        proxy.refuse();
+        await release();
+        // The waiting session's client is gone: it gets the lock, cannot answer, and its transaction rolls back.
+        await until(async () => !(await filingWaits(prisma, first)), 'the cut-off filing ended', 30_000);
+        expect(await prisma.accessModRequest.count({ where: { subjectUserId: first } })).toBe(0);
+        expect(
+          await prisma.proxyBatchItem.findUniqueOrThrow({ where: { batchId_requestNum: { batchId, requestNum: 1 } } }),
+        ).toMatchObject({ responseStatus: null, accessModRequestId: null });
+        expect(await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({
+          status: 'RUNNING',
+          processed: 0,
+          numSuccesses: 0,
+        });
+        proxy.heal();
+        return batchEnded(prisma, batchId, 60_000);
       });
-      return batchEnded(prisma, batchId, 60_000);
-    });
-
-    expect(faults.hits).toEqual({ writes: 2, marks: 1 });
-    expect(batch).toMatchObject({ status: 'COMPLETED', processed: 3, numSuccesses: 3, numFailures: 0 });
-    const requests = await prisma.accessModRequest.findMany({
-      where: { subjectUserId: { in: users.map((u) => u.id) } },
-      orderBy: { id: 'asc' },
-    });
-    expect(requests.map((r) => r.subjectUserId)).toEqual(users.map((u) => u.id));
-    for (const r of requests) {
-      expect(r.workflowStartedAt).not.toBeNull();
-      const created = await prisma.auditEvent.count({
-        where: { entityType: 'AccessModRequest', entityId: String(r.id), action: 'CREATED' },
+      expect(batch).toMatchObject({ status: 'COMPLETED', processed: 3, numSuccesses: 3, numFailures: 0 });
+      const requests = await prisma.accessModRequest.findMany({
+        where: { subjectUserId: { in: users.map((u) => u.id) } },
+        orderBy: { id: 'asc' },
       });
-      expect(created).toBe(1);
-      const described = await env.client.workflow.getHandle(accessChangeWorkflowId(r.id)).describe();
-      expect(described.status.name).toBe('RUNNING');
-    }
-  }, 90_000);
+      expect(requests.map((r) => r.subjectUserId)).toEqual(users.map((u) => u.id));
+      for (const r of requests) {
+        expect(r.workflowStartedAt).not.toBeNull();
+        const created = await prisma.auditEvent.count({
+          where: { entityType: 'AccessModRequest', entityId: String(r.id), action: 'CREATED' },
+        });
+        expect(created).toBe(1);
+        const described = await env.client.workflow.getHandle(accessChangeWorkflowId(r.id)).describe();
+        expect(described.status.name).toBe('RUNNING');
+      }
+    });
+  }, 120_000);
 });

@@ -11,20 +11,25 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { type AccessControl, PROXY_MESSAGES, type ProxyBatchDetail } from '@portal/contract';
 import type { PortalUser, PrismaClient } from '@portal/db';
 import { accessChangeWorkflowId, proxyBatchWorkflowId } from '@portal/workflows';
 import { reconcileUnstartedRequests, startReconciler } from '@portal/worker';
 import { type FaultProxy, startFaultProxy } from '../../support/fault-proxy';
-import { demoRequestParts } from '../fixtures';
-import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
+import { type Session, type TestApi, caller, startApi } from '../harness';
 import { type TemporalTestEnv, newWorker, uniqueQueue, until } from '../lifecycle/support';
 import { killWorkerProcess, startWorkerProcess } from '../worker-process';
-import { batchEnded, filingWaits, holdFilingLock, subjectsAt } from './support';
+import {
+  BATCH_URL,
+  batchEnded,
+  fileBatch as fileBatchAs,
+  filingWaits,
+  holdFilingLock,
+  subjectsAt,
+  type BatchStack,
+  startBatchStack,
+} from './support';
 
-const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
 const PROXY_LABEL = 'Morgan Liaison (laostaff)';
 const queue = uniqueQueue('proxy-batch-restart');
 let api: TestApi;
@@ -34,39 +39,17 @@ let block: AccessControl;
 let laostaff: Session;
 let laostaffUser: PortalUser;
 
+let stack: BatchStack;
+
 beforeAll(async () => {
-  // No worker polls `queue` unless a test starts one.
-  api = await startApi({ TEMPORAL_TASK_QUEUE: queue });
-  prisma = api.prisma;
-  const connection = await Connection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
-  const native = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
-  env = {
-    client: new Client({ connection, namespace: api.cfg.TEMPORAL_NAMESPACE }),
-    native,
-    close: async () => {
-      await native.close();
-      await connection.close();
-    },
-  };
-  block = (await demoRequestParts(prisma)).block;
-  laostaff = await signIn(api.app, 'laostaff');
-  laostaffUser = await prisma.portalUser.findUniqueOrThrow({ where: { username: 'laostaff' } });
+  stack = await startBatchStack(queue);
+  ({ api, prisma, env, block, laostaff, laostaffUser } = stack);
 }, 120_000);
 
-afterAll(async () => {
-  await env?.close();
-  await api?.close();
-});
+afterAll(async () => stack?.close());
 
-/** Files a batch of `users` through the API route (as laostaff). @returns its id. */
-async function fileBatch(through: TestApi, users: readonly PortalUser[]): Promise<number> {
-  const res = await caller(through.app)(laostaff, 'POST', BATCH_URL, {
-    portalUserIds: users.map((u) => u.id),
-    accessControls: [block],
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<ProxyBatchDetail>().id;
-}
+/** Files a batch of `users` through `through`'s route, as laostaff. @returns its id. */
+const fileBatch = (through: TestApi, users: readonly PortalUser[]) => fileBatchAs(through, laostaff, users, block);
 
 const batchRow = (id: number) => prisma.proxyBatch.findUniqueOrThrow({ where: { id } });
 
@@ -152,7 +135,9 @@ describe("a worker killed between a user's filing and the start of that user's r
         'the reconciler to start the request',
         60_000,
       );
-      expect(output).toContain(`reconciler: ${accessChangeWorkflowId(requestId)} had no confirmed start`);
+      // The reconciler logs after it marks the row: its line may reach the pipe a moment later.
+      const line = `reconciler: ${accessChangeWorkflowId(requestId)} had no confirmed start`;
+      await until(async () => output.includes(line), "the reconciler's log line", 10_000);
       expect(
         await prisma.auditEvent.count({
           where: { entityId: String(requestId), action: 'WORKFLOW_RECONCILED', entityType: 'AccessModRequest' },

@@ -1,14 +1,18 @@
 /**
  * Shared setup of the proxy batch tests: subjects at a site (portal users without directory entries: they
- * never sign in), batches stored and started as the API does (for tests without an API), holding a user's
+ * never sign in), batches filed through the API's route, holding a user's
  * filing lock so a batch waits at that user (a kill or a deactivation lands at a known point), waiting for a
  * batch to end.
  */
 import crypto from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import type { AccessControl } from '@portal/contract';
+import { expect } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { AccessControl, ProxyBatchDetail } from '@portal/contract';
 import type { PortalUser, PrismaClient } from '@portal/db';
-import { proxyBatchWorkflowId, startProxyBatchWorkflow } from '@portal/workflows';
+import { demoRequestParts } from '../fixtures';
+import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
+import type { TemporalTestEnv } from '../lifecycle/support';
 
 export { filingWaits, holdFilingLock } from '../../support/filing-locks';
 
@@ -38,44 +42,23 @@ export async function subjectsAt(prisma: PrismaClient, siteCode: string, n: numb
   return users;
 }
 
-/** Stores a batch and its items as the API does and starts `proxy-batch-<id>` on `taskQueue`. */
-export async function storeAndStartBatch(
-  prisma: PrismaClient,
-  client: Client,
-  taskQueue: string,
-  proxyUserId: number,
-  users: readonly { id: number; firstName: string; lastName: string; email: string }[],
+export const BATCH_URL = '/rest/secure/user_access_mod_request/proxy_batch';
+
+/** Files a batch of `users` with `block` through the API's route as `proxy` (001 §7). @returns its id. */
+export async function fileBatch(
+  api: TestApi,
+  proxy: Session,
+  users: readonly { id: number }[],
   block: AccessControl,
-  requesterComments = '',
+  requesterComments?: string,
 ): Promise<number> {
-  const batch = await prisma.proxyBatch.create({
-    data: {
-      workflowId: `pending-${crypto.randomUUID()}`,
-      proxyUserId,
-      accessControls: [block],
-      requesterComments,
-      totalRequests: users.length,
-    },
+  const res = await caller(api.app)(proxy, 'POST', BATCH_URL, {
+    portalUserIds: users.map((u) => u.id),
+    accessControls: [block],
+    ...(requesterComments === undefined ? {} : { requesterComments }),
   });
-  await prisma.proxyBatch.update({ where: { id: batch.id }, data: { workflowId: proxyBatchWorkflowId(batch.id) } });
-  await prisma.proxyBatchItem.createMany({
-    data: users.map((u, i) => ({
-      batchId: batch.id,
-      requestNum: i + 1,
-      portalUserId: u.id,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      email: u.email,
-    })),
-  });
-  await startProxyBatchWorkflow(client, batch.id, users.length, {
-    taskQueue,
-    proxyUserId,
-    proxyLabel: 'test proxy',
-    notificationDeadline: '1 minute',
-  });
-  await prisma.proxyBatch.update({ where: { id: batch.id }, data: { workflowStartedAt: new Date() } });
-  return batch.id;
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<ProxyBatchDetail>().id;
 }
 
 /** Polls the batch row until it is no longer RUNNING. */
@@ -87,4 +70,42 @@ export async function batchEnded(prisma: PrismaClient, batchId: number, timeoutM
     if (Date.now() > deadline) throw new Error(`batch ${batchId} still running: ${JSON.stringify(batch)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** What a batch test files and watches with: the API on its task queue, Temporal, and laostaff (the proxy). */
+export interface BatchStack {
+  api: TestApi;
+  prisma: PrismaClient;
+  env: TemporalTestEnv;
+  block: AccessControl;
+  laostaff: Session;
+  laostaffUser: PortalUser;
+  close(): Promise<void>;
+}
+
+/** Starts an API whose filings start workflows on `taskQueue` (no worker polls it unless a test starts one). */
+export async function startBatchStack(taskQueue: string): Promise<BatchStack> {
+  const api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue });
+  const connection = await Connection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
+  const native = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
+  const env: TemporalTestEnv = {
+    client: new Client({ connection, namespace: api.cfg.TEMPORAL_NAMESPACE }),
+    native,
+    close: async () => {
+      await native.close();
+      await connection.close();
+    },
+  };
+  return {
+    api,
+    prisma: api.prisma,
+    env,
+    block: (await demoRequestParts(api.prisma)).block,
+    laostaff: await signIn(api.app, 'laostaff'),
+    laostaffUser: await api.prisma.portalUser.findUniqueOrThrow({ where: { username: 'laostaff' } }),
+    close: async () => {
+      await env.close();
+      await api.close();
+    },
+  };
 }

@@ -28,12 +28,15 @@ export interface ProxyBatchInput {
   counters: ProxyBatchCounters;
   /** Handed to every filed request's own workflow (its resolution mail's deadline, rule 5). */
   notificationDeadline?: string;
+  /** Handed to every filed request's own workflow (its writes' deadline, `LifecycleInput.writeDeadline`). */
+  writeDeadline?: string;
 }
 
 export interface FileProxyItemInput {
   batchId: number;
   requestNum: number;
   notificationDeadline?: string;
+  writeDeadline?: string;
 }
 
 /**

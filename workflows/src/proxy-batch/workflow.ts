@@ -75,6 +75,7 @@ export async function proxyBatchWorkflow(input: ProxyBatchInput): Promise<ProxyB
       batchId: input.batchId,
       requestNum: next,
       notificationDeadline: input.notificationDeadline,
+      writeDeadline: input.writeDeadline,
     });
     counters.processed += 1;
     if (outcome.success) counters.successes += 1;

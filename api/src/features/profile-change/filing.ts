@@ -1,6 +1,6 @@
 /**
  * Filing a profile-change request (001 §7 POST /rest/secure/ldap_user_profile_mod_request; 001 §2.10 'Submitted
- * By: Self'; 000 §5) through the lifecycle's `fileRequest` (commit, then start `profile-change-<id>`):
+ * By: Self'; 000 §5) through `fileAndStart` (commit, then start `profile-change-<id>`):
  * - only for oneself (403 for another `portalUserId`);
  * - 304 when the name and email are the ones the user has;
  * - 422: the contract's limits, `internal` on a changed field of an internal account (000 §5: those fields are
@@ -22,7 +22,7 @@ import type { z } from 'zod';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../http/errors';
-import { fileRequest } from '../../shared/lifecycle-client';
+import { fileAndStart, lifecycleStartOf } from '../../shared/filing';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
 import { temporalUiOf } from '../../shared/views';
@@ -49,10 +49,9 @@ export async function createProfileChangeRequest(
   if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
 
   const party = { id: user.id, label: `${user.firstName} ${user.lastName} (${user.username})` };
-  const { result: row } = await fileRequest(deps, {
-    def: profileChangeDefinition,
-    subject: party,
-    requester: party,
+  const { result: row } = await fileAndStart(deps, {
+    lock: { kind: 'PROFILE_CHANGE', id: user.id },
+    start: lifecycleStartOf(deps, profileChangeDefinition, party, party),
     markStarted: async (id) => {
       await prisma.profileChangeRequest.update({ where: { id }, data: { workflowStartedAt: new Date() } });
     },

@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { notFound, unprocessable } from '../../http/errors';
-import { reviewRequest } from '../../shared/lifecycle-client';
+import { reviewRequest } from '../../shared/review';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
 import { temporalUiOf } from '../../shared/views';

@@ -3,19 +3,18 @@
  * without it), the requester and duplicate emails dropped, unknown or inactive users refused (422
  * `portalUserIds`), without forAllUsers every user at one of the proxy's sites (403 otherwise), the shared
  * role block validated once (422 `accessControls[0].*`); then the batch row and one item per user are
- * committed, and `proxy-batch-<id>` is started (a failed start is left to the worker's reconciler).
+ * committed under the (PROXY_BATCH, proxy) filing lock and `proxy-batch-<id>` is started, through the one
+ * commit-then-start of every kind (`fileAndStart`; a failed start is left to the worker's reconciler).
  */
 import type { ProxyBatchDetail, StartProxyBatchBody } from '@portal/contract';
-import { MESSAGES } from '@portal/contract';
-import { proxyBatchWorkflowId, startProxyBatchWorkflow } from '@portal/workflows';
+import { proxyBatchStart, proxyBatchWorkflowId } from '@portal/workflows';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
-import { forbidden, unavailable, unprocessable } from '../../http/errors';
+import { forbidden, unprocessable } from '../../http/errors';
+import { fileAndStart } from '../../shared/filing';
 import { checkAccessControls, loadReferenceSets } from '../../shared/access-rules';
 import { loadProxyScope, unreachableUsers } from '../../shared/proxy-scope';
 import { proxyBatchDetailView } from './view';
-
-const START_DEADLINE_MS = 5_000;
 
 export async function startProxyBatch(
   deps: Deps,
@@ -58,69 +57,60 @@ export async function startProxyBatch(
   const fieldErrors = checkAccessControls(body.accessControls, await loadReferenceSets(prisma));
   if (Object.keys(fieldErrors).length) throw unprocessable(fieldErrors);
 
-  let batchId: number;
-  try {
-    batchId = await prisma.$transaction(
-      async (tx) => {
-        const [{ id }] = await tx.$queryRaw<
-          [{ id: bigint }]
-        >`SELECT nextval(pg_get_serial_sequence('"ProxyBatch"', 'id')) AS id`;
-        const batchId = Number(id);
-        await tx.proxyBatch.create({
-          data: {
-            id: batchId,
-            workflowId: proxyBatchWorkflowId(batchId),
-            proxyUserId: actor.userId,
-            accessControls: body.accessControls.map((b) => ({ ...b, questionNum: b.questionNum ?? 1 })),
-            requesterComments: body.requesterComments,
-            totalRequests: selected.length,
-          },
-        });
-        await tx.proxyBatchItem.createMany({
-          data: selected.map((u, i) => ({
-            batchId,
-            requestNum: i + 1,
-            portalUserId: u.id,
-            firstName: u.firstName,
-            lastName: u.lastName,
-            email: u.email,
-          })),
-        });
-        await tx.auditEvent.create({
-          data: {
-            actorUserId: actor.userId,
-            actorUsername: actor.username,
-            entityType: 'ProxyBatch',
-            entityId: String(batchId),
-            action: 'CREATED',
-            after: { totalRequests: selected.length, accessControls: body.accessControls },
-            workflowId: proxyBatchWorkflowId(batchId),
-            idempotencyKey: `${proxyBatchWorkflowId(batchId)}:0`,
-          },
-        });
-        return batchId;
-      },
-      { timeout: 20_000 },
-    );
-  } catch (err) {
-    console.error(`proxy batch: the filing transaction failed: ${err instanceof Error ? err.message : String(err)}`);
-    throw unavailable(MESSAGES.access.newRequestFailed);
-  }
-
-  try {
-    await deps.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-      startProxyBatchWorkflow(deps.temporal, batchId, selected.length, {
-        taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+  const proxyLabel = `${actor.firstName} ${actor.lastName} (${actor.username})`;
+  const { requestId: batchId } = await fileAndStart(deps, {
+    // One batch filing per proxy at a time: the batch's subject is its proxy.
+    lock: { kind: 'PROXY_BATCH', id: actor.userId },
+    start: (id) =>
+      proxyBatchStart(id, selected.length, {
         proxyUserId: actor.userId,
-        proxyLabel: `${actor.firstName} ${actor.lastName} (${actor.username})`,
+        proxyLabel,
         notificationDeadline: deps.cfg.MAIL_DEADLINE,
+        writeDeadline: deps.cfg.WRITE_DEADLINE,
       }),
-    );
-    await prisma.proxyBatch.update({ where: { id: batchId }, data: { workflowStartedAt: new Date() } });
-  } catch (err) {
-    // The batch is committed; the worker's reconciler starts it (rule 1).
-    console.warn(`proxy batch ${batchId}: start deferred to the reconciler: ${String(err)}`);
-  }
+    markStarted: async (id) => {
+      await prisma.proxyBatch.update({ where: { id }, data: { workflowStartedAt: new Date() } });
+    },
+    insert: async (tx) => {
+      const [{ id }] = await tx.$queryRaw<
+        [{ id: bigint }]
+      >`SELECT nextval(pg_get_serial_sequence('"ProxyBatch"', 'id')) AS id`;
+      const batchId = Number(id);
+      await tx.proxyBatch.create({
+        data: {
+          id: batchId,
+          workflowId: proxyBatchWorkflowId(batchId),
+          proxyUserId: actor.userId,
+          accessControls: body.accessControls.map((b) => ({ ...b, questionNum: b.questionNum ?? 1 })),
+          requesterComments: body.requesterComments,
+          totalRequests: selected.length,
+        },
+      });
+      await tx.proxyBatchItem.createMany({
+        data: selected.map((u, i) => ({
+          batchId,
+          requestNum: i + 1,
+          portalUserId: u.id,
+          firstName: u.firstName,
+          lastName: u.lastName,
+          email: u.email,
+        })),
+      });
+      await tx.auditEvent.create({
+        data: {
+          actorUserId: actor.userId,
+          actorUsername: actor.username,
+          entityType: 'ProxyBatch',
+          entityId: String(batchId),
+          action: 'CREATED',
+          after: { totalRequests: selected.length, accessControls: body.accessControls },
+          workflowId: proxyBatchWorkflowId(batchId),
+          idempotencyKey: `${proxyBatchWorkflowId(batchId)}:0`,
+        },
+      });
+      return { requestId: batchId, result: batchId };
+    },
+  });
   const batch = await prisma.proxyBatch.findUniqueOrThrow({ where: { id: batchId } });
   const items = await prisma.proxyBatchItem.findMany({ where: { batchId }, orderBy: { requestNum: 'asc' } });
   return proxyBatchDetailView(batch, items);

@@ -22,7 +22,7 @@ import { registrationDefinition, workflowIdOf } from '@portal/workflows';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { notFound, unavailable, unprocessable } from '../../http/errors';
-import { reviewRequest } from '../../shared/lifecycle-client';
+import { reviewRequest } from '../../shared/review';
 import { registrationView } from './view';
 
 const STATUS_KEY = 'registrationStatus';

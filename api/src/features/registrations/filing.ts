@@ -1,6 +1,6 @@
 /**
  * Filing a registration (001 §2.1 public form, §2.2 'Request a User'; §7 POST /rest/public/user_registration
- * and /rest/secure/user_registration) through the lifecycle's `fileRequest` (commit, then start). Under the
+ * and /rest/secure/user_registration) through `fileAndStart` (commit, then start). Under the
  * (REGISTRATION, email) filing lock: an address that already has a portal user is refused
  * (email: doesntExistInDb), one with a pending registration answers REQUEST_IN_PROGRESS.
  */
@@ -13,7 +13,7 @@ import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { unprocessable } from '../../http/errors';
 import { checkAccessControls, loadReferenceSets } from '../../shared/access-rules';
-import { fileRequest } from '../../shared/lifecycle-client';
+import { fileAndStart, lifecycleStartOf } from '../../shared/filing';
 import { registrationView } from './view';
 
 /** The filing lock's subject: a registration has no user yet, so the address's hash stands for it. */
@@ -42,12 +42,10 @@ export async function fileRegistration(
     ? { id: proxy.actor.userId, label: `${proxy.actor.firstName} ${proxy.actor.lastName} (${proxy.actor.username})` }
     : { id: 0, label: 'the public registration form' };
   const actorName = proxy?.actor.username ?? 'public';
-  const { result } = await fileRequest(deps, {
-    def: registrationDefinition,
+  const { result } = await fileAndStart(deps, {
+    lock: { kind: 'REGISTRATION', id: emailLockId(fields.email) },
     // No portal user exists until the approval: the workflow's SubjectUserId is 0 until then (issue 21 case 9).
-    subject: { id: 0, label: subjectLabel },
-    lockId: emailLockId(fields.email),
-    requester,
+    start: lifecycleStartOf(deps, registrationDefinition, { id: 0, label: subjectLabel }, requester),
     markStarted: async (id) => {
       await prisma.registration.update({ where: { id }, data: { workflowStartedAt: new Date() } });
     },

@@ -8,7 +8,7 @@
  */
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
 import type { PrismaClient } from '@portal/db';
-import { proxyBatchWorkflowId, startProxyBatchWorkflow } from '@portal/workflows';
+import { proxyBatchStart, proxyBatchWorkflowId, startOnce } from '@portal/workflows';
 import { personLabel } from '../request-reads';
 import { abortedBatch } from './finish';
 
@@ -17,6 +17,7 @@ export interface BatchReconcileOptions {
   client: Client;
   taskQueue: string;
   notificationDeadline?: string;
+  writeDeadline?: string;
   log?: (message: string) => void;
 }
 
@@ -35,12 +36,13 @@ export async function startUnstartedBatch(
   row: Awaited<ReturnType<typeof unstartedBatches>>[number],
 ): Promise<string> {
   const proxy = await opts.prisma.portalUser.findUnique({ where: { id: row.proxyUserId } });
-  const outcome = await startProxyBatchWorkflow(opts.client, row.id, row.totalRequests, {
-    taskQueue: opts.taskQueue,
+  const start = proxyBatchStart(row.id, row.totalRequests, {
     proxyUserId: row.proxyUserId,
     proxyLabel: proxy ? personLabel(proxy) : `user ${row.proxyUserId}`,
     notificationDeadline: opts.notificationDeadline,
+    writeDeadline: opts.writeDeadline,
   });
+  const outcome = await startOnce(opts.client, opts.taskQueue, start);
   await opts.prisma.proxyBatch.update({ where: { id: row.id }, data: { workflowStartedAt: new Date() } });
   opts.log?.(`reconciler: ${proxyBatchWorkflowId(row.id)} had no confirmed start; ${outcome.toLowerCase()} and marked`);
   return proxyBatchWorkflowId(row.id);
@@ -105,4 +107,14 @@ export async function abortClosedBatch(
   if (!stored) return null;
   opts.log?.(`reconciler: ${row.workflowId} closed (${status}) while its batch was RUNNING; stored ABORTED`);
   return row.workflowId;
+}
+
+/** The batch that filed each of `requestIds` (access-change request ids), for those a proxy batch filed. */
+export async function batchesOfRequests(prisma: PrismaClient, requestIds: number[]): Promise<Map<number, number>> {
+  if (!requestIds.length) return new Map();
+  const items = await prisma.proxyBatchItem.findMany({
+    where: { accessModRequestId: { in: requestIds } },
+    select: { accessModRequestId: true, batchId: true },
+  });
+  return new Map(items.map((i) => [i.accessModRequestId!, i.batchId]));
 }

@@ -22,7 +22,7 @@ import { accessChangeDefinition } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
-import { reviewRequest } from '../../../shared/lifecycle-client';
+import { reviewRequest } from '../../../shared/review';
 import { accessModRequestView } from './view';
 import { temporalUiOf } from '../../../shared/views';
 

@@ -1,8 +1,5 @@
 /**
- * The API side of the request lifecycle, used by every request kind (REQUEST-LIFECYCLE.md):
- * - `fileRequest` (rule 1): commit the request row and its audit row under the `(kind, subject)` filing
- *   lock, THEN start `<kind>-<id>` (USE_EXISTING, REJECT_DUPLICATE) and mark the row started. A start that
- *   fails after the commit still answers success: the worker's reconciler starts it.
+ * The API side of a reviewer's save, used by every request kind (REQUEST-LIFECYCLE.md; filing is filing.ts):
  * - `reviewRequest` (rule 6): send the `review` update with an id made of request id, version and the
  *   browser's attempt key; wait for acceptance and result together for at most REVIEW_DEADLINE_MS; past it
  *   answer 'PROCESSING' (202). Refusals map to the spec's answers; "busy" (409) and "stale" (422) differ. A
@@ -17,7 +14,6 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { type FieldErrors, GLOBAL_ERRORS, MESSAGES } from '@portal/contract';
-import { type FilingLockKind, type Prisma, lockFiling } from '@portal/db';
 import {
   type LifecycleState,
   REVIEW_FAILURES,
@@ -25,85 +21,12 @@ import {
   type RequestKindDefinition,
   type ReviewInput,
   reviewUpdate,
-  startRequestWorkflow,
   workflowIdOf,
 } from '@portal/workflows';
 import type { Deps } from '../deps';
-import { HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../http/errors';
-
-/** How long (ms) filing waits for the workflow start before leaving it to the reconciler. */
-const START_DEADLINE_MS = 5_000;
+import { type HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../http/errors';
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
-export interface FilingParty {
-  id: number;
-  /** e.g. 'Jane Doe (jdoe)', for the Temporal UI's summary. */
-  label: string;
-}
-
-export interface FileRequestOptions<T> {
-  def: RequestKindDefinition & { kind: FilingLockKind };
-  subject: FilingParty;
-  requester: FilingParty;
-  /** The filing lock's subject when it is not `subject.id` (a registration locks on its address). */
-  lockId?: number;
-  /** Inside the filing transaction, under the lock: re-check what the lock protects, insert row + audit row. */
-  insert(tx: Prisma.TransactionClient): Promise<{ requestId: number; result: T }>;
-  /** Marks the row's workflow as started (the reconciler skips it). */
-  markStarted(requestId: number): Promise<void>;
-}
-
-/** Files a request (rule 1). @returns the insert's result and whether the workflow start was confirmed. */
-export async function fileRequest<T>(
-  deps: Deps,
-  opts: FileRequestOptions<T>,
-): Promise<{ requestId: number; result: T; started: boolean }> {
-  let filed: { requestId: number; result: T };
-  try {
-    filed = await deps.prisma.$transaction(
-      async (tx) => {
-        await lockFiling(tx, opts.def.kind, opts.lockId ?? opts.subject.id);
-        return opts.insert(tx);
-      },
-      { timeout: 20_000 },
-    );
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    // Nothing was committed and no workflow was started: the person may simply submit again.
-    console.error(`filing: the ${opts.def.kind} filing transaction failed: ${describe(err)}`);
-    throw unavailable(MESSAGES.access.newRequestFailed);
-  }
-  const { requestId, result } = filed;
-  try {
-    await deps.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-      startRequestWorkflow(
-        deps.temporal,
-        opts.def,
-        {
-          requestId,
-          subjectUserId: opts.subject.id,
-          requesterUserId: opts.requester.id,
-          notificationDeadline: deps.cfg.MAIL_DEADLINE,
-          writeDeadline: deps.cfg.WRITE_DEADLINE,
-        },
-        {
-          taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-          subjectLabel: opts.subject.label,
-          requesterLabel: opts.requester.label,
-        },
-      ),
-    );
-    await opts.markStarted(requestId);
-    return { requestId, result, started: true };
-  } catch (err) {
-    // The request exists and is committed; the reconciler starts its workflow (rule 1).
-    console.warn(
-      `filing: ${workflowIdOf(opts.def, requestId)} committed, start deferred to the reconciler: ${describe(err)}`,
-    );
-    return { requestId, result, started: false };
-  }
-}
 
 export interface ReviewRequestOptions {
   def: RequestKindDefinition;

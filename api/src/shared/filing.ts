@@ -1,0 +1,88 @@
+/**
+ * Filing in the API, for every kind including proxy batches (REQUEST-LIFECYCLE rule 1): commit the row and
+ * its audit row under the kind's filing lock, then start its workflow and mark the row started, through the
+ * workflows package's one `commitThenStart`. A start that fails after the commit still answers success: the
+ * worker's reconciler starts it. A filing transaction that fails answers 503 (nothing was committed).
+ */
+import { MESSAGES } from '@portal/contract';
+import { type FilingLockKind, type Prisma, lockFiling } from '@portal/db';
+import { type RequestKindDefinition, type WorkflowStart, commitThenStart, requestStart } from '@portal/workflows';
+import type { Deps } from '../deps';
+import { HttpError, unavailable } from '../http/errors';
+
+/** How long (ms) filing waits for the workflow start before leaving it to the reconciler. */
+const START_DEADLINE_MS = 5_000;
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export interface FileOptions<T> {
+  /** The filing lock: the kind and its subject (a user id; a registration's address hash; a batch's proxy). */
+  lock: { kind: FilingLockKind; id: number };
+  /** Inside the filing transaction, under the lock: re-check what the lock protects, insert row + audit row. */
+  insert(tx: Prisma.TransactionClient): Promise<{ requestId: number; result: T }>;
+  /** The typed start of the filed row's workflow. */
+  start(requestId: number): WorkflowStart;
+  /** Marks the row's workflow as started (the reconciler skips it). */
+  markStarted(requestId: number): Promise<void>;
+}
+
+/**
+ * Files one row (rule 1). @returns the insert's result and whether the workflow start was confirmed.
+ * @throws the insert's HttpError; HttpError 503 when the transaction fails.
+ */
+export async function fileAndStart<T>(
+  deps: Deps,
+  opts: FileOptions<T>,
+): Promise<{ requestId: number; result: T; started: boolean }> {
+  const filed = await commitThenStart(
+    { client: deps.temporal, taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE, deadlineMs: START_DEADLINE_MS },
+    {
+      commit: async () => {
+        try {
+          return await deps.prisma.$transaction(
+            async (tx) => {
+              await lockFiling(tx, opts.lock.kind, opts.lock.id);
+              return opts.insert(tx);
+            },
+            { timeout: 20_000 },
+          );
+        } catch (err) {
+          if (err instanceof HttpError) throw err;
+          console.error(`filing: the ${opts.lock.kind} filing transaction failed: ${describe(err)}`);
+          throw unavailable(MESSAGES.access.newRequestFailed);
+        }
+      },
+      startOf: (row) => opts.start(row.requestId),
+      markStarted: (row) => opts.markStarted(row.requestId),
+    },
+  );
+  const { requestId, result } = filed.committed;
+  if (filed.start === 'DEFERRED') {
+    console.warn(
+      `filing: ${opts.start(requestId).workflowId} committed, start deferred to the reconciler: ${describe(filed.error)}`,
+    );
+  }
+  return { requestId, result, started: filed.start !== 'DEFERRED' };
+}
+
+export interface FilingParty {
+  id: number;
+  /** e.g. 'Jane Doe (jdoe)', for the Temporal UI's summary. */
+  label: string;
+}
+
+/** The start of a request kind's workflow as the API files it: the deadlines from configuration. */
+export const lifecycleStartOf =
+  (deps: Deps, def: RequestKindDefinition, subject: FilingParty, requester: FilingParty) =>
+  (requestId: number): WorkflowStart =>
+    requestStart(
+      def,
+      {
+        requestId,
+        subjectUserId: subject.id,
+        requesterUserId: requester.id,
+        notificationDeadline: deps.cfg.MAIL_DEADLINE,
+        writeDeadline: deps.cfg.WRITE_DEADLINE,
+      },
+      { subjectLabel: subject.label, requesterLabel: requester.label },
+    );
