@@ -1,6 +1,6 @@
 /**
  * The access-modification report (001 §2.11, §7 GET /rest/secure/user_access_mod_request/report): one CSV row
- * per request, columns ACCESS_REPORT_COLUMNS (contract/src/access-requests.ts), written with csv-stringify.
+ * per request, columns ACCESS_REPORT_COLUMNS (contract/src/kinds/access-change.ts), written with csv-stringify.
  * startDate/endDate bound the date submitted (whole UTC days, inclusive); proxyRequests 'true' keeps
  * proxy-filed requests only, 'false' self-filed only, absent all. Oldest first, like a ledger.
  */

@@ -5,7 +5,7 @@
  * 422 with REGISTRATION_MESSAGES.captchaRequired under the key it came in (or the spec's own key).
  */
 import { CAPTCHA_KEY, CAPTCHA_KEYS, REGISTRATION_MESSAGES } from '@portal/contract';
-import { unprocessable } from '../../../http/errors';
+import { unprocessable } from '../../../../http/errors';
 
 export interface CaptchaVerifier {
   /** 'altcha' or 'recaptcha': which widget the browser must show. */

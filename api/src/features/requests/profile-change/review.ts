@@ -15,13 +15,13 @@ import {
 } from '@portal/contract';
 import { profileChangeDefinition } from '@portal/workflows';
 import type { z } from 'zod';
-import type { AuthContext } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { notFound, unprocessable } from '../../http/errors';
-import { reviewRequest } from '../../shared/review';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { notFound, unprocessable } from '../../../http/errors';
+import { reviewRequest } from '../../../shared/review';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
-import { temporalUiOf } from '../../shared/views';
+import { temporalUiOf } from '../../../shared/views';
 
 type UpdateBody = z.output<typeof UpdateProfileChangeBodySchema>;
 const STATUS_KEY = 'requestStatus';

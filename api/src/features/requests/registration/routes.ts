@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { lookupRoutes } from './lookup-routes';
 import { publicRoutes } from './public-routes';
 import { reviewRoutes } from './review-routes';
-import type { Deps } from '../../deps';
+import type { Deps } from '../../../deps';
 
 export const registrationRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   await app.register(publicRoutes, { deps });

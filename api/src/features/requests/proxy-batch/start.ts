@@ -8,12 +8,12 @@
  */
 import type { ProxyBatchDetail, StartProxyBatchBody } from '@portal/contract';
 import { proxyBatchStart, proxyBatchWorkflowId } from '@portal/workflows';
-import type { AuthContext } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { forbidden, unprocessable } from '../../http/errors';
-import { fileAndStart } from '../../shared/filing';
-import { checkAccessControls, loadReferenceSets } from '../../shared/access-rules';
-import { loadProxyScope, unreachableUsers } from '../../shared/proxy-scope';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { forbidden, unprocessable } from '../../../http/errors';
+import { fileAndStart } from '../../../shared/filing';
+import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
+import { loadProxyScope, unreachableUsers } from '../../../shared/proxy-scope';
 import { proxyBatchDetailView } from './view';
 
 export async function startProxyBatch(

@@ -20,13 +20,13 @@ import {
   PathIdSchema,
 } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { requireAuth } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { notFound } from '../../http/errors';
-import { readableUserId } from '../../shared/readable-user';
-import { REVIEW_CONFIG, processing, readAnswers, reviewAnswers } from '../../shared/request-routes';
-import { pageWindow, toPage } from '../../http/page';
-import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
+import { requireAuth } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { notFound } from '../../../http/errors';
+import { readableUserId } from '../../../shared/readable-user';
+import { REVIEW_CONFIG, processing, readAnswers, reviewAnswers } from '../../../shared/request-routes';
+import { pageWindow, toPage } from '../../../http/page';
+import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
 import { approveRegistration, deleteRegistration, denyRegistration, updateRegistration } from './actions';
 import { fileRegistration } from './filing';
 import { registrationView } from './view';

@@ -1,8 +1,8 @@
 /** Maps a Registration row to its wire shape (001 §3 Registration). */
 import { AccessControlSchema, type Registration } from '@portal/contract';
 import type { Registration as RegistrationRow } from '@portal/db';
-import type { Deps } from '../../deps';
-import { workflowUrl } from '../../shared/views';
+import type { Deps } from '../../../deps';
+import { workflowUrl } from '../../../shared/views';
 
 export function registrationView(r: RegistrationRow, deps: Pick<Deps, 'cfg'>): Registration {
   const blocks = AccessControlSchema.array().safeParse(r.accessControls);

@@ -17,12 +17,12 @@ import {
   RegistrationSchema,
   IdParamsSchema,
 } from '@portal/contract';
-import { requireAuth } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { forbidden } from '../../http/errors';
-import { pageWindow, toPage } from '../../http/page';
-import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
-import { portalRoleView } from '../../shared/views';
+import { requireAuth } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { forbidden } from '../../../http/errors';
+import { pageWindow, toPage } from '../../../http/page';
+import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
+import { portalRoleView } from '../../../shared/views';
 import { matchesByEmail, matchesByName } from './directory-matches';
 import { registrationView } from './view';
 

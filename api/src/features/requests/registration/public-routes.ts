@@ -12,9 +12,9 @@ import {
   PublicRegistrationBodySchema,
   RegistrationSchema,
 } from '@portal/contract';
-import type { Deps } from '../../deps';
-import { notFound } from '../../http/errors';
-import { MessageSchema } from '../../http/route-schemas';
+import type { Deps } from '../../../deps';
+import { notFound } from '../../../http/errors';
+import { MessageSchema } from '../../../http/route-schemas';
 import { type AltchaCaptcha, createAltchaCaptcha } from './captcha/altcha';
 import { createRecaptchaVerifier } from './captcha/recaptcha';
 import { type CaptchaVerifier, requireCaptcha } from './captcha/verifier';

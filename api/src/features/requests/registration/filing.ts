@@ -9,11 +9,11 @@ import type { FieldErrors, ProxyRegistrationBody, Registration, RegistrationFiel
 import { GLOBAL_ERRORS } from '@portal/contract';
 import type { Prisma } from '@portal/db';
 import { registrationDefinition, registrationWorkflowId } from '@portal/workflows';
-import type { AuthContext } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { unprocessable } from '../../http/errors';
-import { checkAccessControls, loadReferenceSets } from '../../shared/access-rules';
-import { fileAndStart, lifecycleStartOf } from '../../shared/filing';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { unprocessable } from '../../../http/errors';
+import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
+import { fileAndStart, lifecycleStartOf } from '../../../shared/filing';
 import { registrationView } from './view';
 
 /** The filing lock's subject: a registration has no user yet, so the address's hash stands for it. */

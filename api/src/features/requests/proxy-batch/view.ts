@@ -1,4 +1,4 @@
-/** The wire shapes of a proxy batch and its per-user results (contract/src/proxy-batch.ts; 001 §3). */
+/** The wire shapes of a proxy batch and its per-user results (contract/src/kinds/proxy-batch.ts; 001 §3). */
 import type { ProxyBatch, ProxyBatchDetail, ProxyUserResult, RequestType } from '@portal/contract';
 import type { Prisma } from '@portal/db';
 

@@ -1,7 +1,7 @@
 /** Maps a profile-change request row to its wire shape (001 §3 Profile-change request). */
 import { type ProfileChangeRequest, allowedNextStatuses } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { type TemporalUi, workflowUrl } from '../../shared/views';
+import { type TemporalUi, workflowUrl } from '../../../shared/views';
 
 export type ProfileChangeRow = Prisma.ProfileChangeRequestGetPayload<{ include: { user: true } }>;
 

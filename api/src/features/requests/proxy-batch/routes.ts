@@ -9,11 +9,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParamsSchema, ProxyBatchDetailSchema, ProxyBatchSchema, StartProxyBatchBodySchema } from '@portal/contract';
-import { requireAuth } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { forbidden, notFound } from '../../http/errors';
-import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
-import { loadProxyScope } from '../../shared/proxy-scope';
+import { requireAuth } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { forbidden, notFound } from '../../../http/errors';
+import { MessageSchema, SECURE_ERRORS } from '../../../http/route-schemas';
+import { loadProxyScope } from '../../../shared/proxy-scope';
 import { startProxyBatch } from './start';
 import { proxyBatchDetailView, proxyBatchView } from './view';
 

@@ -23,16 +23,16 @@ import {
   UpdateProfileChangeBodySchema,
 } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { requireAuth } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { notFound } from '../../http/errors';
-import { readableUserId } from '../../shared/readable-user';
-import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { requireAuth } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { notFound } from '../../../http/errors';
+import { readableUserId } from '../../../shared/readable-user';
+import { MessageSchema, SECURE_ERRORS } from '../../../http/route-schemas';
 import { createProfileChangeRequest } from './filing';
 import { reviewProfileChange } from './review';
 import { WITH_USER, profileChangeView } from './view';
-import { REVIEW_CONFIG, filingRoute, processing, readAnswers, reviewAnswers } from '../../shared/request-routes';
-import { temporalUiOf } from '../../shared/views';
+import { REVIEW_CONFIG, filingRoute, processing, readAnswers, reviewAnswers } from '../../../shared/request-routes';
+import { temporalUiOf } from '../../../shared/views';
 
 export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const temporal = temporalUiOf(deps.cfg);

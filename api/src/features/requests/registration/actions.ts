@@ -19,10 +19,10 @@ import { APPROVAL_WARNING_KEY, MESSAGES, REGISTRATION_MESSAGES, approvalProblems
 import type { Registration as RegistrationRow } from '@portal/db';
 import { findMatchByUuid, findRegisteredEntry, usernameExists } from '@portal/directory';
 import { registrationDefinition, workflowIdOf } from '@portal/workflows';
-import type { AuthContext } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { notFound, unavailable, unprocessable } from '../../http/errors';
-import { reviewRequest } from '../../shared/review';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { notFound, unavailable, unprocessable } from '../../../http/errors';
+import { reviewRequest } from '../../../shared/review';
 import { registrationView } from './view';
 
 const STATUS_KEY = 'registrationStatus';

@@ -19,13 +19,13 @@ import {
 } from '@portal/contract';
 import { profileChangeDefinition, profileChangeWorkflowId } from '@portal/workflows';
 import type { z } from 'zod';
-import type { AuthContext } from '../../auth/guard';
-import type { Deps } from '../../deps';
-import { forbidden, notFound, notModified, unprocessable } from '../../http/errors';
-import { fileAndStart, lifecycleStartOf } from '../../shared/filing';
+import type { AuthContext } from '../../../auth/guard';
+import type { Deps } from '../../../deps';
+import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
+import { fileAndStart, lifecycleStartOf } from '../../../shared/filing';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
-import { temporalUiOf } from '../../shared/views';
+import { temporalUiOf } from '../../../shared/views';
 
 type CreateBody = z.output<typeof CreateProfileChangeBodySchema>;
 

@@ -5,8 +5,8 @@
  */
 import type { LdapMatch } from '@portal/contract';
 import { type DirectoryMatch, findPeopleByEmail, findPeopleByName } from '@portal/directory';
-import type { Deps } from '../../deps';
-import { unavailable } from '../../http/errors';
+import type { Deps } from '../../../deps';
+import { unavailable } from '../../../http/errors';
 
 async function withAttachment(deps: Deps, found: DirectoryMatch[]): Promise<LdapMatch[]> {
   const linked = await deps.prisma.portalUser.findMany({
