@@ -19,3 +19,4 @@ export * from './kinds/profile-change';
 export * from './kinds/proxy-batch';
 export * from './kinds/access-change';
 export * from './user-access';
+export * from './sso';

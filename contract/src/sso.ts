@@ -1,0 +1,54 @@
+/**
+ * Single sign-on into the study systems (issue 22; 000 §1, §8 Single sign-on): the portal is the network's
+ * OpenID Connect provider under /oidc. The browser finishes a system's sign-in through a same-site step of the
+ * portal (`/app/sso/:uid`), which posts to `SSO_LOGIN_PATH(uid)` with the portal session; the answer is either
+ * where to go on (the provider's resume URL) or the refusal case to show. The refusal page is
+ * `/app/sso/refused?case=<case>[&systemId=<id>]`.
+ */
+import { z } from 'zod';
+
+/** The four 000 §8 single sign-on failures. */
+export const SSO_REFUSAL_CASES = ['identity', 'notAuthorized', 'invalidLink', 'undetermined'] as const;
+export type SsoRefusalCase = (typeof SSO_REFUSAL_CASES)[number];
+
+/** 000 §8 texts, with the provider's name from configuration (default 'Frontier Science'). */
+export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Science'): string {
+  switch (kase) {
+    case 'identity':
+      return `Unable to confirm your identity and/or ability to access the requested ${providerName} portal application.`;
+    case 'notAuthorized':
+      return `You are not authorized to access the requested ${providerName} portal application.`;
+    case 'invalidLink':
+      return `The clicked link does not correspond to a valid ${providerName} portal application.`;
+    case 'undetermined':
+      return `Unable to determine the ${providerName} portal application to which the clicked link refers.`;
+  }
+}
+
+/** POST target of the portal's sign-in step of interaction `uid` (session cookie + XSRF header). */
+export const SSO_LOGIN_PATH = (uid: string): string => `/oidc/interaction/${encodeURIComponent(uid)}/login`;
+
+/** The answer of `SSO_LOGIN_PATH`: go on to the provider, or show a refusal. */
+export const SsoLoginAnswerSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('CONTINUE'), redirectTo: z.string() }),
+  z.object({
+    outcome: z.literal('REFUSED'),
+    case: z.enum(SSO_REFUSAL_CASES),
+    /** The refusal's text (000 §8, with the configured provider name). */
+    message: z.string(),
+    /** The system asked for, when known: the 'not authorized' page offers to request access to it. */
+    system: z.object({ id: z.number().int(), systemName: z.string() }).nullable(),
+    /** The person's open access-change request naming that system, if any (shown instead of a new one). */
+    openRequestId: z.number().int().nullable(),
+  }),
+]);
+export type SsoLoginAnswer = z.infer<typeof SsoLoginAnswerSchema>;
+
+/** One system of 'My applications' (issue 22 Launch): a held system with single sign-on. */
+export const MyApplicationSchema = z.object({
+  systemId: z.number().int(),
+  systemName: z.string(),
+  /** The system's initiate-login URI (third-party initiated login); the card opens it in a new tab. */
+  launchUrl: z.string(),
+});
+export type MyApplication = z.infer<typeof MyApplicationSchema>;
