@@ -19,6 +19,7 @@ import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
+import { myApplicationsRoutes } from './features/my-applications/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
@@ -88,6 +89,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     userAccessRoutes,
     usersListRoutes,
     dashboardRoutes,
+    myApplicationsRoutes,
   ]) {
     await app.register(feature, { deps });
   }
