@@ -110,6 +110,16 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   TABLEAU_SITE: z.string().default(''),
   TABLEAU_TICKET_USER: z.string().min(1).optional(),
   TABLEAU_VISUALIZATIONS: z.string().default('[]'),
+  // --- Single sign-on clients (issue 22; Configure → Systems, features/configuration/sso-clients.ts) ---
+  /**
+   * Whether a client's URIs (redirect, post-logout, back-channel logout, initiate-login) may use http to
+   * 127.0.0.1, localhost or [::1]: true for the local stack and the tests; the production-shaped deployment
+   * (docker-compose.yml) sets false, so only https is accepted there.
+   */
+  SSO_ALLOW_LOOPBACK_HTTP: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -17,6 +17,7 @@ export const AUDIT_ENTITY_TYPES = [
   'AccessModRequest',
   'UserAccess',
   'PortalUser',
+  'SsoClient',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -27,6 +28,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   AccessModRequest: 'Access-change request',
   UserAccess: 'User access',
   PortalUser: 'User',
+  SsoClient: 'Single sign-on client',
 };
 
 /** Actions written for configuration changes (requests: CREATED, STATUS_*, REVIEW_SAVED, APPLY_*, MAIL_SENT). */

@@ -20,3 +20,4 @@ export * from './kinds/proxy-batch';
 export * from './kinds/access-change';
 export * from './user-access';
 export * from './sso';
+export * from './sso-client';

@@ -10,6 +10,7 @@ const NAME_FIELDS: Record<string, string> = {
   PortalRole: 'description',
   StudyRole: 'roleName',
   SystemAccess: 'systemName',
+  SsoClient: 'clientId',
 };
 
 /** The record's name as the audit row's snapshots give it (role name, system name), or a numbered label. */

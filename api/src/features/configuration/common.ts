@@ -7,7 +7,7 @@ import type { Prisma } from '@portal/db';
 export type Tx = Prisma.TransactionClient;
 
 /** Advisory-lock keys (class 4 = configuration; the two-int key space does not overlap the one-bigint one). */
-const LOCKS = { portalRoles: 1, studyRoles: 2, systems: 3 } as const;
+const LOCKS = { portalRoles: 1, studyRoles: 2, systems: 3, ssoClients: 4 } as const;
 
 /** Serialises changes of one configuration kind until the transaction ends (uniqueness, last-admin rules). */
 export async function lockConfig(tx: Tx, kind: keyof typeof LOCKS): Promise<void> {
