@@ -64,6 +64,8 @@ const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyR
 const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
 const UserDetailPage = screen(() => import('../users/UserDetailPage'), 'UserDetailPage');
+const SsoStepPage = screen(() => import('../sso/SsoStepPage'), 'SsoStepPage');
+const SsoRefusedPage = screen(() => import('../sso/SsoRefusedPage'), 'SsoRefusedPage');
 
 /** An address that matches no route (000 §2 Routes): a heading, the fact, and the way home. */
 function NotFound({ home }: { home: string }) {
@@ -109,6 +111,15 @@ export const router = createBrowserRouter([
     ],
   },
   { path: app.signOut.path, element: page(SignOutPage) },
+  // Single sign-on (issue 22): the sign-in step and the refusals, in the public frame. The step must not show
+  // the secure shell before it knows there is a session; a refusal may come before any sign-in.
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: app.sso.refused.path, element: page(SsoRefusedPage) },
+      { path: app.sso.step.path, element: page(SsoStepPage) },
+    ],
+  },
   {
     path: app.root.path,
     element: page(SecureShell),

@@ -3,6 +3,7 @@ import { DASHBOARD_MESSAGES } from '@portal/contract';
 import type { ReactNode } from 'react';
 import { useProfile } from '../lib/sessionQueries';
 import { LoadError } from '../shared/ErrorAlert';
+import { MyApplications } from '../shared/MyApplications';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useDashboardSummary } from './api/getDashboardSummary';
 import { MyRequestsSection } from './MyRequestsSection';
@@ -15,7 +16,8 @@ import { VisualizationsSection } from './VisualizationsSection';
  * Dashboard /app/dashboard?skipRefresh=&keepAlert= (000 §2 Routes): the landing page after sign-in and after
  * a password change. What the user's highest permission grants; what their permissions show (000 §6 "portal
  * roles also control dashboard visibility"): their own requests (USER), the open queues (READ_USERS) and the
- * analytics visualizations of a configured Tableau server.
+ * analytics visualizations of a configured Tableau server; and (USER) 'My applications', the systems with single
+ * sign-on they hold (issue 22 Launch).
  */
 export function DashboardPage() {
   usePageTitle('Dashboard');
@@ -40,6 +42,7 @@ export function DashboardPage() {
       {summary.data && (
         <>
           <PermissionCard summary={summary.data} />
+          {summary.data.sections.ownRequests && <MyApplications headingId="dashboard-applications-heading" />}
           {summary.data.sections.queues && <QueuesSection />}
           {summary.data.sections.ownRequests && <MyRequestsSection />}
           {summary.data.visualizationIds.length > 0 && <VisualizationsSection ids={summary.data.visualizationIds} />}

@@ -1,4 +1,4 @@
-import type { AuditEntityType } from '@portal/contract';
+import type { AuditEntityType, SsoRefusalCase } from '@portal/contract';
 
 /**
  * Every route of the browser app and every link to one (000 §2 Routes, 001 §2), in one place: `path` is the
@@ -15,6 +15,13 @@ export type ConfigureTab = 'portalRoles' | 'studyRoles' | 'systems';
 export type RequestAccessParams =
   | { type: 'NEW'; userId: number; roleNamesInUse: readonly string[] }
   | { type: 'UPDATE'; userId: number; existingUserAccessId: number };
+
+/** What the single sign-on refusal page shows (issue 22): the case, the system asked for, the open request for it. */
+export interface SsoRefusalParams {
+  case: SsoRefusalCase;
+  system?: { id: number; systemName: string } | null;
+  openRequestId?: number | null;
+}
 
 /** Query strings with spaces written as %20 (the spec's examples), not '+'. */
 const query = (params: URLSearchParams) => params.toString().replace(/\+/g, '%20');
@@ -60,6 +67,9 @@ export const paths = {
         else if (p.roleNamesInUse.length) params.set('initStudyRoleNamesInUse', p.roleNamesInUse.join(','));
         return `/app/profile/request-new-or-modified-access?${params.toString()}`;
       },
+      /** Request New Access with `systemId` preselected in the role block (issue 22: the 'not authorized' page). */
+      forSystem: (systemId: number) =>
+        `/app/profile/request-new-or-modified-access?accessRequestType=NEW&systemId=${systemId}`,
     },
     /** The old address of the request form, kept as a redirect to the Access tab. */
     requestAccessChange: { path: '/app/request-access-change' },
@@ -116,6 +126,22 @@ export const paths = {
       portalRole: { path: '/app/configure/roles/:id', href: (id: Id) => `/app/configure/roles/${id}` },
       studyRole: { path: '/app/configure/study-roles/:id', href: (id: Id) => `/app/configure/study-roles/${id}` },
       system: { path: '/app/configure/systems/:id', href: (id: Id) => `/app/configure/systems/${id}` },
+    },
+    /** Single sign-on (issue 22): the portal's same-site sign-in step of a provider interaction, and refusals. */
+    sso: {
+      step: { path: '/app/sso/:uid', href: (uid: string) => `/app/sso/${encodeURIComponent(uid)}` },
+      refused: {
+        path: '/app/sso/refused',
+        href: (r: SsoRefusalParams) => {
+          const params = new URLSearchParams({ case: r.case });
+          if (r.system) {
+            params.set('systemId', String(r.system.id));
+            params.set('systemName', r.system.systemName);
+          }
+          if (r.openRequestId) params.set('openRequestId', String(r.openRequestId));
+          return `/app/sso/refused?${query(params)}`;
+        },
+      },
     },
     auditTrail: {
       path: '/app/audit-trail',

@@ -52,6 +52,17 @@ export function signInUrl(message: string | undefined, current: { pathname: stri
 }
 
 /**
+ * The sign-in page with `message`, going on to `appPath` (a path under /app/, e.g. the single sign-on step)
+ * once signed in, as a sign-out with redirect=true would (afterSignInPath follows only /app/ paths).
+ */
+export function signInReturningTo(appPath: string, message?: string): string {
+  const [pathname = '', search = ''] = appPath.split('?', 2);
+  const params = new URLSearchParams(search);
+  params.set('redirect', 'true');
+  return signInUrl(message, { pathname, search: `?${params.toString()}` });
+}
+
+/**
  * After sign-in: redirectPath (+ redirectParams) when it is a path inside the app, else the dashboard (000 §4
  * Sign-in) with skipRefresh (the session is brand new) and, when `keepAlert`, keepAlert (the success message
  * of a password change stays shown there).

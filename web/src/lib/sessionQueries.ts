@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   hasAllPermissions,
   type AccessModRequest,
+  type MyApplication,
   type Permission,
   type Profile,
   type UserAccess,
@@ -19,6 +20,7 @@ const URLS = {
   profile: '/rest/secure/user_profile',
   ownAccess: '/rest/secure/user_access/user',
   ownRequests: '/rest/secure/user_access_mod_request/user',
+  myApplications: '/rest/secure/my_applications',
   canChangePassword: (which: 'ever' | 'now') => `/rest/secure/user_capabilities/can_change_password_${which}`,
 } as const;
 
@@ -28,6 +30,7 @@ export const sessionKeys = {
   profile: ['session', 'profile'] as const,
   ownAccess: ['session', 'ownAccess'] as const,
   ownRequests: ['session', 'ownRequests'] as const,
+  myApplications: ['session', 'myApplications'] as const,
   canChangePassword: (which: 'ever' | 'now') => ['session', 'canChangePassword', which] as const,
 };
 
@@ -73,6 +76,15 @@ export function useOwnRequests(enabled = true) {
     queryFn: async ({ signal }) =>
       (await apiGet<{ content: AccessModRequest[] }>(URLS.ownRequests, undefined, signal)).content,
     enabled,
+  });
+}
+
+/** GET /rest/secure/my_applications: the held systems with single sign-on (issue 22 Launch), for a minute. */
+export function useMyApplications() {
+  return useQuery({
+    queryKey: sessionKeys.myApplications,
+    queryFn: ({ signal }) => apiGet<MyApplication[]>(URLS.myApplications, undefined, signal),
+    staleTime: 60_000,
   });
 }
 

@@ -5,6 +5,7 @@ import { paths } from '../lib/paths';
 import { useOwnAccess, useOwnRequests } from '../lib/sessionQueries';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
+import { MyApplications } from '../shared/MyApplications';
 import { joinOrMissing, sitesText } from '../shared/format';
 import { usePendingRoleNames } from '../shared/pendingRoles';
 import { systemNames, useSystems } from '../shared/referenceData';
@@ -14,7 +15,10 @@ const updateAccessUrl = (userId: number, existingUserAccessId: number) =>
 const newAccessUrl = (userId: number, roleNamesInUse: readonly string[]) =>
   paths.app.requestAccess.href({ type: 'NEW', userId, roleNamesInUse });
 
-/** Profile Access tab (000 §2 Profile screen): the user's access by study role, each row a modify request. */
+/**
+ * Profile Access tab (000 §2 Profile screen): the user's access by study role, each row a modify request; then
+ * 'My applications', the held systems with single sign-on (issue 22 Launch).
+ */
 export function AccessTab({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
   const access = useOwnAccess();
@@ -72,6 +76,7 @@ export function AccessTab({ profile }: { profile: Profile }) {
           },
         ]}
       />
+      <MyApplications headingId="profile-applications-heading" />
     </Stack>
   );
 }

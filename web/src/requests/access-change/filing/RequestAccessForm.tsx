@@ -32,6 +32,8 @@ import {
   serverErrorsToForm,
   toRequestBody,
   validateAccessForm,
+  withSystem,
+  keepPreselected,
   type AccessFormValues,
 } from './accessForm';
 import { useCreateAccessChangeRequest } from '../api/createAccessChangeRequest';
@@ -50,18 +52,22 @@ export interface RequestAccessFormProps {
   systems: System[];
   /** LAO-site-study relations (000 §5 filtering); null while unavailable (every option offered). */
   relations?: RelationIndex | null;
+  /** A NEW request's system to preselect in the first block (`?systemId=`, from a refused single sign-on). */
+  preselectedSystemId?: string;
 }
 
 /** The request form of 001 §2.5: role blocks, comments, 'Submit Request', 'Remove Access' (UPDATE), 'Reset'. */
 export function RequestAccessForm(props: RequestAccessFormProps) {
-  const { profile, existing, studyRoles, systems } = props;
+  const { profile, existing, studyRoles, systems, preselectedSystemId } = props;
   const isUpdate = !!existing;
   const navigate = useNavigate();
   const [message, setMessage] = useState<PageMessage | null>(null);
 
   const form = useForm<AccessFormValues>({
     initialValues: {
-      accessControls: [existing ? blockFromAccess(existing, systems) : emptyBlock(1, systems)],
+      accessControls: [
+        existing ? blockFromAccess(existing, systems) : withSystem(emptyBlock(1, systems), preselectedSystemId),
+      ],
       requesterComments: '',
     },
     validate: (values) => validateAccessForm(values, studyRoles, systems),
@@ -127,7 +133,8 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
 
   const addBlock = () => form.insertListItem('accessControls', emptyBlock(nextQuestionNum(blocks), systems));
   const setBlock = (index: number, next: RoleBlockValue) => {
-    form.setFieldValue(`accessControls.${index}`, next);
+    const preselected = index === 0 && !isUpdate ? preselectedSystemId : undefined;
+    form.setFieldValue(`accessControls.${index}`, keepPreselected(blocks[index]!, next, preselected));
     form.clearFieldError(`accessControls.${index}.roleName`);
     form.clearFieldError(`accessControls.${index}.sites`);
     form.clearFieldError(`accessControls.${index}.studyNames`);

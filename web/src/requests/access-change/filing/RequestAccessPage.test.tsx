@@ -2,7 +2,8 @@
  * Request New Access / Request Modified Access (001 §2.5, §4, §5) on mocked HTTP: LAO-site-study filtering in
  * both directions (000 §5), the server's field errors under their fields whatever the key spelling
  * (extendedQuestionAnswers, sites), REQUEST_IN_PROGRESS, the server's 304 shown as 'no changes', 'Remove Access'
- * with 'Delete Access?' sending a REMOVAL, and an outstanding request that disables the form.
+ * with 'Delete Access?' sending a REMOVAL, an outstanding request that disables the form, and the system that
+ * `?systemId=` preselects (issue 22: 'Request access to <system>' from a refused single sign-on).
  */
 import {
   CreateAccessModRequestBodySchema,
@@ -175,6 +176,26 @@ describe('Request New Access / Request Modified Access', { timeout: 60_000 }, ()
       requestType: 'REMOVAL',
       accessControls: [{ roleName: 'Investigator', siteCodes: ['A200'], studyNames: ['STUDY-1'] }],
     });
+  });
+
+  it('preselects the system named by ?systemId= and keeps it when a study role is chosen (issue 22)', async () => {
+    const { user, sent } = renderPage(`${PATH}?accessRequestType=NEW&systemId=2`, () => reply(200, { id: 5 }), {
+      access: [],
+    });
+    const system = await screen.findByRole('checkbox', { name: 'Study Data Capture' });
+    expect(system).toBeChecked();
+    // 'Data Manager' requests no system by default: choosing it keeps the preselected one.
+    await pick(user, /^Study Role/, 'Data Manager');
+    expect(screen.getByRole('checkbox', { name: 'Study Data Capture' })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({ accessControls: [{ roleName: 'Data Manager', systemAccessIds: [1, 2] }] });
+  });
+
+  it('ignores a ?systemId= that names no known system', async () => {
+    renderPage(`${PATH}?accessRequestType=NEW&systemId=99`, () => reply(200, {}), { access: [] });
+    expect(await screen.findByRole('checkbox', { name: 'Study Data Capture' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: /Portal Gateway/ })).toBeChecked();
   });
 
   it('warns about an outstanding request for the study role and disables the form', async () => {

@@ -20,7 +20,8 @@ import { RequestAccessForm } from './RequestAccessForm';
 
 /**
  * Request New Access / Request Modified Access (001 §2.5): /app/profile/request-new-or-modified-access with
- * accessRequestType NEW (userId, initStudyRoleNamesInUse) or UPDATE (userId, existingUserAccessId).
+ * accessRequestType NEW (userId, initStudyRoleNamesInUse; systemId preselects a system, issue 22) or UPDATE
+ * (userId, existingUserAccessId).
  * Loads what the form needs, then hands over to RequestAccessForm. The LAO-site-study relations only narrow
  * the options (000 §5): while they load, or after a failed load (shown with its retry), every option is offered.
  */
@@ -78,6 +79,9 @@ export function RequestAccessPage() {
         ...(search.get('initStudyRoleNamesInUse') ?? '').split(',').filter(Boolean),
         ...access.data.map((a) => a.roleName),
       ]);
+      // A NEW request may name a system to preselect (issue 22: 'Request access to <system>'); only a known one.
+      const systemId = search.get('systemId') ?? '';
+      const preselected = !isUpdate && systems.data.some((s) => String(s.id) === systemId) ? systemId : undefined;
       body = (
         <RequestAccessForm
           key={search.toString()}
@@ -90,6 +94,7 @@ export function RequestAccessPage() {
           studyNames={studyNames}
           systems={systems.data}
           relations={relationsIndex}
+          preselectedSystemId={preselected}
         />
       );
     }

@@ -40,6 +40,25 @@ export function blockFromAccess(access: UserAccess, systems: readonly System[]):
   });
 }
 
+/** `block` with `systemId` among its requested systems (the system a refused single sign-on asked for, issue 22). */
+export function withSystem(block: RoleBlockValue, systemId: string | undefined): RoleBlockValue {
+  if (!systemId || block.systemAccessIds.includes(systemId)) return block;
+  return { ...block, systemAccessIds: [...block.systemAccessIds, systemId] };
+}
+
+/**
+ * The block after a change in the form: a preselected system (`?systemId=`) stays requested in the first
+ * block when its study role changes (choosing a role replaces the systems with the role's defaults); an
+ * unticked one stays unticked until the role changes.
+ */
+export function keepPreselected(
+  previous: RoleBlockValue,
+  next: RoleBlockValue,
+  preselected: string | undefined,
+): RoleBlockValue {
+  return next.roleName !== previous.roleName ? withSystem(next, preselected) : next;
+}
+
 /** Client-side checks with the server's rules (000 §5, 001 §5 Role block rules), keyed by form path. */
 export function validateAccessForm(
   values: AccessFormValues,

@@ -1,0 +1,65 @@
+import { Alert, Anchor, Button, Group, Stack, Title } from '@mantine/core';
+import { ssoRefusalText } from '@portal/contract';
+import { Link, useSearchParams } from 'react-router-dom';
+import { getXsrfToken } from '../lib/apiClient';
+import { SSO_PROVIDER_NAME } from '../lib/config';
+import { paths } from '../lib/paths';
+import { useSystems } from '../shared/referenceData';
+import { usePageTitle } from '../shared/usePageTitle';
+import { readRefusal } from './refusal';
+
+/** The texts of the refusal page (issue 22); the refusal itself is the contract's 000 §8 text. */
+export const SSO_REFUSED_TEXTS = {
+  title: 'Unable to sign you in',
+  requestAccess: (systemName: string) => `Request access to ${systemName}`,
+  viewOpenRequest: 'View your open request',
+  openRequestNote: 'You already have an open request for this access; User Support has not resolved it yet.',
+  toDashboard: 'Go to the dashboard',
+  toSignIn: 'Go to the sign-in page',
+} as const;
+
+/**
+ * Where a single sign-on is refused (issue 22; 000 §8 Single sign-on) at /app/sso/refused?case=&systemId=
+ * &systemName=&openRequestId=: the heading and the case's text (an unknown case reads as 'undetermined'), and
+ * the ways on. For 'not authorized' with a system, a 'Request access to <system>' button opening the access
+ * request form with that system preselected, or, when the person has an open request, the link to it
+ * (their Requests History: the app shows own requests there). Then the dashboard, or the sign-in page when
+ * nobody is signed in. Outside the secure shell: a refusal may come before any sign-in.
+ */
+export function SsoRefusedPage() {
+  usePageTitle(SSO_REFUSED_TEXTS.title);
+  const [search] = useSearchParams();
+  const refusal = readRefusal(search);
+  const signedIn = !!getXsrfToken();
+  const system = refusal.case === 'notAuthorized' ? refusal.system : null;
+  const systems = useSystems();
+  const systemName =
+    systems.data?.find((s) => s.id === system?.id)?.systemName || system?.systemName || 'the application';
+
+  return (
+    <Stack gap="md" py="md" data-testid="sso-refused">
+      <Title order={1}>{SSO_REFUSED_TEXTS.title}</Title>
+      <Alert color="red" variant="light" title="Access refused" role="status">
+        {ssoRefusalText(refusal.case, SSO_PROVIDER_NAME)}
+      </Alert>
+      {system && refusal.openRequestId && (
+        <Stack gap={4}>
+          <span>{SSO_REFUSED_TEXTS.openRequestNote}</span>
+          <Anchor component={Link} to={paths.app.profile.href('history')}>
+            {SSO_REFUSED_TEXTS.viewOpenRequest}
+          </Anchor>
+        </Stack>
+      )}
+      {system && !refusal.openRequestId && (
+        <Group>
+          <Button component={Link} to={paths.app.requestAccess.forSystem(system.id)}>
+            {SSO_REFUSED_TEXTS.requestAccess(systemName)}
+          </Button>
+        </Group>
+      )}
+      <Anchor component={Link} to={signedIn ? paths.app.dashboard.href : paths.signIn.href}>
+        {signedIn ? SSO_REFUSED_TEXTS.toDashboard : SSO_REFUSED_TEXTS.toSignIn}
+      </Anchor>
+    </Stack>
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The single sign-on step /app/sso/:uid (issue 22) on mocked HTTP: without a session it goes to sign-in with
+ * the way back here, without posting; with one it posts once and goes on to the provider (CONTINUE), to the
+ * refusal page (REFUSED), to sign-in on a 401, or shows the failure with a retry.
+ */
+import { SSO_LOGIN_PATH, type SsoLoginAnswer } from '@portal/contract';
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { setXsrfToken } from '../lib/apiClient';
+import { paths } from '../lib/paths';
+import { mockApi, reply, sequence, type Handler } from '../testing/mockApi';
+import { renderRoute } from '../testing/render';
+import { leavePortal } from './leavePortal';
+import { SsoStepPage } from './SsoStepPage';
+
+vi.mock('./leavePortal', () => ({ leavePortal: vi.fn() }));
+
+const UID = 'Abc-123_xyz';
+const LOGIN = `POST ${SSO_LOGIN_PATH(UID)}`;
+
+function renderStep(login?: Handler) {
+  const api = mockApi(login ? { [LOGIN]: login } : {});
+  const view = renderRoute({
+    path: paths.app.sso.step.path,
+    url: paths.app.sso.step.href(UID),
+    element: <SsoStepPage />,
+    otherRoutes: [
+      { path: '/', element: <p>Sign-in page</p> },
+      { path: paths.app.sso.refused.path, element: <p>Refusal page</p> },
+    ],
+  });
+  const at = () => `${view.router.state.location.pathname}${view.router.state.location.search}`;
+  return { ...view, api, at };
+}
+
+beforeEach(() => {
+  vi.mocked(leavePortal).mockClear();
+});
+
+describe('the single sign-on step', () => {
+  it('goes to sign-in, returning here afterwards, when there is no session token', async () => {
+    const { api, at } = renderStep();
+    expect(await screen.findByText('Sign-in page')).toBeInTheDocument();
+    const search = new URLSearchParams(at().split('?')[1]);
+    expect(search.get('redirectPath')).toBe(`/app/sso/${UID}`);
+    expect(search.get('message')).toBe('Please sign in');
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('shows that it is signing in, posts once with an empty body and goes on to the provider', async () => {
+    setXsrfToken('xsrf-1');
+    let answer!: (r: Response) => void;
+    const { api } = renderStep(() => new Promise<Response>((resolve) => (answer = resolve)));
+    expect(await screen.findByRole('status')).toHaveTextContent('Signing you in…');
+    answer(
+      reply(200, { outcome: 'CONTINUE', redirectTo: 'http://portal.test/oidc/auth/Abc' } satisfies SsoLoginAnswer),
+    );
+    await waitFor(() => expect(leavePortal).toHaveBeenCalledWith('http://portal.test/oidc/auth/Abc'));
+    expect(api.callsTo(LOGIN)).toEqual([expect.objectContaining({ body: {} })]);
+  });
+
+  it('goes to the refusal page with the case, the system and the open request', async () => {
+    setXsrfToken('xsrf-1');
+    const refused: SsoLoginAnswer = {
+      outcome: 'REFUSED',
+      case: 'notAuthorized',
+      message: 'You are not authorized to access the requested Frontier Science portal application.',
+      system: { id: 4, systemName: 'Electronic Data Capture' },
+      openRequestId: 12,
+    };
+    const { at } = renderStep(() => reply(200, refused));
+    expect(await screen.findByText('Refusal page')).toBeInTheDocument();
+    expect(at()).toBe(
+      '/app/sso/refused?case=notAuthorized&systemId=4&systemName=Electronic%20Data%20Capture&openRequestId=12',
+    );
+    expect(leavePortal).not.toHaveBeenCalled();
+  });
+
+  it('signs in again on a 401 (the portal session has ended), returning here', async () => {
+    setXsrfToken('stale');
+    const { at } = renderStep(() => reply(401, { message: 'Not signed in' }));
+    expect(await screen.findByText('Sign-in page')).toBeInTheDocument();
+    expect(new URLSearchParams(at().split('?')[1]).get('redirectPath')).toBe(`/app/sso/${UID}`);
+    expect(localStorage.getItem('xsrfToken')).toBeNull();
+  });
+
+  it('shows a failure with a retry, and never goes to a script address', async () => {
+    setXsrfToken('xsrf-1');
+    const { user, api } = renderStep(
+      sequence(
+        () => reply(500, { message: 'boom' }),
+        () => reply(200, { outcome: 'CONTINUE', redirectTo: 'javascript:alert(1)' }),
+        () => reply(200, { outcome: 'CONTINUE', redirectTo: '/oidc/auth/Abc' }),
+      ),
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The portal could not finish signing you in to the application.',
+    );
+    expect(screen.queryByText('boom')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(api.callsTo(LOGIN)).toHaveLength(2));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(leavePortal).toHaveBeenCalledWith('/oidc/auth/Abc'));
+    expect(leavePortal).toHaveBeenCalledTimes(1);
+  });
+});
