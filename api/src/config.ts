@@ -97,6 +97,17 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * bookkeeping), passed in its start input; unset, the workflow's default (10 minutes). Tests shorten it.
    */
   WRITE_DEADLINE: duration.optional(),
+  /**
+   * Single sign-on (issue 22): the portal as the network's OpenID Connect provider under /oidc. Unset
+   * OIDC_KEY_ENCRYPTION_KEY turns it off; set, it encrypts the signing keys stored in PostgreSQL (AES-256-GCM,
+   * key derived with HKDF) and signs the provider's cookies, so every API process needs the same one.
+   * OIDC_ISSUER defaults to PORTAL_URL + '/oidc'; access tokens live OIDC_ACCESS_TOKEN_TTL_SECONDS (how long an
+   * issued token outlives a removal); SSO_PROVIDER_NAME is the name in the 000 §8 refusal texts.
+   */
+  OIDC_KEY_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  SSO_PROVIDER_NAME: z.string().min(1).default('Frontier Science'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The dashboard's Tableau server (000 §7 Visualizations, issue 11; api/src/features/dashboard/tableau.ts):

@@ -20,6 +20,7 @@ import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { myApplicationsRoutes } from './features/my-applications/routes';
+import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
@@ -90,6 +91,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     usersListRoutes,
     dashboardRoutes,
     myApplicationsRoutes,
+    oidcRoutes,
   ]) {
     await app.register(feature, { deps });
   }

@@ -1,0 +1,38 @@
+/**
+ * The provider's clients are the study systems' `SsoClient` rows (issue 22 "The systems are the clients"):
+ * authorization code only (with refresh tokens), `client_secret_basic` for confidential clients and `none`
+ * (PKCE S256 required by the provider) for public ones, ID tokens signed RS256 (never HS: the secret is only
+ * stored hashed). A client of an inactive system, or of none, does not exist for the provider. The
+ * initiate-login URI is the portal's launch link ('My applications'), not the provider's business.
+ */
+import type { AdapterPayload } from 'oidc-provider';
+import type { PrismaClient } from '@portal/db';
+
+/** The client metadata of `clientId`, or undefined when it is unknown or its system is inactive. */
+export async function clientMetadata(prisma: PrismaClient, clientId: string): Promise<AdapterPayload | undefined> {
+  const row = await prisma.ssoClient.findUnique({ where: { clientId }, include: { system: true } });
+  if (!row || row.system.inactive || row.system.fixed) return undefined;
+  if (!row.isPublic && !row.secretHash) return undefined;
+  return {
+    client_id: row.clientId,
+    client_name: row.system.systemName,
+    ...(row.isPublic ? {} : { client_secret: row.secretHash! }),
+    token_endpoint_auth_method: row.isPublic ? 'none' : 'client_secret_basic',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: row.redirectUris,
+    post_logout_redirect_uris: row.postLogoutRedirectUris,
+    id_token_signed_response_alg: 'RS256',
+    // The portal's own metadata: which system this client is.
+    system_access_id: row.systemAccessId,
+  } as AdapterPayload;
+}
+
+/** The system a client signs in to, for the access check and the `study_access` claim. */
+export async function systemOfClient(
+  prisma: PrismaClient,
+  clientId: string,
+): Promise<{ id: number; systemName: string } | null> {
+  const row = await prisma.ssoClient.findUnique({ where: { clientId }, include: { system: true } });
+  return row && !row.system.inactive ? { id: row.system.id, systemName: row.system.systemName } : null;
+}

@@ -1,0 +1,108 @@
+/**
+ * The network's OpenID Connect provider (issue 22): oidc-provider 9, configured for the study systems only.
+ * Authorization code flow with PKCE (S256, required for public clients), `client_secret_basic` for confidential
+ * ones (compared against the stored digest, never plaintext), refresh tokens rotated on every use, RP-initiated
+ * logout, discovery, JWKS, introspection for confidential clients. No implicit, hybrid or password grant; no
+ * HS-signed tokens. The login interaction is the portal's own sign-in (interaction.ts); consent is implied for
+ * the network's own systems. Errors the provider cannot send back to a system end on the portal's refusal page
+ * with the 000 §8 text of their case.
+ */
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { SsoRefusalCase } from '@portal/contract';
+import type { Deps } from '../../deps';
+import { verifyClientSecret } from '../../shared/client-secret';
+import { findAccount } from './account';
+import { prismaAdapter } from './adapter';
+import { deriveKey, loadSigningKeys } from './keys';
+
+/** Where the provider lives: OIDC_ISSUER, else PORTAL_URL + '/oidc'. */
+export const issuerOf = (cfg: Deps['cfg']): string => cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`;
+
+/** The portal's refusal page for `kase` (the browser ends there, not at the system). */
+export const refusalPage = (kase: SsoRefusalCase, extra: Record<string, string> = {}): string =>
+  `/app/sso/refused?${new URLSearchParams({ case: kase, ...extra }).toString()}`;
+
+/** The refusal case of an error the provider renders instead of redirecting to a system. */
+function refusalOf(error: { error?: string; error_description?: string }): SsoRefusalCase {
+  const description = error.error_description ?? '';
+  if (error.error === 'invalid_request' && /client_id/.test(description)) return 'undetermined';
+  if (
+    ['invalid_client', 'invalid_client_metadata', 'invalid_redirect_uri', 'unauthorized_client'].includes(
+      error.error ?? '',
+    )
+  ) {
+    return 'invalidLink';
+  }
+  if (error.error === 'invalid_request' && /redirect_uri/.test(description)) return 'invalidLink';
+  return 'identity';
+}
+
+const systemOf = (ctx: KoaContextWithOIDC): number | null => {
+  const client = ctx.oidc.client ?? ctx.oidc.entities.Client;
+  const id = (client as unknown as { system_access_id?: unknown } | undefined)?.system_access_id;
+  return typeof id === 'number' ? id : null;
+};
+
+/** @returns the provider, its keys loaded (the first one made if none exists). @throws when keys cannot be read. */
+export async function buildProvider(deps: Deps, secret: string): Promise<Provider> {
+  const { cfg, prisma } = deps;
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure: cfg.COOKIE_SECURE };
+  const configuration: Configuration = {
+    adapter: prismaAdapter(prisma),
+    clients: [],
+    jwks: { keys: (await loadSigningKeys(prisma, secret)) as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: { keys: [deriveKey(secret, 'cookies').toString('base64url')], long: cookieOptions, short: cookieOptions },
+    findAccount: (ctx, sub) => findAccount(prisma, sub, systemOf(ctx)),
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'given_name', 'family_name'],
+      email: ['email', 'email_verified'],
+      study_access: ['study_access'],
+      portal_roles: ['portal_roles'],
+    },
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'study_access', 'portal_roles'],
+    responseTypes: ['code'],
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    clientAuthMethods: ['client_secret_basic', 'none'],
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256'],
+      userinfoSigningAlgValues: ['RS256'],
+      introspectionSigningAlgValues: ['RS256'],
+      authorizationSigningAlgValues: ['RS256'],
+    },
+    extraClientMetadata: { properties: ['system_access_id'] },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none',
+      },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+    },
+    ttl: {
+      AccessToken: cfg.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: 14 * 24 * 3600,
+      Interaction: 3600,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+    },
+    // Refresh tokens for every client allowed the grant, rotated on every use (a reused one revokes the grant).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    renderError: async (ctx, out) => {
+      ctx.status = 303;
+      ctx.redirect(refusalPage(refusalOf(out as { error?: string; error_description?: string })));
+    },
+  };
+  const provider = new Provider(issuerOf(cfg), configuration);
+  provider.proxy = cfg.TRUST_PROXY !== false;
+  // The stored "secret" is its scrypt digest: compare the presented one against it.
+  provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret: string }, actual) {
+    return verifyClientSecret(this.clientSecret, actual);
+  };
+  return provider;
+}

@@ -1,0 +1,143 @@
+/**
+ * The portal as the network's OpenID Connect provider (issue 22), with openid-client as the relying party
+ * against the real API (listening), PostgreSQL and slapd: discovery, code + PKCE, the ID token verified against
+ * the JWKS, userinfo claims per scope, refresh rotation, the refusal cases, and a removal of access that ends
+ * the next refresh.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as oidc from 'openid-client';
+import { ssoRefusalText } from '@portal/contract';
+import {
+  Browser,
+  REDIRECT_URI,
+  type SsoStack,
+  discover,
+  person,
+  registerSystem,
+  signInThroughPortal,
+  startSsoApi,
+} from './support';
+
+let stack: SsoStack;
+
+beforeAll(async () => {
+  stack = await startSsoApi();
+}, 60_000);
+afterAll(async () => stack?.close());
+
+async function authorize(config: oidc.Configuration, scope: string) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope,
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  return { url, verifier, state };
+}
+
+describe('the provider (issue 22)', () => {
+  it('signs a person with access in through the portal and tells the system their study access', async () => {
+    const system = await registerSystem(stack.t);
+    const { user, session } = await person(stack.t, 'ssoyes', system.systemId);
+    const config = await discover(stack.issuer, system.clientId, system.secret);
+    expect(config.serverMetadata().code_challenge_methods_supported).toEqual(['S256']);
+    expect(config.serverMetadata().response_types_supported).toEqual(['code']);
+
+    const { url, verifier, state } = await authorize(config, 'openid profile email study_access');
+    const { answer, callback } = await signInThroughPortal(new Browser(stack.base), url, session);
+    expect(answer.outcome).toBe('CONTINUE');
+    expect(callback!.href.startsWith(REDIRECT_URI)).toBe(true);
+
+    const tokens = await oidc.authorizationCodeGrant(config, callback!, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const claims = tokens.claims()!;
+    expect(claims.sub).toBe(user.subjectId);
+    expect(claims.aud).toBe(system.clientId);
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, user.subjectId);
+    expect(info).toMatchObject({
+      sub: user.subjectId,
+      email: user.email,
+      email_verified: true,
+      given_name: user.firstName,
+      family_name: user.lastName,
+      study_access: [{ studyRole: 'Research Pharmacist', aoCodes: ['MA036'], laoCodes: [], studies: ['E1234'] }],
+    });
+    expect(info).not.toHaveProperty('portal_roles');
+
+    // Refresh tokens rotate; the old one is then refused.
+    expect(tokens.refresh_token).toBeTruthy();
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+
+    // Access removed: the next refresh fails.
+    const again = await authorize(config, 'openid');
+    const second = await signInThroughPortal(new Browser(stack.base), again.url, session);
+    const fresh = await oidc.authorizationCodeGrant(config, second.callback!, {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+    });
+    await stack.t.prisma.userAccess.updateMany({ where: { portalUserId: user.id }, data: { inactive: true } });
+    await expect(oidc.refreshTokenGrant(config, fresh.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it("refuses a person without access to the system with the spec's text, without a callback", async () => {
+    const system = await registerSystem(stack.t);
+    const { session } = await person(stack.t, 'ssono');
+    const config = await discover(stack.issuer, system.clientId, system.secret);
+    const { url } = await authorize(config, 'openid');
+    const { answer, callback } = await signInThroughPortal(new Browser(stack.base), url, session);
+    expect(callback).toBeNull();
+    expect(answer).toMatchObject({
+      outcome: 'REFUSED',
+      case: 'notAuthorized',
+      message: ssoRefusalText('notAuthorized'),
+      system: { id: system.systemId },
+    });
+  });
+
+  it('ends an unknown client, an unregistered redirect URI and a missing client on the portal refusal page', async () => {
+    const system = await registerSystem(stack.t);
+    const browser = new Browser(stack.base);
+    const authorizeUrl = (params: Record<string, string>) =>
+      `/oidc/auth?${new URLSearchParams({ response_type: 'code', scope: 'openid', ...params })}`;
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ client_id: 'no-such-client', redirect_uri: REDIRECT_URI }, 'invalidLink'],
+      [{ client_id: system.clientId, redirect_uri: 'http://localhost:9/elsewhere' }, 'invalidLink'],
+      [{ redirect_uri: REDIRECT_URI }, 'undetermined'],
+    ];
+    for (const [params, kase] of cases) {
+      const res = await browser.fetch(authorizeUrl(params));
+      expect(res.status, JSON.stringify(params)).toBe(303);
+      expect(res.headers.get('location')).toBe(`/app/sso/refused?case=${kase}`);
+    }
+  });
+
+  it('refuses a public client without PKCE and a wrong client secret', async () => {
+    const pub = await registerSystem(stack.t, { isPublic: true });
+    const res = await new Browser(stack.base).fetch(
+      `/oidc/auth?${new URLSearchParams({ client_id: pub.clientId, response_type: 'code', scope: 'openid', redirect_uri: REDIRECT_URI })}`,
+    );
+    // PKCE missing: the provider answers the system (its redirect URI is known) with invalid_request.
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.href.startsWith(REDIRECT_URI)).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+
+    const conf = await registerSystem(stack.t);
+    const wrong = await discover(stack.issuer, conf.clientId, 'not-the-secret');
+    await expect(oidc.refreshTokenGrant(wrong, 'x')).rejects.toMatchObject({
+      status: 401,
+      cause: [{ parameters: { error: 'invalid_client' } }],
+    });
+  });
+});
