@@ -35,6 +35,7 @@ export const StackEnvSchema = z
     ),
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     MAIL_LINK_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+    OIDC_KEY_ENCRYPTION_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
     PORT: optional(port),
     TEMPORAL_PORT: optional(port),
@@ -54,7 +55,13 @@ export const StackEnvSchema = z
 
 export type StackEnv = z.infer<typeof StackEnvSchema>;
 
-const SECRET_NAMES = new Set(['LDAP_ADMIN_PASSWORD', 'SESSION_SECRET', 'MAIL_LINK_KEY', 'DATABASE_URL']);
+const SECRET_NAMES = new Set([
+  'LDAP_ADMIN_PASSWORD',
+  'SESSION_SECRET',
+  'MAIL_LINK_KEY',
+  'OIDC_KEY_ENCRYPTION_KEY',
+  'DATABASE_URL',
+]);
 
 /** Thrown when environment variables are invalid; the message names each bad variable. */
 export class ConfigError extends Error {

@@ -12,6 +12,8 @@ const SecretsSchema = z.object({
   sessionSecret: z.string().min(32),
   /** The worker's MAIL_LINK_KEY: one per data folder, so every worker of the stack derives the same links. */
   mailLinkKey: z.string().min(32),
+  /** The API's OIDC_KEY_ENCRYPTION_KEY (issue 22): encrypts the provider's signing keys; one for all API processes. */
+  oidcKeyEncryptionKey: z.string().min(32),
 });
 export type LocalSecrets = z.infer<typeof SecretsSchema>;
 
@@ -38,6 +40,7 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     ldapAdminPassword: stored.ldapAdminPassword ?? generate(18),
     sessionSecret: stored.sessionSecret ?? generate(48),
     mailLinkKey: stored.mailLinkKey ?? generate(48),
+    oidcKeyEncryptionKey: stored.oidcKeyEncryptionKey ?? generate(48),
   };
   const secrets = SecretsSchema.parse(candidate);
   if ((Object.keys(secrets) as Array<keyof LocalSecrets>).some((name) => secrets[name] !== stored[name])) {

@@ -78,6 +78,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   SESSION_SECRET: string;
   /** The worker's key for the links in outbox mails: the same for every worker of the stack. */
   MAIL_LINK_KEY: string;
+  /** The API's key for the single sign-on provider's stored signing keys (issue 22): the same for every API process. */
+  OIDC_KEY_ENCRYPTION_KEY: string;
   NODE_ENV: string;
 }
 
@@ -181,6 +183,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SESSION_TIMEOUT_SECONDS: String(cfg.SESSION_TIMEOUT_SECONDS),
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
     MAIL_LINK_KEY: cfg.MAIL_LINK_KEY ?? secrets.mailLinkKey,
+    OIDC_KEY_ENCRYPTION_KEY: cfg.OIDC_KEY_ENCRYPTION_KEY ?? secrets.oidcKeyEncryptionKey,
     NODE_ENV: cfg.NODE_ENV,
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];

@@ -112,6 +112,7 @@ async function main(): Promise<void> {
       LDAP_ADMIN_PASSWORD: '(see secrets.json)',
       SESSION_SECRET: '(see secrets.json)',
       MAIL_LINK_KEY: '(see secrets.json)',
+      OIDC_KEY_ENCRYPTION_KEY: '(see secrets.json)',
     };
     console.log(
       `\nEnvironment for the worker and the API:\n${table(Object.entries(shown).map(([k, v]) => [k, v ?? '']))}`,

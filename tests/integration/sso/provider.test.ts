@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import { ssoRefusalText } from '@portal/contract';
+import { rotateSigningKey } from '../../../api/src/features/oidc/keys';
 import {
   Browser,
   REDIRECT_URI,
@@ -139,5 +140,24 @@ describe('the provider (issue 22)', () => {
       status: 401,
       cause: [{ parameters: { error: 'invalid_client' } }],
     });
+  });
+
+  it('keeps its keys encrypted and across restarts, and publishes the old key beside a rotated one', async () => {
+    const jwks = async (issuer: string) =>
+      ((await (await fetch(`${issuer}/jwks`)).json()) as { keys: Array<{ kid: string; d?: string }> }).keys;
+    const before = await jwks(stack.issuer);
+    expect(before.every((k) => k.d === undefined)).toBe(true);
+    for (const row of await stack.t.prisma.oidcSigningKey.findMany()) {
+      expect(row.privateJwk).not.toMatch(/"d"|"kty"/);
+    }
+    const kid = await rotateSigningKey(stack.t.prisma, stack.t.cfg.OIDC_KEY_ENCRYPTION_KEY!, 3600);
+    const restarted = await startSsoApi();
+    try {
+      const after = (await jwks(restarted.issuer)).map((k) => k.kid);
+      expect(after[0]).toBe(kid);
+      expect(after).toEqual(expect.arrayContaining(before.map((k) => k.kid)));
+    } finally {
+      await restarted.close();
+    }
   });
 });

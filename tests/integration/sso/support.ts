@@ -34,11 +34,8 @@ export interface SsoStack {
 export async function startSsoApi(env: Record<string, string> = {}): Promise<SsoStack> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await buildTestApp({
-    PORTAL_URL: base,
-    OIDC_KEY_ENCRYPTION_KEY: 'test-only-oidc-key-encryption-key-0123456789',
-    ...env,
-  });
+  // The stack's OIDC_KEY_ENCRYPTION_KEY (global setup): every API of the run shares the stored keys.
+  const t = await buildTestApp({ PORTAL_URL: base, ...env });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, base, issuer: `${base}/oidc`, close: () => t.close() };
 }
