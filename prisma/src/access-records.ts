@@ -9,7 +9,8 @@
  *   longer the active one is stale (optimistic concurrency);
  * - `applyAccessPlan` writes it, versioned: a changed or removed record stays, inactive, and its new version
  *   (versionno + 1) points at it (`priorAccessControlId`, `originalRevisionNumber` = the chain's first id); a
- *   removal's new version is itself inactive, so the chain records when the access ended;
+ *   removal's new version is itself inactive, so the chain records when the access ended; the systems the
+ *   person no longer holds lose their single sign-on grants in the same transaction (sso-revocation.ts);
  * - `setPortalRoles` replaces the user's portal roles;
  * - `checkAccessWrite` / `writeAccess` put these together for a writer: the checks that need the stored rows
  *   (rules, stale records, portal roles, ADMIN), then the write.
@@ -18,6 +19,7 @@ import { type FieldErrors, GLOBAL_ERRORS } from '@portal/contract';
 import type { Prisma, UserAccess } from '../generated/client/client';
 import { checkAccessControls, loadReferenceSets } from './access-rules';
 import { lockUserAccess } from './locks';
+import { heldSystems, revokeSsoAccess } from './sso-revocation';
 
 type Tx = Prisma.TransactionClient;
 
@@ -128,6 +130,7 @@ export async function applyAccessPlan(
   sourceRequestId: number | null = null,
 ): Promise<AccessChange[]> {
   const changes: AccessChange[] = [];
+  const before = await heldSystems(tx, portalUserId);
   const version = async (prior: UserAccess, content: AccessRecordWrite, inactive: boolean) => {
     await tx.userAccess.update({ where: { id: prior.id }, data: { inactive: true, lastModifiedBy: writer.username } });
     const created = await tx.userAccess.create({
@@ -169,6 +172,13 @@ export async function applyAccessPlan(
     });
     changes.push({ roleName: want.roleName, priorId: null, newId: created.id, inactive: false });
   }
+  // Systems the person no longer holds lose their single sign-on grants in this transaction (issue 22).
+  const after = await heldSystems(tx, portalUserId);
+  await revokeSsoAccess(
+    tx,
+    portalUserId,
+    [...before].filter((id) => !after.has(id)),
+  );
   return changes;
 }
 

@@ -14,6 +14,7 @@ export * from './password-links';
 export * from './access-rules';
 export * from './access-records';
 export * from './access-change-filing';
+export * from './sso-revocation';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import { ssoRefusalText } from '@portal/contract';
 import { rotateSigningKey } from '../../../api/src/features/oidc/keys';
+import { call, signIn } from '../auth-helpers';
 import {
   Browser,
   REDIRECT_URI,
@@ -159,5 +160,50 @@ describe('the provider (issue 22)', () => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it("revokes the grants of a removed system in the writer's transaction, and all of them on deactivation", async () => {
+    const system = await registerSystem(stack.t);
+    const config = await discover(stack.issuer, system.clientId, system.secret);
+    const grantsOf = (subjectId: string) =>
+      stack.t.prisma.$queryRaw<[{ n: number }]>`
+        SELECT count(*)::int AS n FROM "OidcPayload" WHERE "kind" = 'Grant' AND "payload"->>'accountId' = ${subjectId}`;
+    const signedIn = async (tag: string) => {
+      const p = await person(stack.t, tag, system.systemId);
+      const { url, verifier, state } = await authorize(config, 'openid');
+      const { callback } = await signInThroughPortal(new Browser(stack.base), url, p.session);
+      const tokens = await oidc.authorizationCodeGrant(config, callback!, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+      });
+      expect((await grantsOf(p.user.subjectId))[0].n).toBe(1);
+      return { ...p, tokens };
+    };
+    const admin = await signIn(stack.t.app, 'reviewer');
+
+    // The admin's Access tab takes the system away (000 §7 PUT user_access/user/{id}).
+    const removed = await signedIn('ssorm');
+    const res = await call(stack.t.app, admin, 'PUT', `/rest/secure/user_access/user/${removed.user.id}`, {
+      userAccesses: [],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await grantsOf(removed.user.subjectId))[0].n).toBe(0);
+    await expect(oidc.refreshTokenGrant(config, removed.tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+
+    // Deactivation ends every grant of the person.
+    const deactivated = await signedIn('ssodeact');
+    const off = await call(
+      stack.t.app,
+      admin,
+      'PUT',
+      `/rest/secure/user_management/deactivate_user/${deactivated.user.id}`,
+    );
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await grantsOf(deactivated.user.subjectId))[0].n).toBe(0);
+    await expect(oidc.refreshTokenGrant(config, deactivated.tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { AUTH_MESSAGES, type PasswordSetBody } from '@portal/contract';
-import type { PortalUser } from '@portal/db';
+import { type PortalUser, revokeSsoAccess } from '@portal/db';
 import { adminSetPassword, isRecentPassword } from '@portal/directory';
 import { invalidateUserSessions } from '../../auth/session';
 import type { Deps } from '../../deps';
@@ -81,6 +81,8 @@ export async function setViaLink(deps: Deps, purpose: LinkPurpose, body: Passwor
       throw err;
     }
     await invalidateUserSessions(deps.prisma, user.id);
+    // A password set through a link ends every single sign-on grant too (issue 22).
+    await revokeSsoAccess(deps.prisma, user.id, null);
     const action = purpose === 'RESET' ? 'PASSWORD_RESET' : 'PASSWORD_SET_INITIAL';
     await auditPassword(deps, { userId: user.id, username: user.username }, user.id, action);
   } catch (err) {

@@ -5,7 +5,7 @@
  * An editor cannot change their own status (they would lock themself out).
  */
 import { USER_DETAIL_MESSAGES, type UserDetail } from '@portal/contract';
-import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { type PrismaClient, lockUserAccess, revokeSsoAccess } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import { forgetSessions } from '../../auth/session-cache';
 import { notModified, unprocessable } from '../../http/errors';
@@ -31,6 +31,8 @@ export async function setUserStatus(
     if (row.inactive === inactive) throw notModified();
     await tx.portalUser.update({ where: { id }, data: { inactive } });
     const ended = inactive ? (await tx.session.deleteMany({ where: { portalUserId: id } })).count : 0;
+    // A deactivated person keeps no single sign-on grant (issue 22).
+    if (inactive) await revokeSsoAccess(tx, id, null);
     await recordAudit(tx, editor.actor, {
       entityType: USER_ENTITY,
       entityId: id,

@@ -1,0 +1,44 @@
+/**
+ * Taking access away takes single sign-on away (issue 22): the person's grants at the single sign-on provider
+ * (oidc-provider's `Grant` rows in `OidcPayload`, with every code, access token and refresh token issued under
+ * them) are deleted for the systems they lost, in the transaction of the change. Called by the one writer of
+ * access records (`applyAccessPlan`), so every removal path (reviews, the admin's Access tab, later expiry and
+ * recertification) revokes without knowing about single sign-on; deactivation and a password set through a
+ * reset link revoke every system. A system's next refresh then fails and its next sign-in asks the portal.
+ */
+import { Prisma } from '../generated/client/client';
+
+type Tx = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
+
+/** The systems held through `portalUserId`'s active access records. */
+export async function heldSystems(tx: Tx, portalUserId: number): Promise<Set<number>> {
+  const rows = await tx.$queryRaw<Array<{ id: number }>>`
+    SELECT DISTINCT unnest("systemAccessIds") AS id FROM "UserAccess"
+     WHERE "portalUserId" = ${portalUserId} AND NOT "inactive"`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Deletes `portalUserId`'s grants for the clients of `systemIds` (every client when null), and everything
+ * issued under them. @returns how many grants were revoked.
+ */
+export async function revokeSsoAccess(
+  tx: Tx,
+  portalUserId: number,
+  systemIds: readonly number[] | null,
+): Promise<number> {
+  if (systemIds && !systemIds.length) return 0;
+  const clients = systemIds
+    ? Prisma.sql`AND g."payload"->>'clientId' IN (SELECT "clientId" FROM "SsoClient" WHERE "systemAccessId" = ANY(${[...systemIds]}::int4[]))`
+    : Prisma.empty;
+  const grants = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT g."id" FROM "OidcPayload" g
+     WHERE g."kind" = 'Grant'
+       AND g."payload"->>'accountId' = (SELECT "subjectId"::text FROM "PortalUser" WHERE "id" = ${portalUserId})
+       ${clients}`;
+  if (!grants.length) return 0;
+  const ids = grants.map((g) => g.id);
+  await tx.$executeRaw`
+    DELETE FROM "OidcPayload" WHERE "grantId" = ANY(${ids}::text[]) OR ("kind" = 'Grant' AND "id" = ANY(${ids}::text[]))`;
+  return ids.length;
+}
