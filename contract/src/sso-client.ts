@@ -86,7 +86,7 @@ export const SsoClientIdSchema = storableText
   .trim()
   .min(1)
   .max(SSO_CLIENT_LIMITS.clientId)
-  .regex(/^[A-Za-z0-9._-]+$/);
+  .regex(/^[A-Za-z0-9._-]*$/);
 
 /**
  * The body of PUT .../system_access/{id}/sso_client under `rules` (the API builds it from its configuration;

@@ -41,6 +41,17 @@ const BY_ENTITY: Partial<Record<AuditEntityType, Record<string, string>>> = {
   PortalRole: { description: 'Role Name' },
   AccessModRequest: { systemAccessIds: 'Systems' },
   UserAccess: { systemAccessIds: 'Systems' },
+  // The single sign-on section of Configure → Systems (issue 22).
+  SsoClient: {
+    systemAccessId: 'System',
+    clientId: 'Client ID',
+    isPublic: 'Public client',
+    redirectUris: 'Redirect URIs',
+    postLogoutRedirectUris: 'Post-logout redirect URIs',
+    backchannelLogoutUri: 'Back-channel logout URI',
+    initiateLoginUri: 'Initiate-login URI',
+    hasSecret: 'Client secret on record',
+  },
 };
 
 /** 'someField' → 'Some field'. */

@@ -1,4 +1,4 @@
-import { Alert } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import { FIELD_LIMITS, type SystemDetail } from '@portal/contract';
 import { CountedTextarea, CountedTextInput } from '../shared/CountedText';
 import { ConfigEditor } from './editor/ConfigEditor';
@@ -6,10 +6,23 @@ import { ConfigEditorRoute } from './editor/ConfigEditorRoute';
 import { textField } from './editor/textField';
 import { useConfigEditor } from './editor/useConfigEditor';
 import { systemKind } from './kinds/system';
+import { SsoClientSection } from './sso/SsoClientSection';
 
-/** /app/configure/systems/new 'Add System' and /app/configure/systems/{id} 'Edit System' (001 §2.12). */
+/**
+ * /app/configure/systems/new 'Add System' and /app/configure/systems/{id} 'Edit System' (001 §2.12); an existing
+ * system other than the fixed one also has its 'Single sign-on' section (issue 22).
+ */
 export function SystemPage() {
-  return <ConfigEditorRoute kind={systemKind}>{(system) => <SystemForm system={system} />}</ConfigEditorRoute>;
+  return (
+    <ConfigEditorRoute kind={systemKind}>
+      {(system) => (
+        <Stack gap="xl">
+          <SystemForm system={system} />
+          {system && !system.fixed && <SsoClientSection system={system} />}
+        </Stack>
+      )}
+    </ConfigEditorRoute>
+  );
 }
 
 function SystemForm({ system }: { system: SystemDetail | null }) {

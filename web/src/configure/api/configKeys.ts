@@ -9,6 +9,8 @@ export const configKeys = {
   record: (resource: ConfigResource<ConfigRecord, unknown>, id: number) => ['configure', resource.key, id] as const,
   inUse: (resource: ConfigResource<ConfigRecord, unknown>, id: number) =>
     ['configure', 'inUse', resource.key, id] as const,
+  /** A system's single sign-on client (issue 22). */
+  ssoClient: (systemId: number) => ['configure', 'ssoClient', systemId] as const,
 };
 
 /**
