@@ -53,6 +53,7 @@ describe('the single sign-on refusal page', () => {
       'href',
       paths.app.profile.href('history'),
     );
+    expect(screen.getByText(/open request that includes Study Data Capture/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Request access/ })).toBeNull();
     // Nobody signed in here: the way back is the sign-in page.
     expect(screen.getByRole('link', { name: 'Go to the sign-in page' })).toHaveAttribute('href', '/');

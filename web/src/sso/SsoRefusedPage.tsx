@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { ssoRefusalText } from '@portal/contract';
 import { Link, useSearchParams } from 'react-router-dom';
 import { getXsrfToken } from '../lib/apiClient';
@@ -13,7 +13,8 @@ export const SSO_REFUSED_TEXTS = {
   title: 'Unable to sign you in',
   requestAccess: (systemName: string) => `Request access to ${systemName}`,
   viewOpenRequest: 'View your open request',
-  openRequestNote: 'You already have an open request for this access; User Support has not resolved it yet.',
+  openRequestNote: (systemName: string) =>
+    `You already have an open request that includes ${systemName}; User Support has not resolved it yet.`,
   toDashboard: 'Go to the dashboard',
   toSignIn: 'Go to the sign-in page',
 } as const;
@@ -39,12 +40,12 @@ export function SsoRefusedPage() {
   return (
     <Stack gap="md" py="md" data-testid="sso-refused">
       <Title order={1}>{SSO_REFUSED_TEXTS.title}</Title>
-      <Alert color="red" variant="light" title="Access refused" role="status">
+      <Alert color="red" variant="light" role="status">
         {ssoRefusalText(refusal.case, SSO_PROVIDER_NAME)}
       </Alert>
       {system && refusal.openRequestId && (
         <Stack gap={4}>
-          <span>{SSO_REFUSED_TEXTS.openRequestNote}</span>
+          <Text>{SSO_REFUSED_TEXTS.openRequestNote(systemName)}</Text>
           <Anchor component={Link} to={paths.app.profile.href('history')}>
             {SSO_REFUSED_TEXTS.viewOpenRequest}
           </Anchor>
@@ -52,7 +53,15 @@ export function SsoRefusedPage() {
       )}
       {system && !refusal.openRequestId && (
         <Group>
-          <Button component={Link} to={paths.app.requestAccess.forSystem(system.id)}>
+          {/* A long system name wraps on a phone instead of being cut off. */}
+          <Button
+            component={Link}
+            to={paths.app.requestAccess.forSystem(system.id)}
+            h="auto"
+            mih={36}
+            py={8}
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.4 } }}
+          >
             {SSO_REFUSED_TEXTS.requestAccess(systemName)}
           </Button>
         </Group>
