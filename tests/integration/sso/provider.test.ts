@@ -4,7 +4,7 @@
  * the JWKS, userinfo claims per scope, refresh rotation, the refusal cases, and a removal of access that ends
  * the next refresh.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import { ssoRefusalText } from '@portal/contract';
 import { rotateSigningKey } from '../../../api/src/features/oidc/keys';
@@ -12,20 +12,15 @@ import { call, signIn } from '../auth-helpers';
 import {
   Browser,
   REDIRECT_URI,
-  type SsoStack,
   discover,
   person,
   registerSystem,
   signInThroughPortal,
   startSsoApi,
+  useSsoStack,
 } from './support';
 
-let stack: SsoStack;
-
-beforeAll(async () => {
-  stack = await startSsoApi();
-}, 60_000);
-afterAll(async () => stack?.close());
+const sso = useSsoStack();
 
 async function authorize(config: oidc.Configuration, scope: string) {
   const verifier = oidc.randomPKCECodeVerifier();
@@ -42,16 +37,21 @@ async function authorize(config: oidc.Configuration, scope: string) {
 
 describe('the provider (issue 22)', () => {
   it('signs a person with access in through the portal and tells the system their study access', async () => {
-    const system = await registerSystem(stack.t);
-    const { user, session } = await person(stack.t, 'ssoyes', system.systemId);
-    const config = await discover(stack.issuer, system.clientId, system.secret);
+    const system = await registerSystem(sso.current.t);
+    const { user, session } = await person(sso.current.t, 'ssoyes', system.systemId);
+    const config = await discover(sso.current.issuer, system.clientId, system.secret);
     expect(config.serverMetadata().code_challenge_methods_supported).toEqual(['S256']);
     expect(config.serverMetadata().response_types_supported).toEqual(['code']);
 
     const { url, verifier, state } = await authorize(config, 'openid profile email study_access');
-    const { answer, callback } = await signInThroughPortal(new Browser(stack.base), url, session);
+    const { answer, callback } = await signInThroughPortal(new Browser(sso.current.base), url, session);
     expect(answer.outcome).toBe('CONTINUE');
     expect(callback!.href.startsWith(REDIRECT_URI)).toBe(true);
+    expect(
+      await sso.current.t.prisma.auditEvent.count({
+        where: { entityType: 'SsoClient', entityId: system.clientId, actorUserId: user.id, action: 'SSO_SIGN_IN' },
+      }),
+    ).toBe(1);
 
     const tokens = await oidc.authorizationCodeGrant(config, callback!, {
       pkceCodeVerifier: verifier,
@@ -81,23 +81,23 @@ describe('the provider (issue 22)', () => {
 
     // Access removed: the next refresh fails.
     const again = await authorize(config, 'openid');
-    const second = await signInThroughPortal(new Browser(stack.base), again.url, session);
+    const second = await signInThroughPortal(new Browser(sso.current.base), again.url, session);
     const fresh = await oidc.authorizationCodeGrant(config, second.callback!, {
       pkceCodeVerifier: again.verifier,
       expectedState: again.state,
     });
-    await stack.t.prisma.userAccess.updateMany({ where: { portalUserId: user.id }, data: { inactive: true } });
+    await sso.current.t.prisma.userAccess.updateMany({ where: { portalUserId: user.id }, data: { inactive: true } });
     await expect(oidc.refreshTokenGrant(config, fresh.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
   });
 
   it("refuses a person without access to the system with the spec's text, without a callback", async () => {
-    const system = await registerSystem(stack.t);
-    const { session } = await person(stack.t, 'ssono');
-    const config = await discover(stack.issuer, system.clientId, system.secret);
+    const system = await registerSystem(sso.current.t);
+    const { user, session } = await person(sso.current.t, 'ssono');
+    const config = await discover(sso.current.issuer, system.clientId, system.secret);
     const { url } = await authorize(config, 'openid');
-    const { answer, callback } = await signInThroughPortal(new Browser(stack.base), url, session);
+    const { answer, callback } = await signInThroughPortal(new Browser(sso.current.base), url, session);
     expect(callback).toBeNull();
     expect(answer).toMatchObject({
       outcome: 'REFUSED',
@@ -105,11 +105,15 @@ describe('the provider (issue 22)', () => {
       message: ssoRefusalText('notAuthorized'),
       system: { id: system.systemId },
     });
+    const audited = await sso.current.t.prisma.auditEvent.findFirst({
+      where: { entityType: 'SsoClient', entityId: system.clientId, actorUserId: user.id },
+    });
+    expect(audited).toMatchObject({ action: 'SSO_REFUSED', after: { case: 'notAuthorized' } });
   });
 
   it('ends an unknown client, an unregistered redirect URI and a missing client on the portal refusal page', async () => {
-    const system = await registerSystem(stack.t);
-    const browser = new Browser(stack.base);
+    const system = await registerSystem(sso.current.t);
+    const browser = new Browser(sso.current.base);
     const authorizeUrl = (params: Record<string, string>) =>
       `/oidc/auth?${new URLSearchParams({ response_type: 'code', scope: 'openid', ...params })}`;
     const cases: Array<[Record<string, string>, string]> = [
@@ -125,8 +129,8 @@ describe('the provider (issue 22)', () => {
   });
 
   it('refuses a public client without PKCE and a wrong client secret', async () => {
-    const pub = await registerSystem(stack.t, { isPublic: true });
-    const res = await new Browser(stack.base).fetch(
+    const pub = await registerSystem(sso.current.t, { isPublic: true });
+    const res = await new Browser(sso.current.base).fetch(
       `/oidc/auth?${new URLSearchParams({ client_id: pub.clientId, response_type: 'code', scope: 'openid', redirect_uri: REDIRECT_URI })}`,
     );
     // PKCE missing: the provider answers the system (its redirect URI is known) with invalid_request.
@@ -135,8 +139,8 @@ describe('the provider (issue 22)', () => {
     expect(location.href.startsWith(REDIRECT_URI)).toBe(true);
     expect(location.searchParams.get('error')).toBe('invalid_request');
 
-    const conf = await registerSystem(stack.t);
-    const wrong = await discover(stack.issuer, conf.clientId, 'not-the-secret');
+    const conf = await registerSystem(sso.current.t);
+    const wrong = await discover(sso.current.issuer, conf.clientId, 'not-the-secret');
     await expect(oidc.refreshTokenGrant(wrong, 'x')).rejects.toMatchObject({
       status: 401,
       cause: [{ parameters: { error: 'invalid_client' } }],
@@ -146,12 +150,12 @@ describe('the provider (issue 22)', () => {
   it('keeps its keys encrypted and across restarts, and publishes the old key beside a rotated one', async () => {
     const jwks = async (issuer: string) =>
       ((await (await fetch(`${issuer}/jwks`)).json()) as { keys: Array<{ kid: string; d?: string }> }).keys;
-    const before = await jwks(stack.issuer);
+    const before = await jwks(sso.current.issuer);
     expect(before.every((k) => k.d === undefined)).toBe(true);
-    for (const row of await stack.t.prisma.oidcSigningKey.findMany()) {
+    for (const row of await sso.current.t.prisma.oidcSigningKey.findMany()) {
       expect(row.privateJwk).not.toMatch(/"d"|"kty"/);
     }
-    const kid = await rotateSigningKey(stack.t.prisma, stack.t.cfg.OIDC_KEY_ENCRYPTION_KEY!, 3600);
+    const kid = await rotateSigningKey(sso.current.t.prisma, sso.current.t.cfg.OIDC_KEY_ENCRYPTION_KEY!, 3600);
     const restarted = await startSsoApi();
     try {
       const after = (await jwks(restarted.issuer)).map((k) => k.kid);
@@ -163,15 +167,15 @@ describe('the provider (issue 22)', () => {
   });
 
   it("revokes the grants of a removed system in the writer's transaction, and all of them on deactivation", async () => {
-    const system = await registerSystem(stack.t);
-    const config = await discover(stack.issuer, system.clientId, system.secret);
+    const system = await registerSystem(sso.current.t);
+    const config = await discover(sso.current.issuer, system.clientId, system.secret);
     const grantsOf = (subjectId: string) =>
-      stack.t.prisma.$queryRaw<[{ n: number }]>`
+      sso.current.t.prisma.$queryRaw<[{ n: number }]>`
         SELECT count(*)::int AS n FROM "OidcPayload" WHERE "kind" = 'Grant' AND "payload"->>'accountId' = ${subjectId}`;
     const signedIn = async (tag: string) => {
-      const p = await person(stack.t, tag, system.systemId);
+      const p = await person(sso.current.t, tag, system.systemId);
       const { url, verifier, state } = await authorize(config, 'openid');
-      const { callback } = await signInThroughPortal(new Browser(stack.base), url, p.session);
+      const { callback } = await signInThroughPortal(new Browser(sso.current.base), url, p.session);
       const tokens = await oidc.authorizationCodeGrant(config, callback!, {
         pkceCodeVerifier: verifier,
         expectedState: state,
@@ -179,11 +183,11 @@ describe('the provider (issue 22)', () => {
       expect((await grantsOf(p.user.subjectId))[0].n).toBe(1);
       return { ...p, tokens };
     };
-    const admin = await signIn(stack.t.app, 'reviewer');
+    const admin = await signIn(sso.current.t.app, 'reviewer');
 
     // The admin's Access tab takes the system away (000 §7 PUT user_access/user/{id}).
     const removed = await signedIn('ssorm');
-    const res = await call(stack.t.app, admin, 'PUT', `/rest/secure/user_access/user/${removed.user.id}`, {
+    const res = await call(sso.current.t.app, admin, 'PUT', `/rest/secure/user_access/user/${removed.user.id}`, {
       userAccesses: [],
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -195,7 +199,7 @@ describe('the provider (issue 22)', () => {
     // Deactivation ends every grant of the person.
     const deactivated = await signedIn('ssodeact');
     const off = await call(
-      stack.t.app,
+      sso.current.t.app,
       admin,
       'PUT',
       `/rest/secure/user_management/deactivate_user/${deactivated.user.id}`,

@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import * as oidc from 'openid-client';
 import { SSO_LOGIN_PATH, type SsoLoginAnswer } from '@portal/contract';
 import { hashClientSecret } from '../../../api/src/shared/client-secret';
@@ -38,6 +38,16 @@ export async function startSsoApi(env: Record<string, string> = {}): Promise<Sso
   const t = await buildTestApp({ PORTAL_URL: base, ...env });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, base, issuer: `${base}/oidc`, close: () => t.close() };
+}
+
+/** One provider API for a test file: started before its tests, closed after. */
+export function useSsoStack(): { readonly current: SsoStack } {
+  const ref = {} as { current: SsoStack };
+  beforeAll(async () => {
+    ref.current = await startSsoApi();
+  }, 60_000);
+  afterAll(async () => ref.current?.close());
+  return ref;
 }
 
 /** A study system with a confidential client. @returns its id, client id and secret. */

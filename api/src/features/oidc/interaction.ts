@@ -38,6 +38,26 @@ async function openRequestFor(deps: Deps, userId: number, systemId: number): Pro
   return open.find((r) => names(r.accessControls))?.id ?? null;
 }
 
+/** Audits a sign-in or a refusal at the portal's step (issue 22 Audit): per client, with the refusal's case. */
+async function audit(
+  deps: Deps,
+  req: FastifyRequest,
+  clientId: string,
+  answer: SsoLoginAnswer,
+): Promise<SsoLoginAnswer> {
+  await deps.prisma.auditEvent.create({
+    data: {
+      actorUserId: req.auth!.userId,
+      actorUsername: req.auth!.username,
+      entityType: 'SsoClient',
+      entityId: clientId || '(none)',
+      action: answer.outcome === 'CONTINUE' ? 'SSO_SIGN_IN' : 'SSO_REFUSED',
+      after: answer.outcome === 'CONTINUE' ? {} : { case: answer.case },
+    },
+  });
+  return answer;
+}
+
 /**
  * Finishes interaction `uid` for the signed-in person (`req.auth`, set by the session guard).
  * @returns where the browser goes on, or the refusal to show.
@@ -48,20 +68,33 @@ export async function finishSignIn(
   req: FastifyRequest,
   reply: FastifyReply,
 ): Promise<SsoLoginAnswer> {
+  const { clientId, answer } = await decide(deps, provider, req, reply);
+  return audit(deps, req, clientId, answer);
+}
+
+async function decide(
+  deps: Deps,
+  provider: Provider,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ clientId: string; answer: SsoLoginAnswer }> {
   let details;
   try {
     details = await provider.interactionDetails(req.raw, reply.raw);
   } catch {
     // An expired or foreign interaction: the link cannot be followed any more.
-    return refused(deps, 'invalidLink');
+    return { clientId: '', answer: refused(deps, 'invalidLink') };
   }
   const clientId = typeof details.params.client_id === 'string' ? details.params.client_id : '';
-  if (!clientId) return refused(deps, 'undetermined');
+  const no = (answer: SsoLoginAnswer) => ({ clientId, answer });
+  if (!clientId) return no(refused(deps, 'undetermined'));
   const system = await systemOfClient(deps.prisma, clientId);
-  if (!system) return refused(deps, 'invalidLink');
+  if (!system) return no(refused(deps, 'invalidLink'));
   const { user, records } = await accessToSystem(deps.prisma, { id: req.auth!.userId }, system.id);
-  if (!user || user.inactive) return refused(deps, 'identity');
-  if (!records.length) return refused(deps, 'notAuthorized', system, await openRequestFor(deps, user.id, system.id));
+  if (!user || user.inactive) return no(refused(deps, 'identity'));
+  if (!records.length) {
+    return no(refused(deps, 'notAuthorized', system, await openRequestFor(deps, user.id, system.id)));
+  }
 
   const grant = details.grantId
     ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: user.subjectId, clientId }))
@@ -75,5 +108,5 @@ export async function finishSignIn(
     { login: { accountId: user.subjectId }, consent: { grantId } },
     { mergeWithLastSubmission: false },
   );
-  return { outcome: 'CONTINUE', redirectTo };
+  return { clientId, answer: { outcome: 'CONTINUE', redirectTo } };
 }
