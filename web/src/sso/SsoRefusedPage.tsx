@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { ssoRefusalText } from '@portal/contract';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { getXsrfToken } from '../lib/apiClient';
 import { SSO_PROVIDER_NAME } from '../lib/config';
 import { paths } from '../lib/paths';
@@ -21,7 +21,8 @@ export const SSO_REFUSED_TEXTS = {
 
 /**
  * Where a single sign-on is refused (issue 22; 000 §8 Single sign-on) at /app/sso/refused?case=&systemId=
- * &systemName=&openRequestId=: the heading and the case's text (an unknown case reads as 'undetermined'), and
+ * &systemName=&openRequestId=: the heading and the case's text (the server's, handed over by the sign-in step,
+ * else the contract's with VITE_SSO_PROVIDER_NAME; an unknown case reads as 'undetermined'), and
  * the ways on. For 'not authorized' with a system, a 'Request access to <system>' button opening the access
  * request form with that system preselected, or, when the person has an open request, the link to it
  * (their Requests History: the app shows own requests there). Then the dashboard, or the sign-in page when
@@ -31,6 +32,12 @@ export function SsoRefusedPage() {
   usePageTitle(SSO_REFUSED_TEXTS.title);
   const [search] = useSearchParams();
   const refusal = readRefusal(search);
+  // The sign-in step hands over the server's text (its configured provider name); a link or a redirect has none.
+  const state: unknown = useLocation().state;
+  const serverText =
+    state && typeof state === 'object' && 'message' in state && typeof state.message === 'string'
+      ? state.message
+      : null;
   const signedIn = !!getXsrfToken();
   const system = refusal.case === 'notAuthorized' ? refusal.system : null;
   const systems = useSystems();
@@ -41,7 +48,7 @@ export function SsoRefusedPage() {
     <Stack gap="md" py="md" data-testid="sso-refused">
       <Title order={1}>{SSO_REFUSED_TEXTS.title}</Title>
       <Alert color="red" variant="light" role="status">
-        {ssoRefusalText(refusal.case, SSO_PROVIDER_NAME)}
+        {serverText ?? ssoRefusalText(refusal.case, SSO_PROVIDER_NAME)}
       </Alert>
       {system && refusal.openRequestId && (
         <Stack gap={4}>

@@ -9,8 +9,10 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setXsrfToken } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { mockApi, reply, sequence, type Handler } from '../testing/mockApi';
+import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { leavePortal } from './leavePortal';
+import { SsoRefusedPage } from './SsoRefusedPage';
 import { SsoStepPage } from './SsoStepPage';
 
 vi.mock('./leavePortal', () => ({ leavePortal: vi.fn() }));
@@ -19,14 +21,14 @@ const UID = 'Abc-123_xyz';
 const LOGIN = `POST ${SSO_LOGIN_PATH(UID)}`;
 
 function renderStep(login?: Handler) {
-  const api = mockApi(login ? { [LOGIN]: login } : {});
+  const api = mockApi({ ...referenceHandlers, ...(login ? { [LOGIN]: login } : {}) });
   const view = renderRoute({
     path: paths.app.sso.step.path,
     url: paths.app.sso.step.href(UID),
     element: <SsoStepPage />,
     otherRoutes: [
       { path: '/', element: <p>Sign-in page</p> },
-      { path: paths.app.sso.refused.path, element: <p>Refusal page</p> },
+      { path: paths.app.sso.refused.path, element: <SsoRefusedPage /> },
     ],
   });
   const at = () => `${view.router.state.location.pathname}${view.router.state.location.search}`;
@@ -59,17 +61,18 @@ describe('the single sign-on step', () => {
     expect(api.callsTo(LOGIN)).toEqual([expect.objectContaining({ body: {} })]);
   });
 
-  it('goes to the refusal page with the case, the system and the open request', async () => {
+  it("goes to the refusal page with the case, the system, the open request and the server's text", async () => {
     setXsrfToken('xsrf-1');
     const refused: SsoLoginAnswer = {
       outcome: 'REFUSED',
       case: 'notAuthorized',
-      message: 'You are not authorized to access the requested Frontier Science portal application.',
+      message: 'You are not authorized to access the requested Acme Research portal application.',
       system: { id: 4, systemName: 'Electronic Data Capture' },
       openRequestId: 12,
     };
     const { at } = renderStep(() => reply(200, refused));
-    expect(await screen.findByText('Refusal page')).toBeInTheDocument();
+    expect(await screen.findByText(refused.message)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View your open request' })).toBeInTheDocument();
     expect(at()).toBe(
       '/app/sso/refused?case=notAuthorized&systemId=4&systemName=Electronic%20Data%20Capture&openRequestId=12',
     );

@@ -47,8 +47,12 @@ export function SsoStepPage() {
 
   const onAnswer = (answer: SsoLoginAnswer) => {
     if (answer.outcome === 'CONTINUE') return leavePortal(answer.redirectTo);
-    const { case: kase, system, openRequestId } = answer;
-    void navigate(paths.app.sso.refused.href({ case: kase, system, openRequestId }), { replace: true });
+    const { case: kase, system, openRequestId, message } = answer;
+    // The server's text (with its configured provider name) goes along as router state, never in the URL.
+    void navigate(paths.app.sso.refused.href({ case: kase, system, openRequestId }), {
+      replace: true,
+      state: { message },
+    });
   };
   const login = useSsoLogin({
     mutationConfig: {

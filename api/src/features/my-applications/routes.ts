@@ -13,11 +13,9 @@ import type { ApiConfig } from '../../config';
 import type { Deps } from '../../deps';
 import { SECURE_ERRORS } from '../../http/route-schemas';
 
-/** The provider's issuer: OIDC_ISSUER when configured, else the portal's own `/oidc`. */
+/** The provider's issuer (as the oidc feature's): OIDC_ISSUER when configured, else the portal's own `/oidc`. */
 export function providerIssuer(cfg: ApiConfig): string {
-  const configured = (cfg as ApiConfig & { OIDC_ISSUER?: unknown }).OIDC_ISSUER;
-  if (typeof configured === 'string' && configured) return configured;
-  return `${cfg.PORTAL_URL.replace(/\/+$/, '')}/oidc`;
+  return cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/+$/, '')}/oidc`;
 }
 
 /**
