@@ -210,4 +210,43 @@ describe('the provider (issue 22)', () => {
       error: 'invalid_grant',
     });
   });
+
+  it('answers prompt=none with the protocol error at the system, before and after access ends', async () => {
+    const system = await registerSystem(sso.current.t);
+    const { user, session } = await person(sso.current.t, 'ssonone', system.systemId);
+    const config = await discover(sso.current.issuer, system.clientId, system.secret);
+    const browser = new Browser(sso.current.base);
+    const silent = async () => {
+      const { url } = await authorize(config, 'openid');
+      url.searchParams.set('prompt', 'none');
+      const landed = await browser.follow(url.href);
+      return new URL(landed.url);
+    };
+    // No provider session yet: the system hears login_required, the person sees nothing.
+    const first = await silent();
+    expect(first.href.startsWith(REDIRECT_URI)).toBe(true);
+    expect(first.searchParams.get('error')).toBe('login_required');
+
+    // Signed in once: a silent sign-in succeeds with a code.
+    const { url } = await authorize(config, 'openid');
+    await signInThroughPortal(browser, url, session);
+    const again = await silent();
+    expect(again.searchParams.get('code')).toBeTruthy();
+
+    // The access ended: the silent sign-in is refused to the system, no code.
+    await sso.current.t.prisma.userAccess.updateMany({ where: { portalUserId: user.id }, data: { inactive: true } });
+    const ended = await silent();
+    expect(ended.href.startsWith(REDIRECT_URI), ended.href).toBe(true);
+    expect(ended.searchParams.get('code')).toBeNull();
+    expect(ended.searchParams.get('error')).toBe('login_required');
+
+    // And the next interactive attempt ends on the portal's 'not authorized' page (the Done-when of issue 22).
+    const next = await authorize(config, 'openid');
+    const { answer } = await signInThroughPortal(browser, next.url, session);
+    expect(answer).toMatchObject({
+      outcome: 'REFUSED',
+      case: 'notAuthorized',
+      message: ssoRefusalText('notAuthorized'),
+    });
+  });
 });

@@ -7,7 +7,7 @@
  * the network's own systems. Errors the provider cannot send back to a system end on the portal's refusal page
  * with the 000 §8 text of their case.
  */
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
 import type { SsoRefusalCase } from '@portal/contract';
 import type { Deps } from '../../deps';
 import { verifyClientSecret } from '../../shared/client-secret';
@@ -42,6 +42,25 @@ const systemOf = (ctx: KoaContextWithOIDC): number | null => {
   const id = (client as unknown as { system_access_id?: unknown } | undefined)?.system_access_id;
   return typeof id === 'number' ? id : null;
 };
+
+/**
+ * The default prompts plus one login check: a provider session whose person may no longer enter the client's
+ * system (deactivated, or the system's access removed: `findAccount` finds no account) asks again, so the
+ * portal's step shows the refusal (000 §8) and `prompt=none` answers `login_required` to the system.
+ */
+function promptPolicy() {
+  const policy = interactionPolicy.base();
+  policy
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check('no_access', 'The person may no longer enter this system', 'login_required', (ctx) =>
+        ctx.oidc.session?.accountId && !ctx.oidc.account
+          ? interactionPolicy.Check.REQUEST_PROMPT
+          : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+      ),
+    );
+  return policy;
+}
 
 /** @returns the provider, its keys loaded (the first one made if none exists). @throws when keys cannot be read. */
 export async function buildProvider(deps: Deps, secret: string): Promise<Provider> {
@@ -92,7 +111,7 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
     // Refresh tokens for every client allowed the grant, rotated on every use (a reused one revokes the grant).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: () => true,
-    interactions: { url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
+    interactions: { policy: promptPolicy(), url: (_ctx, interaction) => `/oidc/interaction/${interaction.uid}` },
     renderError: async (ctx, out) => {
       ctx.status = 303;
       ctx.redirect(refusalPage(refusalOf(out as { error?: string; error_description?: string })));
