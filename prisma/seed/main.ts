@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { createPrisma } from '../src';
+import { registerDemoSystem, DemoSystemEnvSchema } from './demo-system';
 import { runSeed } from './index';
 
-const Env = DirectoryConfigSchema.extend({
+const Env = DirectoryConfigSchema.extend(DemoSystemEnvSchema.shape).extend({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   SEED_GENERATED_USERS: z.coerce.number().int().min(0).max(100_000).default(2000),
 });
@@ -24,6 +25,15 @@ async function main(): Promise<void> {
       log: (l) => console.log(`seed: ${l}`),
     });
     console.log(ran ? 'seed: done' : 'seed: already seeded, nothing to do');
+    // On every start, seeded before or not: the demo system's port and secret are the data folder's current ones.
+    if (env.DEMO_SYSTEM_URL && env.DEMO_SYSTEM_CLIENT_ID && env.DEMO_SYSTEM_CLIENT_SECRET) {
+      const demo = {
+        url: env.DEMO_SYSTEM_URL,
+        clientId: env.DEMO_SYSTEM_CLIENT_ID,
+        secret: env.DEMO_SYSTEM_CLIENT_SECRET,
+      };
+      await registerDemoSystem(prisma, demo, (l) => console.log(`seed: ${l}`));
+    }
   } finally {
     await prisma.$disconnect();
   }

@@ -6,7 +6,16 @@ import { freePort, isPortFree } from './net';
 import type { StackEnv } from './config';
 
 export type PortName =
-  'portal' | 'temporal' | 'temporalUi' | 'temporalHttp' | 'temporalMetrics' | 'postgres' | 'ldap' | 'smtp' | 'mailUi';
+  | 'portal'
+  | 'temporal'
+  | 'temporalUi'
+  | 'temporalHttp'
+  | 'temporalMetrics'
+  | 'postgres'
+  | 'ldap'
+  | 'smtp'
+  | 'mailUi'
+  | 'demoSystem';
 export type PortPlan = Record<PortName, number>;
 
 /** Default port, overriding variable and description of each listener. */
@@ -21,6 +30,8 @@ export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv &
   ldap: { default: 3389, envVar: 'LDAP_PORT', what: 'OpenLDAP slapd' },
   smtp: { default: 1025, envVar: 'SMTP_PORT', what: 'SMTP catcher' },
   mailUi: { default: 1080, envVar: 'MAIL_UI_PORT', what: 'mail web UI' },
+  // The demo study system (issue 22), a relying party of the portal's single sign-on, on http://localhost.
+  demoSystem: { default: 8090, envVar: 'DEMO_SYSTEM_PORT', what: 'demo study system (single sign-on)' },
 };
 
 /**

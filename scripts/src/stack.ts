@@ -9,6 +9,7 @@ import { type AppsHandle, startApps } from './apps';
 import type { RestartPolicy } from './backoff';
 import { loadStackEnv } from './config';
 import { migrateDatabase, seedDatabase } from './database';
+import { demoSystemEnv, startDemoSystem } from './demo-system/start';
 import { repoPath } from './paths';
 import { type PortName, planPorts } from './ports';
 import { type ExitInfo, type Log, killAllManaged } from './procs';
@@ -22,7 +23,10 @@ export interface StackOptions {
   ports?: 'default' | 'random';
   /** Run the (idempotent) demo seed. Default false. */
   seed?: boolean;
-  /** Start the worker and the API and wait for its health endpoint. Default false. */
+  /**
+   * Start the worker and the API and wait for its health endpoint, then the demo study system (issue 22).
+   * Default false.
+   */
   apps?: boolean;
   /** Receives every log line (children's lines are prefixed `[name]`). Default console.log. */
   log?: Log;
@@ -53,6 +57,8 @@ export interface StackUrls {
   smtp: string;
   ldap: string;
   database: string;
+  /** The demo study system 'Electronic Data Capture (demo)' (http://localhost:PORT); with `apps` only. */
+  demoSystem?: string;
 }
 
 /** The variables the worker, API and seed read (fixed names). */
@@ -135,7 +141,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await clearLeftovers(dataDir, log);
 
   const needed = new Set<PortName>();
-  if (options.apps) needed.add('portal');
+  if (options.apps) (['portal', 'demoSystem'] as const).forEach((p) => needed.add(p));
   if (!cfg.DATABASE_URL) needed.add('postgres');
   if (!cfg.TEMPORAL_ADDRESS) {
     (['temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'] as const).forEach((p) => needed.add(p));
@@ -189,6 +195,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];
   const env: NodeJS.ProcessEnv = { ...parentEnv, ...portalEnv };
   const portal = `http://127.0.0.1:${ports.portal}`;
+  // The demo study system's client: registered by the seed, used by the demo system (same secret, same port).
+  const demoEnv = demoSystemEnv({
+    port: ports.demoSystem,
+    issuer: parentEnv.OIDC_ISSUER || `${portal}/oidc`,
+    clientSecret: secrets.demoSystemClientSecret,
+  });
   const stack: Stack = {
     urls: {
       portal,
@@ -208,11 +220,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   try {
     await migrateDatabase(ep.databaseUrl, log);
-    if (options.seed) await seedDatabase(env, log);
+    if (options.seed) await seedDatabase({ ...env, ...demoEnv }, log);
     if (options.apps) {
       const apps = await startApps(env, portal, log, options.restartPolicy);
       running.push({ name: 'apps', stop: () => apps.stop() });
       stack.apps = { worker: apps.worker, api: apps.api };
+      const demo = await startDemoSystem({ ...env, ...demoEnv }, ports.demoSystem, log, options.restartPolicy);
+      running.push({ name: 'demo-system', stop: () => demo.stop() });
+      stack.urls.demoSystem = demoEnv.DEMO_SYSTEM_URL;
     }
   } catch (err) {
     await stop();

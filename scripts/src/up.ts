@@ -11,11 +11,13 @@ import { describeExit } from './supervisor';
 
 const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps]
 
-Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker and the API
-(--no-apps: only the services, for running the worker and the API yourself with the printed environment).
+Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker, the API and the demo
+study system on http://localhost (--no-apps: only the services, for running the worker and the API yourself with
+the printed environment).
 A worker or API that dies is restarted (1 s doubling to 30 s); a service that dies stops everything.
 Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
-SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT.`;
+SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT,
+DEMO_SYSTEM_PORT.`;
 
 const DemoAccounts = z.array(
   z.object({
@@ -51,6 +53,7 @@ async function printBanner(stack: Stack, dataDir: string): Promise<void> {
     'Portal Gateway is up',
     table([
       ['Portal', stack.urls.portal],
+      ...(stack.urls.demoSystem ? [['Demo study system', stack.urls.demoSystem]] : []),
       ['Temporal UI', stack.urls.temporalUi ?? '(external Temporal: set TEMPORAL_UI_URL)'],
       ['Mail (caught)', stack.urls.mailUi ?? '(external SMTP: set MAIL_UI_URL)'],
       ['Data folder', dataDir],
