@@ -12,11 +12,10 @@
  */
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
-import { signIn, startBenchStack } from './stack';
+import { runAlone, signIn } from './stack';
 
 export const PROXY_BATCH_TARGETS = { batchToBaselineRatio: 2, batchMs: 60_000 };
 const USERS = Number(process.env.BENCH_PROXY_USERS ?? 1000);
@@ -154,39 +153,22 @@ export function proxyBatchMissed(r: ProxyBatchBench): string[] {
   ].filter((m): m is string => typeof m === 'string');
 }
 
-async function main(): Promise<void> {
-  const stack = await startBenchStack('bench-proxy');
-  try {
-    const r = await measureProxyBatch({
+runAlone(
+  import.meta.url,
+  'bench-proxy',
+  (stack) =>
+    measureProxyBatch({
       base: stack.urls.portal,
       databaseUrl: stack.urls.database,
       temporalAddress: stack.urls.temporalAddress,
-    });
-    const missed = proxyBatchMissed(r);
-    console.log(
-      JSON.stringify(
-        {
-          users: r.users,
-          successes: r.successes,
-          batchSeconds: Math.round(r.batchMs) / 1000,
-          baselineSeconds: Math.round(r.baselineMs) / 1000,
-          ratio: Math.round(r.ratio * 100) / 100,
-          targets: PROXY_BATCH_TARGETS,
-          missed,
-        },
-        null,
-        2,
-      ),
-    );
-    process.exitCode = missed.length ? 1 : 0;
-  } finally {
-    await stack.close();
-  }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
-}
+    }),
+  (r) => ({
+    users: r.users,
+    successes: r.successes,
+    batchSeconds: Math.round(r.batchMs) / 1000,
+    baselineSeconds: Math.round(r.baselineMs) / 1000,
+    ratio: Math.round(r.ratio * 100) / 100,
+    targets: PROXY_BATCH_TARGETS,
+    missed: proxyBatchMissed(r),
+  }),
+);

@@ -14,6 +14,9 @@
  *   load generator shares the machine's two cores);
  * - sign-in with a wrong password for a known and an unknown username (sign-in-timing.ts): both medians and
  *   their difference (issue 13: timing must not tell accounts apart);
+ * - single sign-on's whole code flow (authorize with a live portal session → code → token → userinfo) through
+ *   the portal beside the same flow on a bare oidc-provider with the same PostgreSQL adapter (sso.ts; issue
+ *   22: p50 ratio at most 2, the portal's p50 under 100 ms);
  * - a proxy batch of 1,000 users end to end beside a bare workflow of 1,000 sequential no-op activities each
  *   starting a no-op workflow on the same server (proxy-batch.ts; issue 12: ratio at most 2, batch under 60 s).
  * Writes tests/artifacts/bench.json and exits 1 when a target is missed. Traffic stays on 127.0.0.1.
@@ -29,6 +32,7 @@ import { percentile } from './timing';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
 import { measureProxyBatch, proxyBatchMissed } from './proxy-batch';
+import { SSO_TARGETS, measureSso, ssoMissed } from './sso';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 15);
 const QUEUE_TIMES = Number(process.env.BENCH_QUEUE_TIMES ?? 1000);
@@ -38,6 +42,7 @@ const TARGETS = {
   reviewP95Ms: 500,
   queueToSqlP50Ratio: 1.5,
   signInTimingDiff: SIGN_IN_TIMING_TARGET,
+  sso: SSO_TARGETS,
 };
 /** The built web app to measure (BENCH_WEB_DIST: another build's folder). */
 const WEB_DIST = process.env.BENCH_WEB_DIST ?? path.join(import.meta.dirname, '..', '..', 'web', 'dist');
@@ -133,6 +138,11 @@ async function main(): Promise<void> {
       throw new Error(`queue load: ${load.non2xx} non-2xx, ${load.errors} errors`);
 
     const timing = await measureSignInTiming(base, DirectoryConfigSchema.parse(stack.portalEnv));
+    const sso = await measureSso({
+      base,
+      databaseUrl: stack.urls.database,
+      keySecret: stack.portalEnv.OIDC_KEY_ENCRYPTION_KEY,
+    });
     const proxyBatch = await measureProxyBatch({
       base,
       databaseUrl: stack.urls.database,
@@ -161,6 +171,12 @@ async function main(): Promise<void> {
       signInKnownP50Ms: timing.knownP50Ms,
       signInUnknownP50Ms: timing.unknownP50Ms,
       signInTimingDiffMs: timing.diffMs,
+      ssoFlows: sso.flows,
+      ssoPortalP50Ms: sso.portalP50Ms,
+      ssoPortalP95Ms: sso.portalP95Ms,
+      ssoBareP50Ms: sso.bareP50Ms,
+      ssoBareP95Ms: sso.bareP95Ms,
+      ssoPortalToBareP50Ratio: sso.ratio,
       proxyBatchUsers: proxyBatch.users,
       proxyBatchMs: proxyBatch.batchMs,
       proxyBaselineMs: proxyBatch.baselineMs,
@@ -176,6 +192,7 @@ async function main(): Promise<void> {
         `queue p50 ${results.queueToSqlP50Ratio.toFixed(2)}× SQL > ${TARGETS.queueToSqlP50Ratio}×`,
       !signInTimingMet(timing) &&
         `sign-in known vs unknown medians differ by ${timing.diffMs.toFixed(1)} ms (> ${SIGN_IN_TIMING_TARGET.maxDiffMs} ms and > ${SIGN_IN_TIMING_TARGET.maxDiffShare * 100}%)`,
+      ...ssoMissed(sso),
       ...proxyBatchMissed(proxyBatch),
     ].filter(Boolean);
     const out = path.join(import.meta.dirname, '..', 'artifacts', 'bench.json');

@@ -2,12 +2,41 @@
  * What every bench needs of the product: a whole local stack of its own (seeded, on free ports, in a
  * throw-away folder, quiet) and a demo account's session.
  */
+import { pathToFileURL } from 'node:url';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { type ThrowawayStack, startThrowawayStack } from '../support/throwaway-stack';
 
 /** Starts a quiet stack of the bench's own (`env`: the services' environment, e.g. SEED_GENERATED_USERS). */
 export const startBenchStack = (name: string, env?: NodeJS.ProcessEnv): Promise<ThrowawayStack> =>
   startThrowawayStack(name, { env });
+
+/**
+ * A bench run on its own (`npx tsx --conditions=development bench/<file>.ts`): when `moduleUrl` is the script
+ * node was started with, runs `measure` on a stack of its own named `name`, prints `report` of the result as
+ * JSON and exits 1 when its `missed` is not empty or on an error. Does nothing when the module is imported.
+ */
+export function runAlone<R>(
+  moduleUrl: string,
+  name: string,
+  measure: (stack: ThrowawayStack) => Promise<R>,
+  report: (result: R) => Record<string, unknown> & { missed: string[] },
+): void {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  const run = async () => {
+    const stack = await startBenchStack(name);
+    try {
+      const out = report(await measure(stack));
+      console.log(JSON.stringify(out, null, 2));
+      process.exitCode = out.missed.length ? 1 : 0;
+    } finally {
+      await stack.close();
+    }
+  };
+  run().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}
 
 export interface BenchSession {
   cookie: string;
