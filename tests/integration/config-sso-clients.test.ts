@@ -201,6 +201,7 @@ describe('single sign-on client: lifecycle', () => {
     ]);
     expect(audit.every((a) => a.actorUsername === 'admin')).toBe(true);
     expect(audit[0]!.after).toMatchObject({ clientId: id, hasSecret: true });
+    expect(audit[2]!.before).toEqual(audit[2]!.after);
     expect(audit[5]!.before).toMatchObject({ clientId: id });
     const text = JSON.stringify(audit.map((a) => [a.before, a.after]));
     for (const secret of [first.clientSecret, second, back.json().clientSecret]) expect(text).not.toContain(secret);

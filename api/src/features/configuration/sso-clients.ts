@@ -135,6 +135,8 @@ export function rotateSsoClientSecret(prisma: PrismaClient, actor: AuditActor, s
       entityType: ENTITY,
       entityId: systemId,
       action: 'SECRET_ROTATED',
+      // The same before and after: the action says what changed (never the secret nor its digest).
+      before: auditSnapshot(before),
       after: auditSnapshot(row),
     });
     return { ...ssoClientView(row), clientSecret: secret };

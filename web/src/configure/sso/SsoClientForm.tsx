@@ -145,7 +145,7 @@ export function SsoClientForm({
           readOnly={readOnly}
           {...form.getInputProps('clientId')}
         />
-        <Radio.Group label="Client type" required readOnly={readOnly} {...form.getInputProps('clientType')}>
+        <Radio.Group label="Client type" readOnly={readOnly} {...form.getInputProps('clientType')}>
           <Stack gap="xs" mt="xs">
             <Radio value="confidential" disabled={readOnly} label="Confidential: a server that keeps a client secret" />
             <Radio value="public" disabled={readOnly} label="Public: no secret, signs in with PKCE (browser or app)" />
