@@ -3,8 +3,9 @@
  * its Done-when), a real relying party on http://localhost while the portal is on http://127.0.0.1 (two sites):
  * - a person holding 'Electronic Data Capture' opens it from 'My applications' (a new tab), goes through the
  *   portal's sign-in step without signing in again and lands signed in there, with their study access;
- * - once a reviewer removes that system on the user's Access tab, the demo's next refresh fails ('Your access to this system has ended.') and the
- *   next sign-in ends on the portal's 'not authorized' page with 'Request access to Electronic Data Capture';
+ * - once a reviewer removes that system on the user's Access tab, the demo's next refresh fails ('Your access to
+ *   this system has ended.') and its next sign-in ends on the portal's 'not authorized' page with 'Request access
+ *   to Electronic Data Capture';
  * - a person without the system who opens the demo's sign-in gets the same page.
  * axe (WCAG 2.2 AA) on the demo system's pages at 1280 px and at phone size. The users are this journey's own.
  */
