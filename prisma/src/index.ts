@@ -15,6 +15,7 @@ export * from './access-rules';
 export * from './access-records';
 export * from './access-change-filing';
 export * from './sso-revocation';
+export * from './oidc-keys';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -5,6 +5,9 @@
  * access records (`applyAccessPlan`), so every removal path (reviews, the admin's Access tab, later expiry and
  * recertification) revokes without knowing about single sign-on; deactivation and a password set through a
  * reset link revoke every system. A system's next refresh then fails and its next sign-in asks the portal.
+ * Each system with a back-channel logout URI is owed a logout token: an `SsoLogoutNotice` row in the same
+ * transaction, sent by the worker (`sso-logout-<id>`, started by its reconciler) so a system that is down
+ * never blocks the change.
  */
 import { Prisma } from '../generated/client/client';
 
@@ -38,6 +41,11 @@ export async function revokeSsoAccess(
        ${clients}`;
   if (!grants.length) return 0;
   const ids = grants.map((g) => g.id);
+  await tx.$executeRaw`
+    INSERT INTO "SsoLogoutNotice" ("clientId", "subjectId")
+    SELECT DISTINCT c."clientId", (g."payload"->>'accountId')::uuid
+      FROM "OidcPayload" g JOIN "SsoClient" c ON c."clientId" = g."payload"->>'clientId'
+     WHERE g."kind" = 'Grant' AND g."id" = ANY(${ids}::text[]) AND c."backchannelLogoutUri" IS NOT NULL`;
   await tx.$executeRaw`
     DELETE FROM "OidcPayload" WHERE "grantId" = ANY(${ids}::text[]) OR ("kind" = 'Grant' AND "id" = ANY(${ids}::text[]))`;
   return ids.length;

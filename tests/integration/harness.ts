@@ -80,6 +80,11 @@ export async function startWorker(
     mail: { ...testMailSettings(), ...(opts.smtpUrl && { smtpUrl: opts.smtpUrl }) },
     directory: opts.directory,
     overrides: opts.overrides,
+    sso: {
+      keyEncryptionKey: api.cfg.OIDC_KEY_ENCRYPTION_KEY,
+      issuer: `${api.cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`,
+      production: false,
+    },
   });
   const running = worker.run();
   return async () => {

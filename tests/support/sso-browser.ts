@@ -17,7 +17,10 @@ export const REDIRECT_URI = 'http://localhost:9/callback';
 const STEP_PAGE = /^\/app\/sso\/(?!refused$)([^/?#]+)$/;
 
 /** A study system with a confidential client (or a public one). @returns its id, client id and secret. */
-export async function registerSystem(db: { prisma: PrismaClient }, opts: { isPublic?: boolean } = {}) {
+export async function registerSystem(
+  db: { prisma: PrismaClient },
+  opts: { isPublic?: boolean; backchannelLogoutUri?: string } = {},
+) {
   const tag = crypto.randomBytes(4).toString('hex');
   const system = await db.prisma.systemAccess.create({ data: { systemName: `SSO test system ${tag}` } });
   const secret = crypto.randomBytes(24).toString('base64url');
@@ -31,6 +34,7 @@ export async function registerSystem(db: { prisma: PrismaClient }, opts: { isPub
       redirectUris: [REDIRECT_URI],
       postLogoutRedirectUris: [],
       initiateLoginUri: 'http://localhost:9/login',
+      backchannelLogoutUri: opts.backchannelLogoutUri ?? null,
     },
   });
   return { systemId: system.id, clientId, secret };

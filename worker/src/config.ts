@@ -21,6 +21,14 @@ export const WorkerConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('portal-gateway@portal.test'),
   PORTAL_URL: z.string().default('http://127.0.0.1:8080'),
   /**
+   * Single sign-on's back-channel logout (issue 22): the API's OIDC_KEY_ENCRYPTION_KEY (the worker signs logout
+   * tokens with the provider's key; unset, no token is sent) and the issuer (default PORTAL_URL + '/oidc').
+   */
+  OIDC_KEY_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  OIDC_ISSUER: z.url().optional(),
+  /** 'production' refuses loopback back-channel logout targets. */
+  NODE_ENV: z.string().default('development'),
+  /**
    * Issue 21 case 6: the key the set-password links of outbox mails derive from, so a re-sent mail carries
    * the link the first send delivered. Every worker process needs the same one: no per-process default.
    */

@@ -3,6 +3,7 @@ export { createWorker, workflowsPath } from './worker';
 export { createActivities, type MailSettings, type PortalActivities } from './activities';
 export { WorkerConfigSchema, parseEnv } from './config';
 export { reconcileUnstartedRequests, startReconciler } from './reconciler';
+export { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
 export { ensureReviewerDigestSchedule } from './digest-schedule';
 export { sendOnce } from './mail/outbox';
 export { createTransport } from './mail/transport';

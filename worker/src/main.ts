@@ -36,6 +36,11 @@ async function main(): Promise<void> {
     prisma,
     mail: { smtpUrl: cfg.SMTP_URL, from: cfg.MAIL_FROM, portalUrl: cfg.PORTAL_URL, linkKey: cfg.MAIL_LINK_KEY },
     directory: directoryConfig(),
+    sso: {
+      keyEncryptionKey: cfg.OIDC_KEY_ENCRYPTION_KEY,
+      issuer: cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`,
+      production: cfg.NODE_ENV === 'production',
+    },
     workflowBundle: prebuiltWorkflowBundle(),
   });
   if (cfg.REVIEWER_DIGEST_TO) {

@@ -3,7 +3,8 @@
  * its workflow; when that start failed (Temporal away, a crash between commit and start), the row stays
  * unmarked. This starts the workflow of every row left unmarked after a grace period, with the same
  * policies as filing (USE_EXISTING, REJECT_DUPLICATE), marks the row, and logs and audits the repair; and it
- * stores ABORTED a proxy batch whose workflow closed while its row says RUNNING. Runs on worker start and on
+ * stores ABORTED a proxy batch whose workflow closed while its row says RUNNING, and starts the back-channel
+ * logout of every notice a revocation wrote (issue 22). Runs on worker start and on
  * a timer; safe to run from several workers at once.
  */
 import type { Client } from '@temporalio/client';
@@ -18,6 +19,7 @@ import {
   unstartedBatches,
 } from './kinds/proxy-batch/reconcile';
 import type { UnstartedRequest } from './kinds/types';
+import { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
 
 export interface ReconcilerOptions {
   prisma: PrismaClient;
@@ -126,6 +128,11 @@ export async function reconcileUnstartedRequests(opts: ReconcilerOptions): Promi
     await runningBatches(opts.prisma),
     (row) => row.workflowId,
     (row) => abortClosedBatch(opts, row),
+  );
+  await each(
+    await unstartedLogoutNotices(opts.prisma),
+    (row) => `back-channel logout notice ${row.id}`,
+    (row) => startLogoutNotice(opts, row),
   );
   return repaired;
 }

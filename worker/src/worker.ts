@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
-import { type MailSettings, type PortalActivities, createActivities } from './activities';
+import { type MailSettings, type PortalActivities, type SsoSettings, createActivities } from './activities';
 
 const require = createRequire(import.meta.url);
 
@@ -31,6 +31,8 @@ export async function createWorker(opts: {
   /** The directory of the kinds' outside effects (a registration's entry); without it those saves fail. */
   directory?: DirectoryConfig;
   overrides?: Partial<PortalActivities>;
+  /** Signs back-channel logout tokens (issue 22); without it none is sent. */
+  sso?: SsoSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }): Promise<Worker> {
@@ -39,6 +41,6 @@ export async function createWorker(opts: {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
-    activities: { ...createActivities(opts.prisma, opts.mail, opts.directory), ...opts.overrides },
+    activities: { ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso), ...opts.overrides },
   });
 }

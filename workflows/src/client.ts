@@ -12,3 +12,5 @@ export * from './search-attributes';
 export * from './proxy-batch/types';
 export * from './proxy-batch/start';
 export * from './start';
+export * from './sso-logout/types';
+export * from './sso-logout/start';

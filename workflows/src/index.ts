@@ -7,3 +7,4 @@ export { registrationWorkflow } from './registration/workflow';
 export { profileChangeWorkflow } from './profile-change/workflow';
 export { reviewerDigestWorkflow } from './digest/workflow';
 export { proxyBatchWorkflow } from './proxy-batch/workflow';
+export { ssoLogoutWorkflow } from './sso-logout/workflow';

@@ -1,7 +1,12 @@
 /** Builds the worker's activity implementations around one Prisma client and one SMTP transport. */
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
-import type { DigestActivities, LifecycleActivities, ProxyBatchActivities } from '@portal/workflows';
+import type {
+  DigestActivities,
+  LifecycleActivities,
+  ProxyBatchActivities,
+  SsoLogoutActivities,
+} from '@portal/workflows';
 import { createProxyBatchActivities } from '../kinds/proxy-batch';
 import { type MailSettings, createTransport } from '../mail/transport';
 import {
@@ -12,16 +17,22 @@ import {
 } from './commit';
 import { createSendReviewerDigest } from './digest';
 import { createRecordMailFailure, createSendResolutionMail } from './mail';
+import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
 
 export type { MailSettings } from '../mail/transport';
+export type { SsoSettings } from './sso-logout';
 
-export type PortalActivities = LifecycleActivities & DigestActivities & ProxyBatchActivities;
+export type PortalActivities = LifecycleActivities & DigestActivities & ProxyBatchActivities & SsoLogoutActivities;
 
-/** `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. */
+/**
+ * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
+ * signs back-channel logout tokens; without it (single sign-on off) none is sent.
+ */
 export function createActivities(
   prisma: PrismaClient,
   mail: MailSettings,
   directory?: DirectoryConfig,
+  sso: SsoSettings = { issuer: '', production: false },
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -33,5 +44,6 @@ export function createActivities(
     recordMailFailure: createRecordMailFailure(prisma),
     sendReviewerDigest: createSendReviewerDigest(prisma, transport, mail),
     ...createProxyBatchActivities(prisma),
+    ...createSsoLogoutActivities(prisma, sso),
   };
 }
