@@ -11,6 +11,8 @@ import { SSO_LOGIN_PATH, type SsoLoginAnswer } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import { hashClientSecret } from '../../api/src/shared/client-secret';
 
+/** The post-logout URI every test client registers. */
+export const POST_LOGOUT_URI = 'http://localhost:9/signed-out';
 export const REDIRECT_URI = 'http://localhost:9/callback';
 
 /** The portal's step page of a sign-in, /app/sso/:uid (its uid in group 1); not the refusal page. */
@@ -32,7 +34,7 @@ export async function registerSystem(
       isPublic: opts.isPublic ?? false,
       secretHash: opts.isPublic ? null : await hashClientSecret(secret),
       redirectUris: [REDIRECT_URI],
-      postLogoutRedirectUris: [],
+      postLogoutRedirectUris: [POST_LOGOUT_URI],
       initiateLoginUri: 'http://localhost:9/login',
       backchannelLogoutUri: opts.backchannelLogoutUri ?? null,
     },

@@ -11,6 +11,7 @@ import { rotateSigningKey } from '../../../api/src/features/oidc/keys';
 import { call, signIn } from '../auth-helpers';
 import {
   Browser,
+  POST_LOGOUT_URI,
   REDIRECT_URI,
   discover,
   person,
@@ -248,5 +249,38 @@ describe('the provider (issue 22)', () => {
       case: 'notAuthorized',
       message: ssoRefusalText('notAuthorized'),
     });
+  });
+
+  it("signs out through the portal's accessible logout page and returns to the system's post-logout URI", async () => {
+    const system = await registerSystem(sso.current.t);
+    const { session } = await person(sso.current.t, 'ssoout', system.systemId);
+    const config = await discover(sso.current.issuer, system.clientId, system.secret);
+    const browser = new Browser(sso.current.base);
+    const { url, verifier, state } = await authorize(config, 'openid');
+    const { callback } = await signInThroughPortal(browser, url, session);
+    const tokens = await oidc.authorizationCodeGrant(config, callback!, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+
+    const end = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: POST_LOGOUT_URI,
+    });
+    const confirm = await browser.fetch(end.href);
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get('content-security-policy')).toContain("form-action 'self' http://localhost:9");
+    const html = await confirm.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<h1>Sign out</h1>');
+    const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)![1]!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+    const done = await browser.fetch(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')!.startsWith(POST_LOGOUT_URI)).toBe(true);
   });
 });

@@ -7,7 +7,14 @@ import net from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { type TestApp, buildTestApp, createTestUser, signIn } from '../auth-helpers';
 
-export { Browser, REDIRECT_URI, discover, registerSystem, signInThroughPortal } from '../../support/sso-browser';
+export {
+  Browser,
+  POST_LOGOUT_URI,
+  REDIRECT_URI,
+  discover,
+  registerSystem,
+  signInThroughPortal,
+} from '../../support/sso-browser';
 
 /** A free loopback port. */
 export async function freePort(): Promise<number> {

@@ -13,6 +13,7 @@ import type { Deps } from '../../deps';
 import { verifyClientSecret } from '../../shared/client-secret';
 import { findAccount } from './account';
 import { prismaAdapter } from './adapter';
+import { logoutSource, postLogoutSuccessSource } from './logout-pages';
 import { deriveKey, loadSigningKeys } from './keys';
 
 /** Where the provider lives: OIDC_ISSUER, else PORTAL_URL + '/oidc'. */
@@ -97,7 +98,7 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
         allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none',
       },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
     },
     ttl: {
       AccessToken: cfg.OIDC_ACCESS_TOKEN_TTL_SECONDS,
