@@ -29,6 +29,21 @@ const body = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** Stands in for what the provider issues to `client`: a grant (with a token under it) and a code naming it. */
+async function issue(client: string) {
+  const grantId = `grant-${client}`;
+  await api.prisma.oidcPayload.createMany({
+    data: [
+      { kind: 'Grant', id: grantId, payload: { clientId: client, accountId: 'x' } },
+      { kind: 'RefreshToken', id: `rt-${client}`, grantId, payload: { grantId } },
+      { kind: 'AuthorizationCode', id: `code-${client}`, payload: { clientId: client } },
+    ],
+  });
+  expect(await issuedTo(client)).toBe(3);
+}
+const issuedTo = (client: string) =>
+  api.prisma.oidcPayload.count({ where: { id: { in: [`grant-${client}`, `rt-${client}`, `code-${client}`] } } });
+
 let fixedId: number;
 beforeAll(async () => {
   fixedId = (await api.prisma.systemAccess.findFirstOrThrow({ where: { fixed: true } })).id;
@@ -186,8 +201,10 @@ describe('single sign-on client: lifecycle', () => {
     const back = await call(admin, 'PUT', clientPath(system.id), body(id));
     expect(back.json().clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
+    await issue(id);
     const removed = await call(admin, 'DELETE', clientPath(system.id));
     expect(removed.statusCode).toBe(200);
+    expect(await issuedTo(id)).toBe(0);
     expect((await call(admin, 'GET', clientPath(system.id))).json()).toBeNull();
 
     const audit = await auditRowsOf(api.prisma, 'SsoClient', system.id);
@@ -224,9 +241,11 @@ describe('single sign-on client: lifecycle', () => {
     expect(taken.statusCode).toBe(422);
     expect(taken.json()).toEqual({ fieldErrors: { clientId: ['unique'] }, globalErrors: [] });
 
-    // A client id may change; the old one is free again.
+    // A client id may change: what was issued under the old one ends, and the old id is free again.
+    await issue(id);
     const renamed = await call(admin, 'PUT', clientPath(a.id), body(`${id}-2`, { isPublic: true }));
     expect(renamed.json().clientId).toBe(`${id}-2`);
+    expect(await issuedTo(id)).toBe(0);
     expect((await call(admin, 'PUT', clientPath(b.id), body(id))).statusCode).toBe(200);
     expect(await api.prisma.ssoClient.count({ where: { systemAccessId: { in: [a.id, b.id] } } })).toBe(2);
   });

@@ -4,7 +4,8 @@
  * and has no client (422); a client id belongs to one system (`unique`); a confidential client always has a
  * secret: a new one is issued when it is created or turned confidential, or on rotation, answered once in
  * plaintext and stored only as its scrypt digest (shared/client-secret.ts); a public client has none. Every
- * change writes one audit row (`SsoClient`, keyed by the system's id) without the secret or its digest.
+ * change writes one audit row (`SsoClient`, keyed by the system's id) without the secret or its digest. Removing
+ * a client or changing its id ends the grants and tokens issued under the old id.
  */
 import type { SsoClient, SsoClientBody, SsoClientSaved } from '@portal/contract';
 import { CONFIG_MESSAGES, SSO_CLIENT_MESSAGES } from '@portal/contract';
@@ -93,6 +94,7 @@ export function saveSsoClient(
     const row = before
       ? await tx.ssoClient.update({ where: { systemAccessId: systemId }, data })
       : await tx.ssoClient.create({ data: { ...data, systemAccessId: systemId } });
+    if (before && before.clientId !== row.clientId) await revokeIssuedTo(tx, before.clientId);
     await recordAudit(tx, actor, {
       entityType: ENTITY,
       entityId: systemId,
@@ -108,6 +110,18 @@ export function saveSsoClient(
 function pickFields(r: SsoClientRow) {
   const { createdAt: _created, updatedAt: _updated, systemAccessId: _system, ...fields } = r;
   return fields;
+}
+
+/**
+ * Ends what the provider issued to `clientId` (oidc-provider's rows in `OidcPayload`: its grants and every code
+ * and token, under them or naming the client), in the transaction of a removal or a client id change, so a
+ * client id registered again later (by any system) inherits nothing.
+ */
+async function revokeIssuedTo(tx: Tx, clientId: string): Promise<void> {
+  await tx.$executeRaw`
+    DELETE FROM "OidcPayload"
+     WHERE "payload"->>'clientId' = ${clientId}
+        OR "grantId" IN (SELECT "id" FROM "OidcPayload" WHERE "kind" = 'Grant' AND "payload"->>'clientId' = ${clientId})`;
 }
 
 /** The system's client, for a change that needs one. @throws 404 'Single sign-on is not set up ...'. */
@@ -148,6 +162,7 @@ export function deleteSsoClient(prisma: PrismaClient, actor: AuditActor, systemI
   return write(prisma, async (tx) => {
     const before = await existingClient(tx, systemId);
     await tx.ssoClient.delete({ where: { systemAccessId: systemId } });
+    await revokeIssuedTo(tx, before.clientId);
     await recordAudit(tx, actor, {
       entityType: ENTITY,
       entityId: systemId,
