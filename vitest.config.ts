@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{contract,workflows,api,worker,directory,scripts}/src/**/*.test.ts'],
+          include: ['{contract,workflows,api,worker,directory,scripts,prisma}/src/**/*.test.ts'],
         },
       },
       {

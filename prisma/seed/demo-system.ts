@@ -6,10 +6,9 @@
  * registration follows the demo's current port and secret: the client row is written again (an upsert), never
  * a second one. A system that already has another client is left alone.
  */
-import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import type { PrismaClient } from '../src';
+import { hashClientSecret } from '../src/client-secret';
 
 /** The system the demo stands for. */
 export const DEMO_SYSTEM_NAME = 'Electronic Data Capture';
@@ -20,14 +19,6 @@ export const DemoSystemEnvSchema = z.object({
   DEMO_SYSTEM_CLIENT_ID: z.string().min(1).max(128).optional(),
   DEMO_SYSTEM_CLIENT_SECRET: z.string().min(32).optional(),
 });
-
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-
-/** The stored form of a client secret, as api/src/shared/client-secret.ts makes and checks it. */
-async function secretDigest(secret: string): Promise<string> {
-  const salt = crypto.randomBytes(16);
-  return `scrypt$${salt.toString('base64url')}$${(await scrypt(secret, salt, 32)).toString('base64url')}`;
-}
 
 /**
  * Registers (or updates) the demo system's client. @returns false when it was left alone (no such system,
@@ -57,7 +48,7 @@ export async function registerDemoSystem(
   const base = demo.url.replace(/\/+$/, '');
   const data = {
     isPublic: false,
-    secretHash: await secretDigest(demo.secret),
+    secretHash: await hashClientSecret(demo.secret),
     redirectUris: [`${base}/callback`],
     postLogoutRedirectUris: [`${base}/`],
     backchannelLogoutUri: null,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_CLIENT_MESSAGES } from '@portal/contract';
-import { verifyClientSecret } from '../../api/src/shared/client-secret';
+import { verifyClientSecret } from '@portal/db';
 import { auditRowsOf, signIn, startApi, unique, useConfigApi, type TestApi } from './config-support';
 
 const BASE = '/rest/secure/system_mgmt/system_access';

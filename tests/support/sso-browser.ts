@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import * as oidc from 'openid-client';
 import { SSO_LOGIN_PATH, type SsoLoginAnswer } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import { hashClientSecret } from '../../api/src/shared/client-secret';
+import { hashClientSecret } from '@portal/db';
 
 /** The post-logout URI every test client registers. */
 export const POST_LOGOUT_URI = 'http://localhost:9/signed-out';

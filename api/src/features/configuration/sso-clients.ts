@@ -12,7 +12,7 @@ import { CONFIG_MESSAGES, SSO_CLIENT_MESSAGES } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
-import { hashClientSecret, newClientSecret } from '../../shared/client-secret';
+import { hashClientSecret, newClientSecret } from '@portal/db';
 import { TX_OPTIONS, type Tx, isUniqueViolation, lockConfig, sameSnapshot } from './common';
 
 const ENTITY = 'SsoClient';

@@ -9,8 +9,8 @@
  */
 import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
 import type { SsoRefusalCase } from '@portal/contract';
+import { verifyClientSecret } from '@portal/db';
 import type { Deps } from '../../deps';
-import { verifyClientSecret } from '../../shared/client-secret';
 import { findAccount } from './account';
 import { prismaAdapter } from './adapter';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages';

@@ -1,7 +1,7 @@
 /**
  * Single sign-on client secrets (issue 22): shown once, stored only as a scrypt digest
  * (`scrypt$<salt>$<digest>`, base64url), compared in constant time. The provider compares a presented secret
- * with `verifyClientSecret` instead of the library's plaintext comparison.
+ * with `verifyClientSecret` instead of the library's plaintext comparison; the seed stores the demo system's.
  */
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
