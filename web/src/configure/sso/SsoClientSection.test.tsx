@@ -132,6 +132,17 @@ describe('single sign-on section', () => {
     expect(s.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
+  it('shows its loading state, and warns that saving as public removes the secret', async () => {
+    let answer: (r: Response) => void = () => {};
+    const { user } = renderSection({ [`GET ${CLIENT}`]: () => new Promise<Response>((r) => (answer = r)) });
+    const s = await section();
+    expect(await s.findByText('Loading single sign-on')).toBeInTheDocument();
+    answer(reply(200, client));
+    await user.click(await s.findByRole('radio', { name: /^Public/ }));
+    expect(s.getByText('Saving as public removes the client secret.')).toBeInTheDocument();
+    expect(s.queryByRole('button', { name: 'Rotate Secret' })).toBeInTheDocument();
+  });
+
   it('is read-only without ADMIN', async () => {
     renderSection({ [`GET ${CLIENT}`]: () => reply(200, client) }, ['READ_USERS']);
     const s = await section();
