@@ -155,7 +155,9 @@ test('proxy access-change requests at phone size: the picker with its table, a b
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: /^Select all \d+ users$/ })).toBeVisible({ timeout: 20_000 });
   await shot(page, 'phone-61-proxy-users');
-  await page.getByRole('button', { name: /^Select all \d+ users$/ }).click();
+  // One user, not all: proxy-batch.spec.ts files for this AO / LAO's users, and a user with an open request is
+  // skipped (601), so this journey leaves the others without one.
+  await page.getByRole('checkbox', { name: /^Select (?!all rows)/ }).first().check();
   await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
   await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
   await page.getByRole('button', { name: 'Submit Request' }).click();
