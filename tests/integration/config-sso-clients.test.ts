@@ -168,7 +168,7 @@ describe('single sign-on client: lifecycle', () => {
     expect(first.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     let row = await api.prisma.ssoClient.findUniqueOrThrow({ where: { clientId: id } });
     expect(row.secretHash).not.toContain(first.clientSecret);
-    expect(row.secretHash).toMatch(/^scrypt\$/);
+    expect(row.secretHash).toMatch(/^sha256\$/);
     expect(await verifyClientSecret(row.secretHash!, first.clientSecret)).toBe(true);
 
     // Never again retrievable: the read has no secret, and an unchanged save is a 304.
@@ -222,7 +222,7 @@ describe('single sign-on client: lifecycle', () => {
     expect(audit[5]!.before).toMatchObject({ clientId: id });
     const text = JSON.stringify(audit.map((a) => [a.before, a.after]));
     for (const secret of [first.clientSecret, second, back.json().clientSecret]) expect(text).not.toContain(secret);
-    expect(text).not.toContain('scrypt$');
+    expect(text).not.toContain('sha256$');
     expect(text).not.toContain('secretHash');
   });
 

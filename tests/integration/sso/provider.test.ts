@@ -13,6 +13,7 @@ import {
   Browser,
   POST_LOGOUT_URI,
   REDIRECT_URI,
+  authorizationRequest,
   discover,
   person,
   registerSystem,
@@ -23,18 +24,7 @@ import {
 
 const sso = useSsoStack();
 
-async function authorize(config: oidc.Configuration, scope: string) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope,
-    state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  return { url, verifier, state };
-}
+const authorize = authorizationRequest;
 
 describe('the provider (issue 22)', () => {
   it('signs a person with access in through the portal and tells the system their study access', async () => {

@@ -11,6 +11,7 @@ export {
   Browser,
   POST_LOGOUT_URI,
   REDIRECT_URI,
+  authorizationRequest,
   discover,
   registerSystem,
   signInThroughPortal,

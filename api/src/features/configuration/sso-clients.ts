@@ -3,7 +3,7 @@
  * (PUT), remove, and rotate its secret. Rules held here: the fixed 'Portal Gateway' system is the portal itself
  * and has no client (422); a client id belongs to one system (`unique`); a confidential client always has a
  * secret: a new one is issued when it is created or turned confidential, or on rotation, answered once in
- * plaintext and stored only as its scrypt digest (shared/client-secret.ts); a public client has none. Every
+ * plaintext and stored only as its digest (@portal/db client-secret.ts); a public client has none. Every
  * change writes one audit row (`SsoClient`, keyed by the system's id) without the secret or its digest. Removing
  * a client or changing its id ends the grants and tokens issued under the old id.
  */

@@ -120,7 +120,7 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
   };
   const provider = new Provider(issuerOf(cfg), configuration);
   provider.proxy = cfg.TRUST_PROXY !== false;
-  // The stored "secret" is its scrypt digest: compare the presented one against it.
+  // The stored "secret" is its digest: compare the presented one against it.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret: string }, actual) {
     return verifyClientSecret(this.clientSecret, actual);
   };
