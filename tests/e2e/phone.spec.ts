@@ -157,7 +157,10 @@ test('proxy access-change requests at phone size: the picker with its table, a b
   await shot(page, 'phone-61-proxy-users');
   // One user, not all: proxy-batch.spec.ts files for this AO / LAO's users, and a user with an open request is
   // skipped (601), so this journey leaves the others without one.
-  await page.getByRole('checkbox', { name: /^Select (?!all rows)/ }).first().check();
+  await page
+    .getByRole('checkbox', { name: /^Select (?!all rows)/ })
+    .first()
+    .check();
   await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
   await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
   await page.getByRole('button', { name: 'Submit Request' }).click();
