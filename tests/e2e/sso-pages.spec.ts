@@ -82,6 +82,9 @@ test('My applications on the dashboard and the Access tab', async ({ page }) => 
 });
 
 test('the refusal page for every case, and the way to request access', async ({ page }) => {
+  // The systems were made in the database behind the API's back: its reference list of systems may serve the
+  // earlier list for up to a minute (REFERENCE_TTL_MS.configured), so the form is reloaded until it has them.
+  test.setTimeout(240_000);
   for (const kase of SSO_REFUSAL_CASES) {
     await page.goto(refusedUrl(kase));
     await expect(page.getByRole('heading', { level: 1, name: 'Unable to sign you in' })).toBeVisible();
@@ -108,7 +111,10 @@ test('the refusal page for every case, and the way to request access', async ({ 
   await shot(page, '94-sso-refused-not-authorized');
   await page.getByRole('link', { name: `Request access to ${WANTED}` }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Request New Access' })).toBeVisible();
-  await expect(page.getByRole('checkbox', { name: WANTED })).toBeChecked();
+  await expect(async () => {
+    if (!(await page.getByRole('checkbox', { name: WANTED }).count())) await page.reload();
+    await expect(page.getByRole('checkbox', { name: WANTED })).toBeChecked({ timeout: 5_000 });
+  }).toPass({ timeout: 120_000, intervals: [5_000] });
   await expect(page.getByRole('checkbox', { name: HELD })).not.toBeChecked();
   await shot(page, '95-sso-request-access-preselected');
 });
