@@ -118,6 +118,10 @@ describe('password expiry at sign-in (000 §4, ppolicy pwdMaxAge / pwdExpireWarn
       'SET_OWN_PASSWORD',
     ]);
     expect((await call(t.app, s, 'GET', '/rest/secure/user_capabilities/can_change_password_now')).json()).toBe(true);
+    // The Change Password page reads the restriction too; docs/api.md allows all of user_capabilities/*.
+    const restriction = await call(t.app, s, 'GET', '/rest/secure/user_capabilities/password_change_restriction');
+    expect(restriction.statusCode, restriction.body).toBe(200);
+    expect(restriction.json()).toEqual({ canChangeNow: true, changeAllowedFrom: null });
     expect((await call(t.app, s, 'GET', '/rest/secure/token/refresh')).statusCode).toBe(200);
 
     const next = freshPassword();
