@@ -29,10 +29,15 @@ const FORCE_CHANGE_ALLOWED = new Set([
   '/rest/secure/token/invalidate',
   '/rest/secure/token/refresh',
   '/rest/secure/change_password/attempt',
-  '/rest/secure/user_capabilities/granted_permissions',
-  '/rest/secure/user_capabilities/can_change_password_ever',
-  '/rest/secure/user_capabilities/can_change_password_now',
 ]);
+
+/** Every capability read (granted permissions, the password checks and restriction) is the screen's too. */
+const FORCE_CHANGE_ALLOWED_PREFIX = '/rest/secure/user_capabilities/';
+
+/** True when a FORCE_CHANGE session may call `path` (no query, no trailing slash). */
+function allowedWhileForced(path: string): boolean {
+  return FORCE_CHANGE_ALLOWED.has(path) || path.startsWith(FORCE_CHANGE_ALLOWED_PREFIX);
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,7 +57,9 @@ export function authenticate(deps: Deps) {
       throw forbidden('Missing or invalid XSRF token.');
     }
     const restricted = session.passwordChangeRequired;
-    if (restricted && !FORCE_CHANGE_ALLOWED.has(req.url.split('?')[0]!.replace(/\/+$/, ''))) {
+    // The matched route's pattern, not the raw URL, so no spelling of a path reaches another route's check.
+    const path = (req.routeOptions.url ?? req.url.split('?')[0]!).replace(/\/+$/, '');
+    if (restricted && !allowedWhileForced(path)) {
       throw forbidden(AUTH_MESSAGES.expiredBanner);
     }
     const u = session.user;
