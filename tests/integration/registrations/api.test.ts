@@ -107,6 +107,20 @@ describe('proxy registration and the lists', () => {
     expect(pending.json().content.map((r: { id: number }) => r.id)).toContain(res.json().id);
   });
 
+  it("answers another user's proxy history 404, like the other own-record reads (000 §7, §8)", async () => {
+    const userId = async (username: string) =>
+      (await api.prisma.portalUser.findUniqueOrThrow({ where: { username } })).id;
+    const path = (id: number) => `/rest/secure/user_management/user_registration/proxy/${id}`;
+    const own = await call(user, 'GET', path(await userId('user')));
+    expect(own.statusCode, own.body).toBe(200);
+    const other = await call(user, 'GET', path(await userId('readonly')));
+    expect(other.statusCode, other.body).toBe(404);
+    expect(other.json()).toEqual({ message: REGISTRATION_MESSAGES.loadUserProxyFailed });
+    expect((await call(user, 'GET', path(2147483000))).json()).toEqual(other.json());
+    expect((await call(readonly, 'GET', path(2147483000))).statusCode).toBe(404);
+    expect((await call(readonly, 'GET', path(await userId('user')))).statusCode).toBe(200);
+  });
+
   it('answers 403 without READ_USERS or WRITE_USERS and 401 without a session', async () => {
     const reg = await filePublic();
     expect((await call(user, 'GET', '/rest/secure/user_registration/status/PENDING')).statusCode).toBe(403);
