@@ -135,6 +135,9 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
   asBody: fc.boolean(),
 });
 
+/** Answers seen by path and class: the walk must reach the provider's handlers, not only bounce off. */
+const seen = new Map<string, Set<number>>();
+
 describe('every /oidc path, every persona, hostile input (issue 22)', () => {
   for (const { method, path } of PATHS) {
     it(`${method} ${path}`, async () => {
@@ -157,6 +160,7 @@ describe('every /oidc path, every persona, hostile input (issue 22)', () => {
           const before = await fingerprint(prisma);
           const res = await api.app.inject({ method, url, headers, ...(withBody ? { payload: form } : {}) });
           const what = `${method} ${url.slice(0, 200)} as ${c.persona}: ${res.statusCode} ${res.body.slice(0, 300)}`;
+          seen.set(path, (seen.get(path) ?? new Set()).add(Math.floor(res.statusCode / 100)));
           expect(res.statusCode, what).toBeLessThan(500);
           expect(leakIn(res.body), what).toBeNull();
           if (res.statusCode >= 400) expect(changedTables(before, await fingerprint(prisma)), what).toEqual([]);
@@ -165,4 +169,11 @@ describe('every /oidc path, every persona, hostile input (issue 22)', () => {
       );
     });
   }
+
+  it('reached the provider: accepted answers and protocol refusals', () => {
+    const classes = [...seen.values()].flatMap((s) => [...s]);
+    expect(seen.get('/oidc/.well-known/openid-configuration')).toContain(2);
+    expect(seen.get('/oidc/auth')).toContain(3);
+    expect(classes).toContain(4);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { type Prisma, type PrismaClient } from '@portal/db';
-import { clientMetadata } from './clients';
+import { clientMetadata, storableKey } from './clients';
 
 const expiry = (expiresIn: number | undefined): Date | null =>
   expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
@@ -39,14 +39,17 @@ export function prismaAdapter(prisma: PrismaClient): new (name: string) => Adapt
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.kind === 'Client') return clientMetadata(prisma, id);
+      if (!storableKey(id)) return undefined;
       return live(await prisma.oidcPayload.findUnique({ where: { kind_id: { kind: this.kind, id } } }));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      if (!storableKey(uid)) return undefined;
       return live(await prisma.oidcPayload.findFirst({ where: { kind: this.kind, uid } }));
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      if (!storableKey(userCode)) return undefined;
       return live(await prisma.oidcPayload.findFirst({ where: { kind: this.kind, userCode } }));
     }
 

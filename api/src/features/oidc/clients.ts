@@ -6,10 +6,19 @@
  * initiate-login URI is the portal's launch link ('My applications'), not the provider's business.
  */
 import type { AdapterPayload } from 'oidc-provider';
+import { findUnrecognizedCharacter } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
+
+/**
+ * Whether `key` (an id the provider read from a request: client id, token, uid) can name a row at all. A NUL
+ * or a lone surrogate cannot be stored in PostgreSQL text, so no row has it and the query would fail; such a
+ * key finds nothing, as an unknown one does (never a server error).
+ */
+export const storableKey = (key: string): boolean => findUnrecognizedCharacter(key) === null;
 
 /** The client metadata of `clientId`, or undefined when it is unknown or its system is inactive. */
 export async function clientMetadata(prisma: PrismaClient, clientId: string): Promise<AdapterPayload | undefined> {
+  if (!storableKey(clientId)) return undefined;
   const row = await prisma.ssoClient.findUnique({ where: { clientId }, include: { system: true } });
   if (!row || row.system.inactive || row.system.fixed) return undefined;
   if (!row.isPublic && !row.secretHash) return undefined;
@@ -33,6 +42,7 @@ export async function systemOfClient(
   prisma: PrismaClient,
   clientId: string,
 ): Promise<{ id: number; systemName: string } | null> {
+  if (!storableKey(clientId)) return null;
   const row = await prisma.ssoClient.findUnique({ where: { clientId }, include: { system: true } });
   return row && !row.system.inactive ? { id: row.system.id, systemName: row.system.systemName } : null;
 }
