@@ -16,12 +16,13 @@ import {
   PortalRoleSchema,
   RegistrationSchema,
   IdParamsSchema,
+  REGISTRATION_MESSAGES,
 } from '@portal/contract';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { forbidden } from '../../../http/errors';
 import { pageWindow, toPage } from '../../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
+import { readableUserId } from '../../../shared/readable-user';
 import { portalRoleView } from '../../../shared/views';
 import { matchesByEmail, matchesByName } from './directory-matches';
 import { registrationView } from './view';
@@ -109,13 +110,13 @@ export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       schema: {
         params: IdParamsSchema,
         querystring: ProxyQuery,
-        response: { 200: pageSchema(RegistrationSchema), ...SECURE_ERRORS },
+        response: { 200: pageSchema(RegistrationSchema), 404: MessageSchema, ...SECURE_ERRORS },
       },
     },
     async (req) => {
-      const actor = requireAuth(req);
-      if (req.params.id !== actor.userId && !actor.permissions.includes('READ_USERS')) throw forbidden();
-      return proxyHistory(req.params.id, req.query);
+      // Another's or an unknown user's history is the unknown 404, as every own-record read (000 §8 text).
+      const message = REGISTRATION_MESSAGES.loadUserProxyFailed;
+      return proxyHistory(await readableUserId(deps.prisma, requireAuth(req), req.params.id, message), req.query);
     },
   );
 };
