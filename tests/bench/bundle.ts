@@ -51,17 +51,43 @@ function measure(distDir: string, manifest: Manifest, route: string, keys: Set<s
   return { route, jsGzip: sum('.js'), cssGzip: sum('.css'), files: sorted };
 }
 
+/** One file the browser may download, with its gzip size (bytes). */
+export interface ChunkSize {
+  file: string;
+  gzip: number;
+}
+
+/**
+ * The largest single file (JavaScript or CSS) that any screen loads: every chunk of the manifest (entry,
+ * static imports, lazy screens) and its CSS (issue 23 Speed: none over 200 KB gzipped).
+ * @throws Error when the manifest is missing.
+ */
+export function largestChunk(distDir: string): ChunkSize {
+  const manifest = readManifest(distDir);
+  const files = new Set(Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])]));
+  let largest: ChunkSize = { file: '', gzip: 0 };
+  for (const file of files) {
+    const gzip = gzipSync(fs.readFileSync(path.join(distDir, file)), { level: 9 }).length;
+    if (gzip > largest.gzip) largest = { file, gzip };
+  }
+  return largest;
+}
+
+function readManifest(distDir: string): Manifest {
+  const file = path.join(distDir, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build -w web`);
+  return Manifest.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+}
+
 /**
  * Measures the sign-in page (the entry's static closure: the sign-in screen is not lazy) and every lazy
  * screen, and returns the sign-in page and the largest route by JavaScript.
  * @throws Error when web/dist or its manifest is missing (run `npm run build -w web`).
  */
 export function measureRoutes(distDir: string): { signIn: RouteLoad; largest: RouteLoad } {
-  const file = path.join(distDir, '.vite', 'manifest.json');
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build -w web`);
-  const manifest = Manifest.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  const manifest = readManifest(distDir);
   const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
-  if (!entry) throw new Error(`${file} names no entry chunk`);
+  if (!entry) throw new Error(`the manifest of ${distDir} names no entry chunk`);
   const shell = staticClosure(manifest, entry);
   const signIn = measure(distDir, manifest, 'sign-in', shell);
   let largest = signIn;

@@ -151,7 +151,7 @@ test('the requester and reviewer dashboards, skipRefresh and keepAlert', async (
     await expect(page.getByTestId('highest-permission')).toHaveText('WRITE_USERS');
     const queues = page.getByRole('region', { name: 'Open user requests' });
     await expect(queues.getByTestId('open-queue-total')).toHaveText(/^[1-9]\d*$/);
-    await expect(queues.locator('.recharts-surface').first()).toBeVisible();
+    await expect(queues.getByTestId('queue-chart')).toBeVisible();
     const table = queues.getByRole('table', { name: 'Open user requests by kind, status and age' });
     await expect(table.getByRole('row').filter({ hasText: 'Pending Review' }).first()).toBeVisible();
     await expect(page.getByRole('heading', { name: 'My requests' })).toBeVisible();

@@ -61,7 +61,7 @@ test("a reviewer's screens at phone size", async ({ page }) => {
   const queues = page.getByRole('region', { name: 'Open user requests' });
   await expect(queues.getByTestId('open-queue-total')).toBeVisible();
   if ((await queues.getByTestId('open-queue-total').textContent()) !== '0') {
-    await expect(queues.locator('.recharts-surface').first()).toBeVisible();
+    await expect(queues.getByTestId('queue-chart')).toBeVisible();
   }
   await visit(page, '/app/dashboard', /./, '19-dashboard-reviewer');
   await visit(page, '/app/user-requests', 'User Requests', '20-user-requests');

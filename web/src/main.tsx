@@ -1,6 +1,5 @@
 import './app/mantine-styles';
 import 'mantine-datatable/styles.css';
-import '@mantine/charts/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -10,7 +10,7 @@ import { DateTimeCell } from '../shared/TableCells';
 import { useDashboardQueues } from './api/getDashboardQueues';
 import { queueLines, type QueueLine } from './queueRows';
 
-// @mantine/charts and recharts load only when a reviewer's dashboard has something to chart.
+// The chart loads only when a reviewer's dashboard has something to chart.
 const QueueChart = lazy(() => import('./QueueChart'));
 
 /**
