@@ -18,6 +18,8 @@ export const AUDIT_ENTITY_TYPES = [
   'UserAccess',
   'PortalUser',
   'SsoClient',
+  'ResourceCategory',
+  'DashboardItem',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -29,6 +31,8 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   UserAccess: 'User access',
   PortalUser: 'User',
   SsoClient: 'Single sign-on client',
+  ResourceCategory: 'Resource category',
+  DashboardItem: 'Dashboard item',
 };
 
 /** Actions written for configuration changes (requests: CREATED, STATUS_*, REVIEW_SAVED, APPLY_*, MAIL_SENT). */

@@ -15,6 +15,7 @@ export * from './kinds/registration';
 export * from './users';
 export * from './user-detail';
 export * from './dashboard';
+export * from './dashboard-resources';
 export * from './kinds/profile-change';
 export * from './kinds/proxy-batch';
 export * from './kinds/access-change';

@@ -83,6 +83,8 @@ export const REASONS: Record<string, string> = {
   nonInteger: 'must be an integer',
   protocolRequired: 'must have a valid protocol',
   invalidDomain: 'has an invalid or missing top-level domain (e.g. ".org")',
+  noIndexOrStoryFile: 'is missing an index.html or story.html file in its root folder',
+  notCompressedFile: 'is not a recognized compressed file type (e.g. .zip)',
   /** Bare key; with details (`encoding:U+0000:3`) the text also names the character and position (text.ts). */
   encoding: 'contains unrecognized character',
 };
