@@ -6,10 +6,13 @@
  * recertification) revokes without knowing about single sign-on; deactivation and a password set through a
  * reset link revoke every system. A system's next refresh then fails and its next sign-in asks the portal.
  * Each system with a back-channel logout URI is owed a logout token: an `SsoLogoutNotice` row in the same
- * transaction, sent by the worker (`sso-logout-<id>`, started by its reconciler) so a system that is down
- * never blocks the change.
+ * transaction, sent by the worker (`sso-logout-<id>`, started on the commit's notification, or by its
+ * reconciler when no worker listened) so a system that is down never blocks the change.
  */
 import { Prisma } from '../generated/client/client';
+
+/** The PostgreSQL channel notified when a revocation's transaction wrote logout notices. */
+export const SSO_LOGOUT_CHANNEL = 'sso_logout_notice';
 
 type Tx = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
 
@@ -41,11 +44,14 @@ export async function revokeSsoAccess(
        ${clients}`;
   if (!grants.length) return 0;
   const ids = grants.map((g) => g.id);
-  await tx.$executeRaw`
+  const notices = await tx.$executeRaw`
     INSERT INTO "SsoLogoutNotice" ("clientId", "subjectId")
     SELECT DISTINCT c."clientId", (g."payload"->>'accountId')::uuid
       FROM "OidcPayload" g JOIN "SsoClient" c ON c."clientId" = g."payload"->>'clientId'
      WHERE g."kind" = 'Grant' AND g."id" = ANY(${ids}::text[]) AND c."backchannelLogoutUri" IS NOT NULL`;
+  // Delivered by PostgreSQL only when this transaction commits: the worker listening starts the notices'
+  // workflows at once; its reconciler starts any a listener missed.
+  if (notices) await tx.$executeRaw`SELECT pg_notify(${SSO_LOGOUT_CHANNEL}, '')`;
   await tx.$executeRaw`
     DELETE FROM "OidcPayload" WHERE "grantId" = ANY(${ids}::text[]) OR ("kind" = 'Grant' AND "id" = ANY(${ids}::text[]))`;
   return ids.length;

@@ -4,6 +4,7 @@ export { createActivities, type MailSettings, type PortalActivities } from './ac
 export { WorkerConfigSchema, parseEnv } from './config';
 export { reconcileUnstartedRequests, startReconciler } from './reconciler';
 export { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
+export { listenForLogoutNotices } from './sso-logout-listener';
 export { ensureReviewerDigestSchedule } from './digest-schedule';
 export { sendOnce } from './mail/outbox';
 export { createTransport } from './mail/transport';

@@ -1,6 +1,6 @@
 /**
  * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest schedule, runs
- * the reconciler (on start and on a timer) and the worker until SIGINT/SIGTERM.
+ * the reconciler (on start and on a timer), the back-channel logout listener and the worker until SIGINT/SIGTERM.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { createPrisma } from '@portal/db';
 import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
 import { startReconciler } from './reconciler';
+import { listenForLogoutNotices } from './sso-logout-listener';
 import { createWorker } from './worker';
 
 /**
@@ -61,9 +62,17 @@ async function main(): Promise<void> {
     writeDeadline: cfg.WRITE_DEADLINE,
     log: (m) => console.log(m),
   });
+  const stopListener = listenForLogoutNotices({
+    connectionString: cfg.DATABASE_URL,
+    prisma,
+    client,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    log: (m) => console.log(m),
+  });
   console.log(`worker running on task queue ${cfg.TEMPORAL_TASK_QUEUE} (${cfg.TEMPORAL_ADDRESS})`);
   await worker.run();
   stopReconciler();
+  await stopListener();
   await connection.close();
   await prisma.$disconnect();
 }

@@ -1,7 +1,8 @@
 /**
  * Rule 1 for back-channel logout notices (issue 22): the revocation writes an `SsoLogoutNotice` row in its
- * transaction; the reconciler starts `sso-logout-<id>` for each row not yet started (no grace period: nothing
- * else starts them) and marks it. Safe from several workers at once (USE_EXISTING; the mark is idempotent).
+ * transaction; the worker's listener (sso-logout-listener.ts) starts `sso-logout-<id>` on the commit's
+ * notification, and the reconciler starts any row still unstarted (no grace period: a start is idempotent)
+ * and marks it. Safe from several workers at once (USE_EXISTING; the mark is idempotent).
  */
 import type { Client } from '@temporalio/client';
 import type { PrismaClient } from '@portal/db';
@@ -16,9 +17,16 @@ export const unstartedLogoutNotices = (prisma: PrismaClient) =>
     take: 100,
   });
 
+/** What starting a notice's workflow needs. */
+export interface LogoutNoticeStarter {
+  prisma: PrismaClient;
+  client: Client;
+  taskQueue: string;
+}
+
 /** Starts one notice's workflow on `taskQueue` and marks it. @returns the workflow id. */
 export async function startLogoutNotice(
-  opts: { prisma: PrismaClient; client: Client; taskQueue: string },
+  opts: LogoutNoticeStarter,
   row: { id: number; clientId: string },
 ): Promise<string> {
   const start = ssoLogoutStart(row.id, row.clientId);

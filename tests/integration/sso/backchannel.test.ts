@@ -1,16 +1,17 @@
 /**
  * Back-channel logout (issue 22; OpenID Connect Back-Channel Logout 1.0): removing a person's access to a
  * system that registered a back-channel logout URI writes a notice in the writer's transaction; its
- * `sso-logout-<id>` workflow (started as the worker's reconciler starts it, run by a real worker) POSTs a logout
- * token signed with the provider's key, retried while the system answers an error. The system here is a real
- * HTTP server on localhost that first answers 503.
+ * `sso-logout-<id>` workflow (started by the worker's listener when the removal commits, or by the
+ * reconciler when no worker listened; run by a real worker) POSTs a logout token signed with the provider's
+ * key, retried while the system answers an error. The system here is a real HTTP server on localhost that
+ * first answers 503.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { startLogoutNotice } from '@portal/worker';
+import { listenForLogoutNotices, startLogoutNotice } from '@portal/worker';
 import { call, signIn } from '../auth-helpers';
 import { startWorker } from '../harness';
 import { uniqueQueue, until } from '../lifecycle/support';
@@ -33,6 +34,7 @@ let server: http.Server;
 let port: number;
 let stopWorker: () => Promise<void>;
 let connection: Connection;
+let client: Client;
 
 beforeAll(async () => {
   port = await freePort();
@@ -48,7 +50,29 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
   stopWorker = await startWorker(sso.current.t, queue);
   connection = await Connection.connect({ address: sso.current.t.cfg.TEMPORAL_ADDRESS });
+  client = new Client({ connection, namespace: sso.current.t.cfg.TEMPORAL_NAMESPACE });
 }, 60_000);
+
+/** A person holding `system`, signed in to it through the portal (so a grant exists), and an admin session. */
+async function signedInto(system: Awaited<ReturnType<typeof registerSystem>>, tag: string) {
+  const { user, session } = await person(sso.current.t, tag, system.systemId);
+  const config = await discover(sso.current.issuer, system.clientId, system.secret);
+  const verifier = oidc.randomPKCECodeVerifier();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  await signInThroughPortal(new Browser(sso.current.base), url, session);
+  return { user, admin: await signIn(sso.current.t.app, 'reviewer') };
+}
+
+const removeAll = (admin: Awaited<ReturnType<typeof signIn>>, userId: number) =>
+  call(sso.current.t.app, admin, 'PUT', `/rest/secure/user_access/user/${userId}`, { userAccesses: [] });
+
+const sentAt = async (id: number) =>
+  (await sso.current.t.prisma.ssoLogoutNotice.findUniqueOrThrow({ where: { id } })).sentAt;
 
 afterAll(async () => {
   await stopWorker?.();
@@ -57,38 +81,27 @@ afterAll(async () => {
 });
 
 describe('back-channel logout (issue 22)', () => {
-  it('sends a signed logout token to the system after a removal, retrying while it is down', async () => {
+  it('sends a signed logout token to the system when the removal commits, retrying while it is down', async () => {
     answers = [503];
     const system = await registerSystem(sso.current.t, { backchannelLogoutUri: `http://localhost:${port}/logout` });
-    const { user, session } = await person(sso.current.t, 'ssobcl', system.systemId);
-    const config = await discover(sso.current.issuer, system.clientId, system.secret);
-    const verifier = oidc.randomPKCECodeVerifier();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT_URI,
-      scope: 'openid',
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
+    const { user, admin } = await signedInto(system, 'ssobcl');
+    const stopListener = listenForLogoutNotices({
+      connectionString: sso.current.t.cfg.DATABASE_URL,
+      prisma: sso.current.t.prisma,
+      client,
+      taskQueue: queue,
     });
-    await signInThroughPortal(new Browser(sso.current.base), url, session);
-
-    const admin = await signIn(sso.current.t.app, 'reviewer');
-    const res = await call(sso.current.t.app, admin, 'PUT', `/rest/secure/user_access/user/${user.id}`, {
-      userAccesses: [],
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    // Written with the removal, before any send.
-    const notice = await sso.current.t.prisma.ssoLogoutNotice.findFirstOrThrow({
-      where: { clientId: system.clientId, subjectId: user.subjectId },
-    });
-    expect(notice.sentAt).toBeNull();
-
-    const client = new Client({ connection, namespace: sso.current.t.cfg.TEMPORAL_NAMESPACE });
-    await startLogoutNotice({ prisma: sso.current.t.prisma, client, taskQueue: queue }, notice);
-    await until(
-      async () => !!(await sso.current.t.prisma.ssoLogoutNotice.findUniqueOrThrow({ where: { id: notice.id } })).sentAt,
-      'the logout token to be delivered',
-      30_000,
-    );
+    try {
+      const res = await removeAll(admin, user.id);
+      expect(res.statusCode, res.body).toBe(200);
+      // Written with the removal; started by the listener on the commit, with no reconciler pass.
+      const notice = await sso.current.t.prisma.ssoLogoutNotice.findFirstOrThrow({
+        where: { clientId: system.clientId, subjectId: user.subjectId },
+      });
+      await until(async () => !!(await sentAt(notice.id)), 'the logout token to be delivered', 30_000);
+    } finally {
+      await stopListener();
+    }
     expect(received.length).toBe(2); // the 503, then the delivery
     const jwks = createRemoteJWKSet(new URL(`${sso.current.issuer}/jwks`));
     const { payload, protectedHeader } = await jwtVerify(received[1]!, jwks, {
@@ -99,5 +112,18 @@ describe('back-channel logout (issue 22)', () => {
     expect(payload.sub).toBe(user.subjectId);
     expect(payload.events).toEqual({ 'http://schemas.openid.net/event/backchannel-logout': {} });
     expect(payload).not.toHaveProperty('nonce');
+  });
+
+  it('delivers a notice written while no worker listened once the reconciler starts it', async () => {
+    answers = [];
+    const system = await registerSystem(sso.current.t, { backchannelLogoutUri: `http://localhost:${port}/logout` });
+    const { user, admin } = await signedInto(system, 'ssobcr');
+    expect((await removeAll(admin, user.id)).statusCode).toBe(200);
+    const notice = await sso.current.t.prisma.ssoLogoutNotice.findFirstOrThrow({
+      where: { clientId: system.clientId, subjectId: user.subjectId },
+    });
+    expect(notice.workflowStartedAt).toBeNull();
+    await startLogoutNotice({ prisma: sso.current.t.prisma, client, taskQueue: queue }, notice);
+    await until(async () => !!(await sentAt(notice.id)), 'the logout token to be delivered', 30_000);
   });
 });
