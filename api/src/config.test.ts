@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TrustProxySchema } from './config';
+import { ApiConfigSchema, TrustProxySchema } from './config';
+import { proxyCapability, proxyRulesOf } from './shared/proxy-capability';
 import { loginDigest, normaliseLogin } from './features/auth/unknown-failures';
 
 describe('TRUST_PROXY (issue 13)', () => {
@@ -20,6 +21,44 @@ describe('TRUST_PROXY (issue 13)', () => {
     for (const bad of ['true', '*', '10.0.0.1/33', 'example.org', '1.2.3.4/8/9', '::1/129']) {
       expect(TrustProxySchema.safeParse(bad).success, bad).toBe(false);
     }
+  });
+});
+
+describe('the proxy lists (000 §6, 001 §6)', () => {
+  const parse = (env: Record<string, string>) =>
+    proxyRulesOf(
+      ApiConfigSchema.pick({
+        PROXY_STUDY_ROLES: true,
+        PROXY_PORTAL_ROLES: true,
+        PROXY_ALL_USERS_PORTAL_ROLES: true,
+      }).parse(env),
+    );
+
+  it("default to the spec's names", () => {
+    expect(parse({})).toEqual({
+      studyRoles: ['LAO Staff'],
+      portalRoles: ['Administrator'],
+      allUsersPortalRoles: ['Proxy Access-Change Request User'],
+    });
+  });
+
+  it('read comma-separated names, trimmed, with empty entries dropped; empty is none', () => {
+    const rules = parse({ PROXY_STUDY_ROLES: ' LAO Staff, Data Manager ,,', PROXY_PORTAL_ROLES: '' });
+    expect(rules.studyRoles).toEqual(['LAO Staff', 'Data Manager']);
+    expect(rules.portalRoles).toEqual([]);
+    expect(proxyCapability(rules, ['Administrator'], ['Data Manager'])).toEqual({
+      canSubmit: true,
+      forAllUsers: false,
+    });
+    expect(proxyCapability(rules, ['Administrator'], [])).toEqual({ canSubmit: false, forAllUsers: false });
+    expect(proxyCapability(rules, ['Proxy Access-Change Request User'], [])).toEqual({
+      canSubmit: true,
+      forAllUsers: true,
+    });
+  });
+
+  it('refuses a name longer than a study role name may be', () => {
+    expect(() => parse({ PROXY_STUDY_ROLES: 'x'.repeat(129) })).toThrow();
   });
 });
 

@@ -7,6 +7,7 @@ import type { FilingParty } from '@portal/db';
 import type { AuthContext } from '../auth/guard';
 import type { Deps } from '../deps';
 import { forbidden } from '../http/errors';
+import { proxyRulesOf } from './proxy-capability';
 import { loadProxyScope, unreachableUsers } from './proxy-scope';
 
 /**
@@ -15,7 +16,7 @@ import { loadProxyScope, unreachableUsers } from './proxy-scope';
  */
 export async function proxyFilingFor(deps: Deps, actor: AuthContext, subjectId: number): Promise<FilingParty | null> {
   if (subjectId === actor.userId) return null;
-  const scope = await loadProxyScope(deps.prisma, actor.userId);
+  const scope = await loadProxyScope(deps.prisma, proxyRulesOf(deps.cfg), actor.userId);
   if (!scope.canSubmit) throw forbidden();
   if ((await unreachableUsers(deps.prisma, scope, [subjectId])).length) throw forbidden();
   return { name: `${actor.firstName} ${actor.lastName}`, email: actor.email, id: actor.userId };

@@ -8,7 +8,7 @@
  * proxy's user list.
  */
 import type { PrismaClient } from '@portal/db';
-import { proxyCapability } from './proxy-capability';
+import { type ProxyRules, proxyCapability } from './proxy-capability';
 
 export interface ProxyScope {
   canSubmit: boolean;
@@ -18,8 +18,8 @@ export interface ProxyScope {
   laoCodes: Set<string>;
 }
 
-/** The proxy right and own sites of `userId` (active portal roles, current access records). */
-export async function loadProxyScope(prisma: PrismaClient, userId: number): Promise<ProxyScope> {
+/** The proxy right under `rules` and own sites of `userId` (active portal roles, current access records). */
+export async function loadProxyScope(prisma: PrismaClient, rules: ProxyRules, userId: number): Promise<ProxyScope> {
   const user = await prisma.portalUser.findUnique({
     where: { id: userId },
     include: { portalRoles: { include: { role: true } }, userAccesses: { where: { inactive: false } } },
@@ -27,6 +27,7 @@ export async function loadProxyScope(prisma: PrismaClient, userId: number): Prom
   if (!user) return { canSubmit: false, forAllUsers: false, aoCodes: new Set(), laoCodes: new Set() };
   const roles = user.portalRoles.map((r) => r.role).filter((r) => !r.inactive);
   const capability = proxyCapability(
+    rules,
     roles.map((r) => r.description),
     user.userAccesses.map((a) => a.roleName),
   );

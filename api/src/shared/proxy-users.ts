@@ -6,31 +6,36 @@
  */
 import type { onRequestHookHandler } from 'fastify';
 import { type UsersQuery, hasAllPermissions } from '@portal/contract';
-import type { PrismaClient } from '@portal/db';
+import type { Deps } from '../deps';
 import type { AuthContext } from '../auth/guard';
 import { forbidden, unauthenticated, unprocessable } from '../http/errors';
+import { proxyRulesOf } from './proxy-capability';
 import { loadProxyScope } from './proxy-scope';
 
 /** onRequest hook: READ_USERS, or the proxy right. */
 export const readUsersOrProxy =
-  (prisma: PrismaClient): onRequestHookHandler =>
+  ({ prisma, cfg }: Pick<Deps, 'prisma' | 'cfg'>): onRequestHookHandler =>
   async (req) => {
     if (!req.auth) throw unauthenticated();
     if (hasAllPermissions(req.auth.permissions, ['READ_USERS'])) return;
-    if (!(await loadProxyScope(prisma, req.auth.userId)).canSubmit) throw forbidden();
+    if (!(await loadProxyScope(prisma, proxyRulesOf(cfg), req.auth.userId)).canSubmit) throw forbidden();
   };
 
 /**
  * Checks the site filter (at most one of siteCode, laoCode, unaffiliated=true: 422 otherwise) and, for a
  * caller without READ_USERS, that it is given and within the proxy's reach (403 otherwise).
  */
-export async function checkProxyListing(prisma: PrismaClient, actor: AuthContext, q: UsersQuery): Promise<void> {
+export async function checkProxyListing(
+  { prisma, cfg }: Pick<Deps, 'prisma' | 'cfg'>,
+  actor: AuthContext,
+  q: UsersQuery,
+): Promise<void> {
   const unaffiliated = q.unaffiliated === 'true';
   if ([q.siteCode, q.laoCode, unaffiliated || undefined].filter(Boolean).length > 1) {
     throw unprocessable({ siteCode: ['invalid'], laoCode: ['invalid'], unaffiliated: ['invalid'] });
   }
   if (hasAllPermissions(actor.permissions, ['READ_USERS'])) return;
-  const scope = await loadProxyScope(prisma, actor.userId);
+  const scope = await loadProxyScope(prisma, proxyRulesOf(cfg), actor.userId);
   if (scope.forAllUsers && (q.siteCode || q.laoCode || unaffiliated)) return;
   const own = (q.siteCode && scope.aoCodes.has(q.siteCode)) || (q.laoCode && scope.laoCodes.has(q.laoCode));
   if (!own) throw forbidden();

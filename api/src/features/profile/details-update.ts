@@ -15,7 +15,7 @@ import {
   USER_DETAILS_FIELDS,
   type UserDetailsFields,
 } from '@portal/contract';
-import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { lockUserAccess } from '@portal/db';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireAuth } from '../../auth/guard';
@@ -23,6 +23,7 @@ import type { Deps } from '../../deps';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { recordAudit } from '../../shared/audit-log';
+import { proxyRulesOf } from '../../shared/proxy-capability';
 import { referenceCodeErrors } from '../../shared/reference-codes';
 import { loadProfile } from './profile-view';
 
@@ -36,7 +37,7 @@ const TX_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
  * @throws HttpError 304 (nothing changed), 404 (the user is gone), 422 (`fieldErrors`).
  */
 export async function updateProfileDetails(
-  prisma: PrismaClient,
+  { prisma, cfg }: Pick<Deps, 'prisma' | 'cfg'>,
   actor: AuthContext,
   next: UserDetailsFields,
 ): Promise<Profile> {
@@ -55,7 +56,7 @@ export async function updateProfileDetails(
       { userId: actor.userId, username: actor.username },
       { entityType: USER_ENTITY, entityId: row.id, action: 'UPDATED', before, after: next },
     );
-    return loadProfile(tx, row.id);
+    return loadProfile(tx, proxyRulesOf(cfg), row.id);
   }, TX_OPTIONS);
 }
 
@@ -70,6 +71,6 @@ export const profileDetailsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async
         response: { 200: ProfileSchema, 304: z.null(), 404: MessageSchema, ...SECURE_ERRORS },
       },
     },
-    (req) => updateProfileDetails(deps.prisma, requireAuth(req), req.body),
+    (req) => updateProfileDetails(deps, requireAuth(req), req.body),
   );
 };

@@ -6,16 +6,17 @@
 import type { Profile } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { notFound } from '../../http/errors';
-import { proxyCapability } from '../../shared/proxy-capability';
+import { type ProxyRules, proxyCapability } from '../../shared/proxy-capability';
 import { portalRoleView, userAccessView } from '../../shared/views';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /**
- * Loads user `userId`'s profile with `db` (inside a save's transaction, what that save wrote).
+ * Loads user `userId`'s profile with `db` (inside a save's transaction, what that save wrote); `rules` are the
+ * configured proxy lists.
  * @throws HttpError 404 when the user does not exist.
  */
-export async function loadProfile(db: Db, userId: number): Promise<Profile> {
+export async function loadProfile(db: Db, rules: ProxyRules, userId: number): Promise<Profile> {
   const user = await db.portalUser.findUnique({
     where: { id: userId },
     include: {
@@ -53,6 +54,7 @@ export async function loadProfile(db: Db, userId: number): Promise<Profile> {
     roles: roles.map(portalRoleView),
     userAccesses: user.userAccesses.map(userAccessView),
     canSubmitProxyAccessChangeRequests: proxyCapability(
+      rules,
       roles.map((r) => r.description),
       user.userAccesses.map((a) => a.roleName),
     ),

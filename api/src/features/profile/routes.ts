@@ -8,6 +8,7 @@ import { type Profile, ProfileSchema, UserAccessSchema } from '@portal/contract'
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { proxyRulesOf } from '../../shared/proxy-capability';
 import { userAccessView } from '../../shared/views';
 import { profileDetailsRoutes } from './details-update';
 import { loadProfile } from './profile-view';
@@ -19,7 +20,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
 
   const profile = { response: { 200: ProfileSchema, 404: MessageSchema, ...SECURE_ERRORS } };
   app.get('/rest/secure/user_profile', { schema: profile }, async (req): Promise<Profile> =>
-    loadProfile(prisma, requireAuth(req).userId),
+    loadProfile(prisma, proxyRulesOf(deps.cfg), requireAuth(req).userId),
   );
 
   const access = { response: { 200: z.object({ content: z.array(UserAccessSchema) }), ...SECURE_ERRORS } };

@@ -49,14 +49,14 @@ export const usersListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
     '/rest/secure/user_management/users',
     {
       config: { permission: 'USER' },
-      onRequest: readUsersOrProxy(deps.prisma),
+      onRequest: readUsersOrProxy(deps),
       schema: {
         querystring: UsersQuerySchema,
         response: { 200: pageSchema(UserListRowSchema), ...SECURE_ERRORS },
       },
     },
     async (req) => {
-      await checkProxyListing(deps.prisma, requireAuth(req), req.query);
+      await checkProxyListing(deps, requireAuth(req), req.query);
       return listUsers(deps.prisma, req.query);
     },
   );

@@ -13,6 +13,7 @@ import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound } from '../../../http/errors';
 import { MessageSchema, SECURE_ERRORS } from '../../../http/route-schemas';
+import { proxyRulesOf } from '../../../shared/proxy-capability';
 import { loadProxyScope } from '../../../shared/proxy-scope';
 import { startProxyBatch } from './start';
 import { proxyBatchDetailView, proxyBatchView } from './view';
@@ -25,7 +26,7 @@ export const proxyBatchRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
   /** The proxy right, checked before the body is read (issue 8: permission before validation). */
   const requireProxy = async (req: Parameters<typeof requireAuth>[0]) => {
     const actor = requireAuth(req);
-    if (!(await loadProxyScope(prisma, actor.userId)).canSubmit) throw forbidden();
+    if (!(await loadProxyScope(prisma, proxyRulesOf(deps.cfg), actor.userId)).canSubmit) throw forbidden();
   };
 
   app.post(

@@ -13,6 +13,7 @@ import type { Deps } from '../../../deps';
 import { forbidden, unprocessable } from '../../../http/errors';
 import { fileAndStart } from '../../../shared/filing';
 import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
+import { proxyRulesOf } from '../../../shared/proxy-capability';
 import { loadProxyScope, unreachableUsers } from '../../../shared/proxy-scope';
 import { proxyBatchDetailView } from './view';
 
@@ -22,7 +23,7 @@ export async function startProxyBatch(
   body: StartProxyBatchBody,
 ): Promise<ProxyBatchDetail> {
   const { prisma } = deps;
-  const scope = await loadProxyScope(prisma, actor.userId);
+  const scope = await loadProxyScope(prisma, proxyRulesOf(deps.cfg), actor.userId);
   if (!scope.canSubmit) throw forbidden();
 
   const users = await prisma.portalUser.findMany({
