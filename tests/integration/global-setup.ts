@@ -26,6 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ...(stack.portalEnv as Record<string, string>),
     TEMPORAL_BIN: resolveTemporalBinary(),
     MAIL_API_URL: stack.urls.mailApi ?? stack.portalEnv.MAIL_UI_URL ?? '',
+    // 000 §1: the test environment's single sign-on project id.
+    SSO_PROJECT_ID: '119',
   });
   return async () => {
     await stack.stop();

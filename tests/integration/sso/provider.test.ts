@@ -33,6 +33,7 @@ describe('the provider (issue 22)', () => {
     const config = await discover(sso.current.issuer, system.clientId, system.secret);
     expect(config.serverMetadata().code_challenge_methods_supported).toEqual(['S256']);
     expect(config.serverMetadata().response_types_supported).toEqual(['code']);
+    expect(config.serverMetadata().portal_project_id).toBe(119); // 000 §1, the test environment's
 
     const { url, verifier, state } = await authorize(config, 'openid profile email study_access');
     const { answer, callback } = await signInThroughPortal(new Browser(sso.current.base), url, session);

@@ -91,6 +91,7 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
       authorizationSigningAlgValues: ['RS256'],
     },
     extraClientMetadata: { properties: ['system_access_id'] },
+    discovery: { portal_project_id: cfg.SSO_PROJECT_ID },
     features: {
       devInteractions: { enabled: false },
       introspection: {
