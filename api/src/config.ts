@@ -131,6 +131,12 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    */
   SSO_PROJECT_ID: z.coerce.number().int().positive().default(115),
   /**
+   * The portal's own single sign-on project id (000 §1: 115 for dev, 119 for test, 115 for prod), published in
+   * the discovery document as `portal_project_id` so a study system can tell which portal environment it
+   * signs in to. The test stack sets 119.
+   */
+  SSO_PROJECT_ID: z.coerce.number().int().positive().default(115),
+  /**
    * The user manual's PDF (issue 23; features/manual), built from docs/manual by `npm run build`
    * (scripts/src/manual/build-pdf.ts); a path relative to the process's working directory (the repository).
    */
