@@ -130,17 +130,6 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * signs in to. The test stack sets 119.
    */
   SSO_PROJECT_ID: z.coerce.number().int().positive().default(115),
-  /**
-   * The portal's own single sign-on project id (000 §1: 115 for dev, 119 for test, 115 for prod), published in
-   * the discovery document as `portal_project_id` so a study system can tell which portal environment it
-   * signs in to. The test stack sets 119.
-   */
-  SSO_PROJECT_ID: z.coerce.number().int().positive().default(115),
-  /**
-   * The user manual's PDF (issue 23; features/manual), built from docs/manual by `npm run build`
-   * (scripts/src/manual/build-pdf.ts); a path relative to the process's working directory (the repository).
-   */
-  USER_MANUAL_PDF: z.string().min(1).default('docs/manual/dist/user-manual.pdf'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The dashboard's Tableau server (000 §7 Visualizations, issue 11; api/src/features/dashboard/tableau.ts):
@@ -154,12 +143,6 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   TABLEAU_SITE: z.string().default(''),
   TABLEAU_TICKET_USER: z.string().min(1).optional(),
   TABLEAU_VISUALIZATIONS: z.string().default('[]'),
-  // --- Single sign-on clients (issue 22; Configure → Systems, features/configuration/sso-clients.ts) ---
-  /**
-   * Whether a client's URIs (redirect, post-logout, back-channel logout, initiate-login) may use http to
-   * 127.0.0.1, localhost or [::1]: true for the local stack and the tests; the production-shaped deployment
-   * (docker-compose.yml) sets false, so only https is accepted there.
-   */
   /**
    * Who may file access-change requests for others (000 §6, 001 §6, §9; shared/proxy-capability.ts): users
    * holding an active study role of PROXY_STUDY_ROLES or a portal role of PROXY_PORTAL_ROLES; a portal role of
@@ -169,38 +152,16 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   PROXY_STUDY_ROLES: nameList('LAO Staff'),
   PROXY_PORTAL_ROLES: nameList('Administrator'),
   PROXY_ALL_USERS_PORTAL_ROLES: nameList('Proxy Access-Change Request User'),
+  // --- Single sign-on clients (issue 22; Configure → Systems, features/configuration/sso-clients.ts) ---
+  /**
+   * Whether a client's URIs (redirect, post-logout, back-channel logout, initiate-login) may use http to
+   * 127.0.0.1, localhost or [::1]: true for the local stack and the tests; the production-shaped deployment
+   * (docker-compose.yml) sets false, so only https is accepted there.
+   */
   SSO_ALLOW_LOOPBACK_HTTP: z
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform((v) => v === 'true' || v === '1'),
-  // --- Dashboard resources (issue 23; features/dashboard-resources/, README "Dashboard resources") ---
-  /** Whether a link item's URL may be http (https always): true outside production; docker-compose.yml sets false. */
-  RESOURCE_LINK_ALLOW_HTTP: boolish.default(true),
-  /** Largest DOWNLOAD file, e-learning package (.zip as uploaded) and card picture accepted, in bytes. */
-  DASHBOARD_FILE_MAX_BYTES: z.coerce.number().int().min(1024).max(2 ** 40).default(200 * 1024 ** 2),
-  ELEARNING_PACKAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(2 ** 40).default(500 * 1024 ** 2),
-  DASHBOARD_IMAGE_MAX_BYTES: z.coerce.number().int().min(1024).max(2 ** 31).default(5 * 1024 ** 2),
-  /**
-   * Zip-bomb limits of an e-learning package: its number of entries, the total of its unpacked sizes (bytes),
-   * and the largest compression ratio (unpacked / packed) of an entry over 1 MiB or of the whole package.
-   */
-  ELEARNING_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  ELEARNING_MAX_UNPACKED_BYTES: z.coerce.number().int().min(1024).max(2 ** 42).default(2 * 1024 ** 3),
-  ELEARNING_MAX_RATIO: z.coerce.number().min(1).max(100_000).default(200),
-  /**
-   * Where e-learning packages are served from: a separate origin (a second listener on ELEARNING_PORT, at
-   * ELEARNING_HOST), so a package's scripts never run with the portal's origin. Unset ELEARNING_ORIGIN: the API
-   * serves them itself under `Content-Security-Policy: sandbox allow-scripts`.
-   */
-  ELEARNING_ORIGIN: z.url().optional(),
-  ELEARNING_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  ELEARNING_HOST: z.string().optional(),
-  /**
-   * The key signing e-learning paths (HMAC-SHA256), the same in every API process; unset, it is derived from
-   * DATABASE_URL (which every process shares). A signed path stays valid ELEARNING_URL_TTL_HOURS.
-   */
-  ELEARNING_URL_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  ELEARNING_URL_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
