@@ -62,6 +62,8 @@ const ConfigurePage = screen(() => import('../configure/ConfigurePage'), 'Config
 const PortalRolePage = screen(() => import('../configure/PortalRolePage'), 'PortalRolePage');
 const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyRolePage');
 const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage');
+const ResourceCategoryPage = screen(() => import('../configure/dashboard/CategoryPage'), 'CategoryPage');
+const DashboardItemPage = screen(() => import('../configure/dashboard/ItemPage'), 'ItemPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
 const UserDetailPage = screen(() => import('../users/UserDetailPage'), 'UserDetailPage');
 const SsoStepPage = screen(() => import('../sso/SsoStepPage'), 'SsoStepPage');
@@ -151,6 +153,9 @@ export const router = createBrowserRouter([
         secure(route.href('new'), Screen, 'ADMIN'),
         secure(route.path, Screen, 'READ_USERS'),
       ]),
+      // The dashboard's resources (issue 23): ADMIN only, viewing included.
+      secure(app.configure.resourceCategory.path, ResourceCategoryPage, 'ADMIN'),
+      secure(app.configure.dashboardItem.path, DashboardItemPage, 'ADMIN'),
       secure(app.auditTrail.path, AuditTrailPage, 'READ_USERS'),
       secure(app.userDetail.path, UserDetailPage, 'READ_USERS'),
       { path: '*', element: <NotFound home={app.dashboard.href} /> },

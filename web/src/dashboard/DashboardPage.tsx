@@ -9,6 +9,7 @@ import { useDashboardSummary } from './api/getDashboardSummary';
 import { MyRequestsSection } from './MyRequestsSection';
 import { PermissionCard } from './PermissionCard';
 import { QueuesSection } from './QueuesSection';
+import { ResourcesSection } from './resources/ResourcesSection';
 import { useDashboardArrival } from './useDashboardArrival';
 import { VisualizationsSection } from './VisualizationsSection';
 
@@ -17,7 +18,8 @@ import { VisualizationsSection } from './VisualizationsSection';
  * a password change. What the user's highest permission grants; what their permissions show (000 §6 "portal
  * roles also control dashboard visibility"): their own requests (USER), the open queues (READ_USERS) and the
  * analytics visualizations of a configured Tableau server; and (USER) 'My applications', the systems with single
- * sign-on they hold (issue 22 Launch).
+ * sign-on they hold (issue 22 Launch); and the resources (links, downloads, e-learning) tied to their
+ * portal roles (issue 23).
  */
 export function DashboardPage() {
   usePageTitle('Dashboard');
@@ -42,6 +44,7 @@ export function DashboardPage() {
       {summary.data && (
         <>
           <PermissionCard summary={summary.data} />
+          <ResourcesSection />
           {summary.data.sections.ownRequests && <MyApplications headingId="dashboard-applications-heading" />}
           {summary.data.sections.queues && <QueuesSection />}
           {summary.data.sections.ownRequests && <MyRequestsSection />}

@@ -73,6 +73,8 @@ export interface RequestOptions {
   ignoreUnauthorized?: boolean;
   /** The browser cache mode; 'no-store' unless a call (reference data) revalidates with its ETag ('no-cache'). */
   cache?: RequestCache;
+  /** How long to wait for the answer; uploads of large files take longer than the usual call. */
+  timeoutMs?: number;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -112,7 +114,10 @@ const CALL_TIMEOUT_MS = 60_000;
  */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers = callHeaders('application/json');
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (an upload) is sent as multipart/form-data with the boundary the browser chooses.
+  const multipart = options.body instanceof FormData;
+  if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? CALL_TIMEOUT_MS);
 
   let response: Response;
   try {
@@ -121,10 +126,9 @@ export async function request<T>(method: string, path: string, options: RequestO
       headers,
       credentials: 'include',
       cache: options.cache ?? 'no-store',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal
-        ? AbortSignal.any([options.signal, AbortSignal.timeout(CALL_TIMEOUT_MS)])
-        : AbortSignal.timeout(CALL_TIMEOUT_MS),
+      body:
+        options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;

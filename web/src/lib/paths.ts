@@ -8,8 +8,8 @@ import type { AuditEntityType, SsoRefusalCase } from '@portal/contract';
 
 type Id = number | 'new';
 
-/** The Configure tabs (001 §2.12), kept in the URL. */
-export type ConfigureTab = 'portalRoles' | 'studyRoles' | 'systems';
+/** The Configure tabs (001 §2.12; the dashboard's resources, issue 23), kept in the URL. */
+export type ConfigureTab = 'portalRoles' | 'studyRoles' | 'systems' | 'resourceCategories' | 'dashboardItems';
 
 /** Search params of Request New / Modified Access (001 §2.5). */
 export type RequestAccessParams =
@@ -126,6 +126,15 @@ export const paths = {
       portalRole: { path: '/app/configure/roles/:id', href: (id: Id) => `/app/configure/roles/${id}` },
       studyRole: { path: '/app/configure/study-roles/:id', href: (id: Id) => `/app/configure/study-roles/${id}` },
       system: { path: '/app/configure/systems/:id', href: (id: Id) => `/app/configure/systems/${id}` },
+      /** The dashboard's resource categories and items (issue 23). */
+      resourceCategory: {
+        path: '/app/configure/resource-categories/:id',
+        href: (id: Id) => `/app/configure/resource-categories/${id}`,
+      },
+      dashboardItem: {
+        path: '/app/configure/dashboard-items/:id',
+        href: (id: Id) => `/app/configure/dashboard-items/${id}`,
+      },
     },
     /** Single sign-on (issue 22): the portal's same-site sign-in step of a provider interaction, and refusals. */
     sso: {
