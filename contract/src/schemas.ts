@@ -112,11 +112,33 @@ export const AccessControlSchema = z.object({
 });
 export type AccessControl = z.infer<typeof AccessControlSchema>;
 
+/** One of a user's or a record's sites (000 §3 User.sites): an AO, or an LAO with its code in otherIdentifier. */
+export const UserSiteSchema = z.object({
+  type: z.enum(['AO', 'LAO']),
+  siteCode: z.string(),
+  otherIdentifier: z.string().nullable(),
+});
+export type UserSite = z.infer<typeof UserSiteSchema>;
+
+/**
+ * The `entity` of a user access record (000 §3): the extended-question-answer shape is shared by registrations,
+ * access-change requests and users' access; a record held by a portal user names that owner.
+ */
+export const USER_ACCESS_ENTITY = 'PortalUser';
+
+/**
+ * A user access record as the API answers it (000 §3 User access record): the API form (`sites`) and the front
+ * end form (`siteCodes`, `laoIds`) both; `formId` is the access-change request whose review wrote this version
+ * (null for a record written otherwise: approval of a registration, an administrator's edit, the seed).
+ */
 export const UserAccessSchema = z.object({
   id: z.number().int(),
   portalUserId: z.number().int(),
+  entity: z.literal(USER_ACCESS_ENTITY),
+  formId: z.number().int().nullable(),
   roleName: z.string(),
   inactive: z.boolean(),
+  sites: z.array(UserSiteSchema),
   siteCodes: z.array(z.string()),
   laoIds: z.array(z.string()),
   studyNames: z.array(z.string()),

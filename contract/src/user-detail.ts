@@ -6,18 +6,10 @@ import { z } from 'zod';
 import { BodyIdSchema } from './ids';
 import { FIELD_LIMITS } from './limits';
 import { textSchema } from './text';
-import { PersonDetailsSchema, UserAccessSchema } from './schemas';
+import { PersonDetailsSchema, UserAccessSchema, UserSiteSchema } from './schemas';
 import { UserDetailsFieldsSchema } from './details-fields';
 
 export * from './details-fields';
-
-/** One of the user's sites (000 §3 User.sites): an AO, or an LAO with its code in otherIdentifier. */
-export const UserSiteSchema = z.object({
-  type: z.enum(['AO', 'LAO']),
-  siteCode: z.string(),
-  otherIdentifier: z.string().nullable(),
-});
-export type UserSite = z.infer<typeof UserSiteSchema>;
 
 /** GET /rest/secure/user_management/user/{id}: the user as the detail screen shows it (000 §3 User). */
 export const UserDetailSchema = z.object({

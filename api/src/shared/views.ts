@@ -3,14 +3,22 @@
  * and configuration), portal roles (configuration and profile), access records (profile and requests) and
  * the Temporal Web UI link (audit trail and requests). A mapper one feature uses lives in its folder.
  */
-import type { PortalRole, StudyRole, System, UserAccess } from '@portal/contract';
-import type { Prisma } from '@portal/db';
+import {
+  type PortalRole,
+  type StudyRole,
+  type System,
+  type UserAccess,
+  type UserSite,
+  USER_ACCESS_ENTITY,
+} from '@portal/contract';
+import type { Prisma, PrismaClient } from '@portal/db';
 import type { ApiConfig } from '../config';
 
 export type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
 export type SystemRow = Prisma.SystemAccessGetPayload<object>;
 type PortalRoleRow = Prisma.PortalRoleGetPayload<object>;
 type UserAccessRow = Prisma.UserAccessGetPayload<object>;
+type Db = PrismaClient | Prisma.TransactionClient;
 
 export const studyRoleView = (r: StudyRoleRow): StudyRole => ({
   id: r.id,
@@ -41,11 +49,36 @@ export const portalRoleView = (r: PortalRoleRow): PortalRole => ({
   sort: r.sort,
 });
 
-export const userAccessView = (a: UserAccessRow): UserAccess => ({
+/**
+ * The sites an AO list and an LAO list name, in 000 §3's API form: AOs first, then LAOs with their own site code
+ * (from `laoSiteCodes`: LAO code → site code; an LAO no longer listed keeps its code).
+ */
+export const siteListOf = (
+  siteCodes: readonly string[],
+  laoIds: readonly string[],
+  laoSiteCodes: ReadonlyMap<string, string>,
+): UserSite[] => [
+  ...siteCodes.map((siteCode) => ({ type: 'AO' as const, siteCode, otherIdentifier: null })),
+  ...laoIds.map((lao) => ({ type: 'LAO' as const, siteCode: laoSiteCodes.get(lao) ?? lao, otherIdentifier: lao })),
+];
+
+/** The site codes of the LAOs `laoIds` name (LAO code → site code), in one query. */
+export async function loadLaoSiteCodes(db: Db, laoIds: Iterable<string>): Promise<Map<string, string>> {
+  const codes = [...new Set(laoIds)];
+  if (!codes.length) return new Map();
+  const laos = await db.site.findMany({ where: { laoCode: { in: codes } }, select: { siteCode: true, laoCode: true } });
+  return new Map(laos.map((s) => [s.laoCode!, s.siteCode]));
+}
+
+/** One access record in the shape of 000 §3, with `laoSiteCodes` from `loadLaoSiteCodes`. */
+export const userAccessView = (a: UserAccessRow, laoSiteCodes: ReadonlyMap<string, string>): UserAccess => ({
   id: a.id,
   portalUserId: a.portalUserId,
+  entity: USER_ACCESS_ENTITY,
+  formId: a.sourceRequestId,
   roleName: a.roleName,
   inactive: a.inactive,
+  sites: siteListOf(a.siteCodes, a.laoIds, laoSiteCodes),
   siteCodes: a.siteCodes,
   laoIds: a.laoIds,
   studyNames: a.studyNames,
@@ -58,6 +91,15 @@ export const userAccessView = (a: UserAccessRow): UserAccess => ({
   sysdat: a.sysdat.toISOString(),
   dchng: a.dchng.toISOString(),
 });
+
+/** Access records in the shape of 000 §3 (the LAOs' site codes read once for all of them). */
+export async function userAccessViews(db: Db, rows: readonly UserAccessRow[]): Promise<UserAccess[]> {
+  const laoSiteCodes = await loadLaoSiteCodes(
+    db,
+    rows.flatMap((r) => r.laoIds),
+  );
+  return rows.map((r) => userAccessView(r, laoSiteCodes));
+}
 
 /** Where a workflow opens in the Temporal Web UI: its base URL (none: no links) and namespace. */
 export interface TemporalUi {

@@ -11,8 +11,11 @@ import { applyRequestedAccess, blocksFromRecords, requestedAccessApplied, toUser
 const record = (id: number, roleName: string, patch: Partial<UserAccess> = {}): UserAccess => ({
   id,
   portalUserId: 7,
+  entity: 'PortalUser',
+  formId: null,
   roleName,
   inactive: false,
+  sites: [],
   siteCodes: [],
   laoIds: [],
   studyNames: [],

@@ -179,8 +179,11 @@ describe('user detail', () => {
     const access = {
       id: 3,
       portalUserId: 7,
+      entity: 'PortalUser' as const,
+      formId: null,
       roleName: 'Data Manager',
       inactive: false,
+      sites: [],
       siteCodes: [],
       laoIds: [],
       studyNames: ['STUDY-1'],

@@ -7,7 +7,7 @@ import type { Profile } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { notFound } from '../../http/errors';
 import { type ProxyRules, proxyCapability } from '../../shared/proxy-capability';
-import { portalRoleView, userAccessView } from '../../shared/views';
+import { portalRoleView, userAccessViews } from '../../shared/views';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -52,7 +52,7 @@ export async function loadProfile(db: Db, rules: ProxyRules, userId: number): Pr
     postalCode: user.postalCode,
     accountType: user.accountType,
     roles: roles.map(portalRoleView),
-    userAccesses: user.userAccesses.map(userAccessView),
+    userAccesses: await userAccessViews(db, user.userAccesses),
     canSubmitProxyAccessChangeRequests: proxyCapability(
       rules,
       roles.map((r) => r.description),

@@ -9,7 +9,7 @@ import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { proxyRulesOf } from '../../shared/proxy-capability';
-import { userAccessView } from '../../shared/views';
+import { userAccessViews } from '../../shared/views';
 import { profileDetailsRoutes } from './details-update';
 import { loadProfile } from './profile-view';
 
@@ -30,6 +30,6 @@ export const profileRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, 
       where: { portalUserId: actor.userId, inactive: false },
       orderBy: { roleName: 'asc' },
     });
-    return { content: rows.map(userAccessView) };
+    return { content: await userAccessViews(prisma, rows) };
   });
 };

@@ -17,21 +17,21 @@ import type { z } from 'zod';
 import type { AuthContext } from '../../auth/guard';
 import { notFound, unprocessable } from '../../http/errors';
 import { saveUserAccess } from '../../shared/access-records';
-import { userAccessView } from '../../shared/views';
+import { userAccessViews } from '../../shared/views';
 
 const RECORD = 'record';
 
 /** GET /rest/secure/user_access: every record, active and superseded, by id. */
 export async function listAllAccess(prisma: PrismaClient): Promise<UserAccess[]> {
   const rows = await prisma.userAccess.findMany({ orderBy: { id: 'asc' } });
-  return rows.map(userAccessView);
+  return userAccessViews(prisma, rows);
 }
 
 /** GET /rest/secure/user_access/{id}. @throws 404 'Problem loading user access records.' */
 export async function getAccess(prisma: PrismaClient, id: number): Promise<UserAccess> {
   const row = await prisma.userAccess.findUnique({ where: { id } });
   if (!row) throw notFound(USER_ACCESS_MESSAGES.loadRecordsFailed);
-  return userAccessView(row);
+  return (await userAccessViews(prisma, [row]))[0]!;
 }
 
 /**
@@ -50,7 +50,7 @@ export async function getAccessRevision(prisma: PrismaClient, id: number, revisi
     },
   });
   if (!revision) throw notFound(USER_ACCESS_MESSAGES.loadRecordsFailed);
-  return userAccessView(revision);
+  return (await userAccessViews(prisma, [revision]))[0]!;
 }
 
 /** GET /rest/secure/user_access/user/{portalUserId}: the user's active records by study role. */
@@ -62,7 +62,7 @@ export async function userAccessOf(prisma: PrismaClient, portalUserId: number): 
     where: { portalUserId, inactive: false },
     orderBy: { roleName: 'asc' },
   });
-  return rows.map(userAccessView);
+  return userAccessViews(prisma, rows);
 }
 
 /** POST /rest/secure/user_access: a new record for a study role the user does not hold ('unique' otherwise). */

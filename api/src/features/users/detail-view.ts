@@ -3,12 +3,12 @@
  * its portal roles, its active access records with the sites they name, and the directory entry's uidNumber;
  * and the fields update_user may change as the row holds them (the User shows them, the update compares them).
  */
-import { USER_DETAIL_MESSAGES, type UserDetail, type UserSite, type UserUpdateBodySchema } from '@portal/contract';
+import { USER_DETAIL_MESSAGES, type UserDetail, type UserUpdateBodySchema } from '@portal/contract';
 import type { z } from 'zod';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { type DirectoryConfig, findPersonByUuid } from '@portal/directory';
 import { notFound } from '../../http/errors';
-import { userAccessView } from '../../shared/views';
+import { loadLaoSiteCodes, siteListOf, userAccessView } from '../../shared/views';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -56,17 +56,7 @@ const distinct = (values: string[]) => [...new Set(values)].sort();
 export async function userDetailView(db: Db, row: UserRow, uidNumber: number | null): Promise<UserDetail> {
   const siteCodes = distinct(row.userAccesses.flatMap((a) => a.siteCodes));
   const laoIds = distinct(row.userAccesses.flatMap((a) => a.laoIds));
-  const laos = laoIds.length
-    ? await db.site.findMany({ where: { laoCode: { in: laoIds } }, select: { siteCode: true, laoCode: true } })
-    : [];
-  const sites: UserSite[] = [
-    ...siteCodes.map((siteCode) => ({ type: 'AO' as const, siteCode, otherIdentifier: null })),
-    ...laoIds.map((lao) => ({
-      type: 'LAO' as const,
-      siteCode: laos.find((s) => s.laoCode === lao)?.siteCode ?? lao,
-      otherIdentifier: lao,
-    })),
-  ];
+  const laoSiteCodes = await loadLaoSiteCodes(db, laoIds);
   return {
     id: row.id,
     uuid: row.uuid,
@@ -76,8 +66,8 @@ export async function userDetailView(db: Db, row: UserRow, uidNumber: number | n
     inactive: row.inactive,
     siteCodes,
     laoIds,
-    sites,
-    userAccesses: row.userAccesses.map(userAccessView),
+    sites: siteListOf(siteCodes, laoIds, laoSiteCodes),
+    userAccesses: row.userAccesses.map((a) => userAccessView(a, laoSiteCodes)),
   };
 }
 

@@ -29,8 +29,11 @@ const profile: Profile = profileFixture();
 const held: UserAccess = {
   id: 31,
   portalUserId: 7,
+  entity: 'PortalUser',
+  formId: null,
   roleName: 'Investigator',
   inactive: false,
+  sites: [{ type: 'AO', siteCode: 'A200', otherIdentifier: null }],
   siteCodes: ['A200'],
   laoIds: [],
   studyNames: ['STUDY-1'],
