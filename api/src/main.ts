@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '@portal/db';
 import { ensureTimingEntry } from '@portal/directory';
 import { loadApiConfig } from './config';
+import { buildElearningServer } from './features/dashboard-resources/elearning-server';
 import { buildServer } from './server';
 
 async function main(): Promise<void> {
@@ -15,7 +16,12 @@ async function main(): Promise<void> {
   // Sign-in binds against this entry for names no account has (issue 13); the seed also creates it.
   await ensureTimingEntry(cfg).catch((err: unknown) => console.warn('sign-in timing entry not ensured:', err));
   const app = await buildServer({ cfg, prisma, temporal, directory: cfg });
+  // The e-learning origin's own listener (issue 23), when one is configured.
+  const elearning = cfg.ELEARNING_PORT
+    ? await buildElearningServer({ cfg, prisma, temporal, directory: cfg })
+    : undefined;
   const close = async () => {
+    await elearning?.close();
     await app.close();
     await connection.close();
     await prisma.$disconnect();
@@ -24,6 +30,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
   await app.listen({ host: cfg.HOST, port: cfg.PORT });
+  await elearning?.listen({ host: cfg.ELEARNING_HOST ?? cfg.HOST, port: cfg.ELEARNING_PORT });
 }
 
 main().catch((err: unknown) => {

@@ -19,6 +19,7 @@ import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
+import { dashboardResourceRoutes } from './features/dashboard-resources/routes';
 import { myApplicationsRoutes } from './features/my-applications/routes';
 import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
@@ -90,6 +91,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     userAccessRoutes,
     usersListRoutes,
     dashboardRoutes,
+    dashboardResourceRoutes,
     myApplicationsRoutes,
     oidcRoutes,
   ]) {

@@ -45,6 +45,9 @@ export const DASHBOARD_RESOURCE_MESSAGES = {
   deleteItemFailed: 'Unable to delete dashboard item.',
   fixedCategory: 'This category is shown without a heading: it cannot be renamed or deleted.',
   categoryNotEmpty: 'Resource category still holds dashboard items.',
+  hasChildren: 'Resource category still has child categories.',
+  uploadParts: 'The upload has too many or unexpected parts.',
+  uploadUnreadable: 'The upload could not be read.',
   parentCycle: 'A category cannot be placed under itself or one of its own child categories.',
   /** Field errors that are full sentences (shown as they are, 000 §5 "unknown keys shown raw"). */
   tooLarge: (limit: string) => `The file is larger than the configured limit of ${limit}.`,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { createPrisma } from '../src';
 import { registerDemoSystem, DemoSystemEnvSchema } from './demo-system';
+import { seedDashboardResources } from './dashboard-resources';
 import { runSeed } from './index';
 
 const Env = DirectoryConfigSchema.extend(DemoSystemEnvSchema.shape).extend({
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
       log: (l) => console.log(`seed: ${l}`),
     });
     console.log(ran ? 'seed: done' : 'seed: already seeded, nothing to do');
+    // Once per database, also on one seeded before the dashboard's resources existed (issue 23).
+    await seedDashboardResources(prisma, (l) => console.log(`seed: ${l}`));
     // On every start, seeded before or not: the demo system's port and secret are the data folder's current ones.
     if (env.DEMO_SYSTEM_URL && env.DEMO_SYSTEM_CLIENT_ID && env.DEMO_SYSTEM_CLIENT_SECRET) {
       const demo = {

@@ -17,6 +17,7 @@ export * from './access-change-filing';
 export * from './sso-revocation';
 export * from './oidc-keys';
 export * from './client-secret';
+export * from './file-store';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {

@@ -47,6 +47,7 @@ export const StackEnvSchema = z
     SMTP_PORT: optional(port),
     MAIL_UI_PORT: optional(port),
     DEMO_SYSTEM_PORT: optional(port),
+    ELEARNING_PORT: optional(port),
   })
   .superRefine((env, ctx) => {
     if (env.LDAP_URL && !env.LDAP_ADMIN_PASSWORD) {

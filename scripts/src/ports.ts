@@ -15,7 +15,8 @@ export type PortName =
   | 'ldap'
   | 'smtp'
   | 'mailUi'
-  | 'demoSystem';
+  | 'demoSystem'
+  | 'elearning';
 export type PortPlan = Record<PortName, number>;
 
 /** Default port, overriding variable and description of each listener. */
@@ -32,6 +33,8 @@ export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv &
   mailUi: { default: 1080, envVar: 'MAIL_UI_PORT', what: 'mail web UI' },
   // The demo study system (issue 22), a relying party of the portal's single sign-on, on http://localhost.
   demoSystem: { default: 8090, envVar: 'DEMO_SYSTEM_PORT', what: 'demo study system (single sign-on)' },
+  // E-learning packages (issue 23), served by the API on a second listener: a separate origin for their scripts.
+  elearning: { default: 8081, envVar: 'ELEARNING_PORT', what: 'e-learning packages (the API, a separate origin)' },
 };
 
 /**

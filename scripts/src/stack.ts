@@ -141,7 +141,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await clearLeftovers(dataDir, log);
 
   const needed = new Set<PortName>();
-  if (options.apps) (['portal', 'demoSystem'] as const).forEach((p) => needed.add(p));
+  if (options.apps) (['portal', 'demoSystem', 'elearning'] as const).forEach((p) => needed.add(p));
   if (!cfg.DATABASE_URL) needed.add('postgres');
   if (!cfg.TEMPORAL_ADDRESS) {
     (['temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'] as const).forEach((p) => needed.add(p));
@@ -185,6 +185,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     HOST: '127.0.0.1',
     PORT: String(ports.portal),
     PORTAL_URL: `http://127.0.0.1:${ports.portal}`,
+    // E-learning packages from another host name than the portal's (localhost, not 127.0.0.1): another origin
+    // and another site, so the portal's cookies are not even sent to it (issue 23).
+    ELEARNING_PORT: String(ports.elearning),
+    ELEARNING_ORIGIN: `http://localhost:${ports.elearning}`,
     WEB_DIST: repoPath('web', 'dist'),
     SESSION_TIMEOUT_SECONDS: String(cfg.SESSION_TIMEOUT_SECONDS),
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
