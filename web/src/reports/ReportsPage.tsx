@@ -12,6 +12,7 @@ import { SUPPORT_EMAIL } from '../lib/config';
 import { useHasPermissions } from '../lib/sessionQueries';
 import { MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { usePageTitle } from '../shared/usePageTitle';
+import { saveDownloadedFile } from '../lib/saveFile';
 import { useDownloadAccessReport } from './api/downloadAccessReport';
 import { useRequestCountsByStatus } from './api/getRequestsByStatus';
 
@@ -19,19 +20,8 @@ type Who = 'all' | 'true' | 'false';
 
 const LABELS = { startDate: 'Start Date', endDate: 'End Date', proxyRequests: 'Requests' } as const;
 
-/** Saves a downloaded file under its server-given name (an object URL on a temporary link). */
-function saveFile(file: DownloadedFile): string {
-  const name = file.fileName ?? 'access-modification-requests.csv';
-  const url = URL.createObjectURL(file.blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-  return name;
-}
+/** Saves the report under its server-given name. */
+const saveFile = (file: DownloadedFile) => saveDownloadedFile(file, 'access-modification-requests.csv');
 
 /**
  * Reports (/app/reports, 001 §2.11): downloads the access-modification report (GET .../report with startDate,

@@ -1,4 +1,4 @@
-import { Checkbox, FileInput, Image, Stack, Text } from '@mantine/core';
+import { Checkbox, FileInput, Stack, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { formatFileSize, type DashboardItem, type DashboardUploadLimits } from '@portal/contract';
 import { fileLabel, type ItemValues } from './itemForm';
@@ -15,7 +15,7 @@ function StoredFile({ text }: { text: string }) {
 /**
  * The upload fields of the item editor (issue 23): a Download's file or an eLearning's package (.zip with an
  * index.html or story.html at its root), what is stored now and that a new choice replaces it; the card's
- * optional picture, its current image and 'Remove picture'. The configured limits are named beside them.
+ * optional picture, whether one is stored and 'Remove picture'. The configured limits are named beside them.
  */
 export function ItemFileFields({
   form,
@@ -58,9 +58,9 @@ export function ItemFileFields({
           clearable
           {...form.getInputProps('image')}
         />
-        {item?.hasImage && item.imageUrl && (
+        {item?.hasImage && (
           <>
-            <Image src={item.imageUrl} alt={`Current picture of ${item.title}`} h={80} w="auto" fit="contain" />
+            <StoredFile text="Current: a picture is stored (see the preview); a new choice replaces it." />
             <Checkbox label="Remove picture" {...form.getInputProps('removeImage', { type: 'checkbox' })} />
           </>
         )}

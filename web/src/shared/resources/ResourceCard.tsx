@@ -1,5 +1,8 @@
-import { Anchor, Badge, Card, Group, Image, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Image, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { formatFileSize, type DashboardItem, type DashboardItemKind } from '@portal/contract';
+import type { MouseEvent } from 'react';
+import { downloadSecureFile, isSecurePath, useDisplayableUrl } from './secureFiles';
 
 /** How each kind is named on its card. */
 export const ITEM_KIND_LABELS: Record<DashboardItemKind, string> = {
@@ -13,26 +16,41 @@ export type ResourceCardItem = Pick<DashboardItem, 'kind' | 'title' | 'descripti
   imageSrc: string | null;
 };
 
+/** The download's failure (not worded by the spec; in its style). */
+export const DOWNLOAD_FAILED = 'Unable to download the file.';
+
 /**
  * One dashboard item as a card (issue 23 Screens; 000 §6, §9): the picture (its alt text is the title), the
  * title as the link, the description, and the kind. A Link and an eLearning open in a new tab with
- * rel="noopener noreferrer"; a Download downloads (its size in B/KB/MB/GB/TB, base 1024, 000 §9).
+ * rel="noopener noreferrer"; a Download downloads (its size in B/KB/MB/GB/TB, base 1024, 000 §9). A picture or
+ * file under /rest/secure is fetched with the call's headers (secureFiles.ts).
  */
 export function ResourceCard({ item }: { item: ResourceCardItem }) {
   const download = item.kind === 'DOWNLOAD';
   const size = item.file ? formatFileSize(item.file.size) : null;
+  const imageSrc = useDisplayableUrl(item.imageSrc);
+  const onDownload = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!isSecurePath(item.openUrl)) return;
+    event.preventDefault();
+    downloadSecureFile(item.openUrl, item.file?.name ?? item.title).catch(() =>
+      notifications.show({ color: 'red', title: 'Error', message: `${DOWNLOAD_FAILED} (${item.title})` }),
+    );
+  };
   return (
     <Card withBorder radius="md" padding="sm" component="li" style={{ listStyle: 'none' }} data-testid="resource-card">
       {item.imageSrc && (
         <Card.Section mb="sm">
-          <Image src={item.imageSrc} alt={item.title} h={140} fit="cover" loading="lazy" />
+          {imageSrc ? (
+            <Image src={imageSrc} alt={item.title} h={140} fit="cover" />
+          ) : (
+            <Skeleton h={140} radius={0} animate={false} />
+          )}
         </Card.Section>
       )}
       <Stack gap={6}>
         {download ? (
-          <Anchor href={item.openUrl} download={item.file?.name ?? true} fw={600}>
-            {item.title}
-            <VisuallyHidden>{` (download${size ? `, ${size}` : ''})`}</VisuallyHidden>
+          <Anchor href={item.openUrl} download={item.file?.name ?? true} fw={600} onClick={onDownload}>
+            {item.title} <VisuallyHidden>{`(download${size ? `, ${size}` : ''})`}</VisuallyHidden>
           </Anchor>
         ) : (
           <Anchor href={item.openUrl} target="_blank" rel="noopener noreferrer" fw={600}>
