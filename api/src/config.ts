@@ -96,9 +96,9 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   SIGN_IN_UNKNOWN_TTL_HOURS: z.coerce.number().int().min(1).max(8_760).default(720),
   SIGN_IN_UNKNOWN_MAX_NAMES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
   /**
-   * The public registration's captcha (issue 10): the ALTCHA challenges' HMAC key (unset: a random key per
-   * process, so several API processes behind one address need a shared one), their lifetime and the largest
-   * secret counter (the expected work); RECAPTCHA_SECRET switches to Google reCAPTCHA.
+   * The public registration's captcha (issue 10): the ALTCHA challenges' HMAC key (unset: a random key made
+   * once and stored in PostgreSQL, so every API process signs with the same one; issue 24), their lifetime and
+   * the largest secret counter (the expected work); RECAPTCHA_SECRET switches to Google reCAPTCHA.
    */
   CAPTCHA_HMAC_KEY: z.string().min(16).optional(),
   CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),

@@ -87,6 +87,16 @@ export function call(
   return caller(app)(s, method, url, payload, { xsrf });
 }
 
+/**
+ * A client address no other test uses (in 198.18.0.0/15, the range set aside for benchmarks): the rate limits
+ * count in PostgreSQL for every API of the run, so a test that counts a limit from 127.0.0.1 would share its
+ * budget with every other test's calls.
+ */
+export const uniqueClientAddress = (): string => {
+  const n = crypto.randomInt(1, 131_071);
+  return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+};
+
 /** A password that keeps every rule and was never used. */
 export const freshPassword = (): string => `New-${crypto.randomBytes(5).toString('hex')}-Zz9!`;
 

@@ -1,6 +1,7 @@
 /**
  * Security headers (helmet) and rate limits (@fastify/rate-limit) of the API and the web app it
- * serves (issue 3: cookies, headers, rate limits on sign-in and forgot-password).
+ * serves (issue 3: cookies, headers, rate limits on sign-in and forgot-password). The limits count in
+ * PostgreSQL (rate-limit-store.ts, issue 24), so every API process draws on the same budget.
  *
  * CSP: scripts, styles, images, fonts and calls only from the portal itself; Mantine injects <style> tags
  * and style attributes at run time, so styles also allow 'unsafe-inline' (scripts never do). HSTS and
@@ -12,6 +13,7 @@ import helmet from 'helmet';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { AUTH_MESSAGES } from '@portal/contract';
 import type { ApiConfig } from '../config';
+import { postgresRateLimitStore } from './rate-limit-store';
 
 /** The origin the browser loads Tableau visualizations from, when a Tableau server is configured. */
 const tableauOrigin = (cfg: ApiConfig): string | null => {
@@ -20,7 +22,8 @@ const tableauOrigin = (cfg: ApiConfig): string | null => {
 };
 
 /**
- * Sets helmet's headers on every answer and registers the rate-limit plugin (limits are set per route).
+ * Sets helmet's headers on every answer and registers the rate-limit plugin (limits are set per route,
+ * counted in PostgreSQL; the store's pool closes with the app).
  * helmet's middleware is built once here and run on each request's raw response: Fastify's helmet plugin
  * builds it again for every request (parsing the CSP directives each time), a cost every call paid for the
  * same headers.
@@ -51,8 +54,11 @@ export async function registerSecurity(app: FastifyInstance, cfg: ApiConfig): Pr
   app.addHook('onRequest', (req, reply, done) =>
     securityHeaders(req.raw, reply.raw, (err) => done(err instanceof Error ? err : undefined)),
   );
+  const counters = postgresRateLimitStore(cfg.DATABASE_URL);
+  app.addHook('onClose', () => counters.close());
   await app.register(rateLimit, {
     global: false,
+    store: counters.Store,
     errorResponseBuilder: (_req, context) => ({
       statusCode: context.statusCode,
       message: AUTH_MESSAGES.tooManyRequests,

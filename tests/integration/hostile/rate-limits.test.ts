@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract';
-import { buildTestApp, createTestUser, type TestApp } from '../auth-helpers';
+import { buildTestApp, createTestUser, type TestApp, uniqueClientAddress } from '../auth-helpers';
 
 const open: TestApp[] = [];
 afterEach(async () => {
@@ -48,12 +48,14 @@ async function statuses(send: (xff: string) => Promise<{ statusCode: number }>, 
 describe('rate limits and forwarded addresses', () => {
   it('trusts no forwarded address by default: a forged one gets no fresh budget', async () => {
     const t = await app({});
-    expect(await statuses((xff) => signInFrom(t, '127.0.0.1', xff), 4)).toEqual([401, 401, 429, 429]);
-    expect(await statuses((xff) => forgotFrom(t, '127.0.0.1', xff), 4)).toEqual([200, 200, 429, 429]);
-    const limited = await signInFrom(t, '127.0.0.1');
+    // The limits count in PostgreSQL for every API of the run: addresses no other test counts from.
+    const [client, other] = [uniqueClientAddress(), uniqueClientAddress()];
+    expect(await statuses((xff) => signInFrom(t, client, xff), 4)).toEqual([401, 401, 429, 429]);
+    expect(await statuses((xff) => forgotFrom(t, client, xff), 4)).toEqual([200, 200, 429, 429]);
+    const limited = await signInFrom(t, client);
     expect(limited.json()).toEqual({ message: AUTH_MESSAGES.tooManyRequests });
     // Another connection address is another client.
-    expect((await signInFrom(t, '127.0.0.2')).statusCode).toBe(401);
+    expect((await signInFrom(t, other)).statusCode).toBe(401);
   });
 
   it('counts per forwarded client behind a trusted hop, and per hop for one that is not trusted', async () => {

@@ -3,7 +3,6 @@
  * challenge and its kind, and the public registration, refused 422 under the captcha's key with the spec's
  * text unless it carries a verified, unused captcha answer (checked before anything else of the body).
  */
-import crypto from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -15,26 +14,53 @@ import {
 import type { Deps } from '../../../deps';
 import { notFound } from '../../../http/errors';
 import { MessageSchema } from '../../../http/route-schemas';
+import { sharedSecret } from '../../../shared/shared-secret';
 import { type AltchaCaptcha, createAltchaCaptcha } from './captcha/altcha';
 import { createRecaptchaVerifier } from './captcha/recaptcha';
+import { postgresUsedSolutions } from './captcha/used-solutions';
 import { type CaptchaVerifier, requireCaptcha } from './captcha/verifier';
 import { fileRegistration } from './filing';
 
-/** The configured captcha: reCAPTCHA when RECAPTCHA_SECRET is set, the self-hosted ALTCHA otherwise. */
-function captchaFor(cfg: Deps['cfg']): { verifier: CaptchaVerifier; altcha: AltchaCaptcha | null } {
+/**
+ * The configured captcha: reCAPTCHA when RECAPTCHA_SECRET is set, the self-hosted ALTCHA otherwise, with the
+ * HMAC key every API process shares (CAPTCHA_HMAC_KEY, or the one stored in PostgreSQL) and the used solutions
+ * in PostgreSQL. The key is read on first use (a failed read is tried again by the next call), so a database
+ * that is down at start-up does not keep the API from starting.
+ */
+function captchaFor(deps: Deps): { verifier: CaptchaVerifier; altcha: AltchaCaptcha | null } {
+  const { cfg, prisma } = deps;
   if (cfg.RECAPTCHA_SECRET)
     return { verifier: createRecaptchaVerifier({ secret: cfg.RECAPTCHA_SECRET }), altcha: null };
-  const altcha = createAltchaCaptcha({
-    hmacKey: cfg.CAPTCHA_HMAC_KEY ?? crypto.randomBytes(32).toString('base64url'),
-    ttlSeconds: cfg.CAPTCHA_TTL_SECONDS,
-    minCounter: Math.floor(cfg.CAPTCHA_MAX_COUNTER / 10),
-    maxCounter: cfg.CAPTCHA_MAX_COUNTER,
-  });
+  let loading: Promise<AltchaCaptcha> | undefined;
+  const load = (): Promise<AltchaCaptcha> => {
+    loading ??= sharedSecret(prisma, 'captcha-hmac-key', cfg.CAPTCHA_HMAC_KEY).then(
+      (hmacKey) =>
+        createAltchaCaptcha(
+          {
+            hmacKey,
+            ttlSeconds: cfg.CAPTCHA_TTL_SECONDS,
+            minCounter: Math.floor(cfg.CAPTCHA_MAX_COUNTER / 10),
+            maxCounter: cfg.CAPTCHA_MAX_COUNTER,
+          },
+          postgresUsedSolutions(prisma),
+        ),
+      (err: unknown) => {
+        loading = undefined;
+        throw err;
+      },
+    );
+    return loading;
+  };
+  const altcha: AltchaCaptcha = {
+    kind: 'altcha',
+    challenge: async () => (await load()).challenge(),
+    verify: async (answer, remoteIp) => (await load()).verify(answer, remoteIp),
+  };
   return { verifier: altcha, altcha };
 }
 
 export const publicRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const { verifier, altcha } = captchaFor(deps.cfg);
+  const { verifier, altcha } = captchaFor(deps);
 
   app.get(
     '/rest/public/captcha/config',

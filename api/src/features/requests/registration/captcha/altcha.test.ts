@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { createAltchaCaptcha } from './altcha';
+import { createAltchaCaptcha as createWith, type AltchaSettings } from './altcha';
+import type { UsedSolutions } from './used-solutions';
 
 const settings = { hmacKey: 'test-hmac-key-0123456789', ttlSeconds: 60, minCounter: 10, maxCounter: 500 };
+
+/**
+ * The captcha with its used solutions in a Set: this file tests the verification; the PostgreSQL record of
+ * used solutions is tested across API processes (tests/integration/many-processes).
+ */
+function createAltchaCaptcha(s: AltchaSettings) {
+  const seen = new Set<string>();
+  const used: UsedSolutions = {
+    claim: async (signature) => !seen.has(signature) && Boolean(seen.add(signature)),
+  };
+  return createWith(s, used);
+}
 
 async function solved(captcha: ReturnType<typeof createAltchaCaptcha>) {
   const challenge = await captcha.challenge();

@@ -2,14 +2,16 @@
  * The self-hosted captcha: ALTCHA proof of work (altcha-lib, protocol v2). The API hands out challenges
  * signed with an HMAC key (GET /rest/public/captcha/challenge) that expire after `ttlSeconds`; the browser's
  * widget finds the counter whose SHA-256 key starts with the challenge's prefix; the server verifies the
- * signature and the solution, and remembers each verified challenge until it expires, so one solution is
- * accepted once (replay protection; per process, like the challenges' short life).
+ * signature and the solution, and records each verified challenge until it expires, so one solution is
+ * accepted once (replay protection: `used`, in PostgreSQL for every API process; used-solutions.ts).
  */
-import { type Challenge, CappedMap, type Solution, createChallenge, randomInt, verifySolution } from 'altcha-lib';
+import { type Challenge, type Solution, createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { UsedSolutions } from './used-solutions';
 import type { CaptchaVerifier } from './verifier';
 
 export interface AltchaSettings {
+  /** The same in every API process (configuration or a shared secret), or a challenge from one fails on another. */
   hmacKey: string;
   /** How long (s) a challenge may be solved and submitted. */
   ttlSeconds: number;
@@ -37,18 +39,8 @@ function decodeAnswer(answer: string): { challenge: Challenge; solution: Solutio
   return null;
 }
 
-export function createAltchaCaptcha(settings: AltchaSettings): AltchaCaptcha {
-  // Verified challenges (by signature) until they expire; capped so a flood cannot grow it without bound.
-  const used = new CappedMap<string, number>({ maxSize: 100_000 });
-  let sweptAt = 0;
-  // Expired challenges fail verification anyway: sweep them at most once a minute.
-  const forget = (now: number) => {
-    if (now - sweptAt < 60_000) return;
-    sweptAt = now;
-    for (const [signature, expiresAt] of used.entries() as IterableIterator<[string, number]>) {
-      if (expiresAt <= now) used.delete(signature);
-    }
-  };
+/** The ALTCHA captcha with `settings`, recording verified solutions in `used`. */
+export function createAltchaCaptcha(settings: AltchaSettings, used: UsedSolutions): AltchaCaptcha {
   return {
     kind: 'altcha',
     async challenge() {
@@ -64,10 +56,8 @@ export function createAltchaCaptcha(settings: AltchaSettings): AltchaCaptcha {
     async verify(answer) {
       const decoded = decodeAnswer(answer);
       const signature = decoded?.challenge.signature;
-      if (!decoded || !signature || !decoded.challenge.parameters.expiresAt) return false;
-      const now = Date.now();
-      forget(now);
-      if (used.has(signature)) return false;
+      const expiresAt = decoded?.challenge.parameters.expiresAt;
+      if (!decoded || typeof signature !== 'string' || signature.length > 128 || !expiresAt) return false;
       try {
         const result = await verifySolution({
           challenge: decoded.challenge,
@@ -79,8 +69,8 @@ export function createAltchaCaptcha(settings: AltchaSettings): AltchaCaptcha {
       } catch {
         return false;
       }
-      // Atomic: of two concurrent submissions of one solution, one is accepted.
-      return used.setIfAbsent(signature, decoded.challenge.parameters.expiresAt * 1000);
+      // Only a verified (so signed by us) challenge is recorded: an unsolved flood writes nothing.
+      return used.claim(signature, new Date(expiresAt * 1000));
     },
   };
 }
