@@ -36,6 +36,7 @@ export const StackEnvSchema = z
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     MAIL_LINK_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     OIDC_KEY_ENCRYPTION_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+    CAPTCHA_HMAC_KEY: optional(z.string().min(16, 'must be at least 16 characters')),
     NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
     PORT: optional(port),
     TEMPORAL_PORT: optional(port),
@@ -62,6 +63,7 @@ const SECRET_NAMES = new Set([
   'SESSION_SECRET',
   'MAIL_LINK_KEY',
   'OIDC_KEY_ENCRYPTION_KEY',
+  'CAPTCHA_HMAC_KEY',
   'DATABASE_URL',
 ]);
 

@@ -14,6 +14,8 @@ const SecretsSchema = z.object({
   mailLinkKey: z.string().min(32),
   /** The API's OIDC_KEY_ENCRYPTION_KEY (issue 22): encrypts the provider's signing keys; one for all API processes. */
   oidcKeyEncryptionKey: z.string().min(32),
+  /** The API's CAPTCHA_HMAC_KEY (issue 24): signs the captcha's challenges; one for all API processes. */
+  captchaHmacKey: z.string().min(32),
   /** The demo study system's client secret (issue 22): the seed stores its digest, the demo system presents it. */
   demoSystemClientSecret: z.string().min(32),
 });
@@ -43,6 +45,7 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     sessionSecret: stored.sessionSecret ?? generate(48),
     mailLinkKey: stored.mailLinkKey ?? generate(48),
     oidcKeyEncryptionKey: stored.oidcKeyEncryptionKey ?? generate(48),
+    captchaHmacKey: stored.captchaHmacKey ?? generate(32),
     demoSystemClientSecret: stored.demoSystemClientSecret ?? generate(32),
   };
   const secrets = SecretsSchema.parse(candidate);

@@ -10,6 +10,7 @@ import type { RestartPolicy } from './backoff';
 import { loadStackEnv } from './config';
 import { migrateDatabase, seedDatabase } from './database';
 import { demoSystemEnv, startDemoSystem } from './demo-system/start';
+import { apiPorts } from './instances';
 import { repoPath } from './paths';
 import { type PortName, planPorts } from './ports';
 import { type ExitInfo, type Log, killAllManaged } from './procs';
@@ -41,11 +42,15 @@ export interface StackOptions {
   onUnexpectedExit?: (name: string, info: ExitInfo) => void;
   /** Backoff of worker and API restarts. Default 1 s doubling to 30 s, reset after 60 s up. */
   restartPolicy?: RestartPolicy;
+  /** With `apps`: how many API processes and workers to run (issue 24; instances.ts). Default 1. */
+  instances?: number;
 }
 
 export interface StackUrls {
   /** http://127.0.0.1:PORT: the API, which also serves the web app. */
   portal: string;
+  /** Every API process's own URL (`portal` first), with `apps`; one per instance. */
+  portals?: string[];
   /** Temporal Web UI; undefined when TEMPORAL_ADDRESS is external and TEMPORAL_UI_URL unset. */
   temporalUi?: string;
   /** host:port of the Temporal frontend. */
@@ -86,6 +91,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   MAIL_LINK_KEY: string;
   /** The API's key for the single sign-on provider's stored signing keys (issue 22): the same for every API process. */
   OIDC_KEY_ENCRYPTION_KEY: string;
+  /** The API's key for the captcha's challenges (issue 24): the same for every API process. */
+  CAPTCHA_HMAC_KEY: string;
   NODE_ENV: string;
 }
 
@@ -95,8 +102,8 @@ export interface Stack {
   env: NodeJS.ProcessEnv;
   /** Only the portal's own variables. */
   portalEnv: PortalEnv;
-  /** The supervised worker and API (with `apps: true`): their current pids, for fault tests. */
-  apps?: Pick<AppsHandle, 'worker' | 'api'>;
+  /** The supervised workers and APIs (with `apps: true`): their current pids, for fault tests. */
+  apps?: Pick<AppsHandle, 'worker' | 'api' | 'workers' | 'apis'>;
   /** Stops the apps (SIGTERM, SIGKILL after 5 s), then the services in reverse order. Idempotent. */
   stop(): Promise<void>;
 }
@@ -149,6 +156,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   if (!cfg.LDAP_URL) needed.add('ldap');
   if (!cfg.SMTP_URL) (['smtp', 'mailUi'] as const).forEach((p) => needed.add(p));
   const ports = await planPorts(options.ports ?? 'default', cfg, needed);
+  const portalPorts = options.apps ? await apiPorts(options.ports ?? 'default', ports, options.instances ?? 1) : [];
 
   if (options.handleSignals ?? true) handleSignals(log);
   const started = Date.now();
@@ -194,6 +202,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
     MAIL_LINK_KEY: cfg.MAIL_LINK_KEY ?? secrets.mailLinkKey,
     OIDC_KEY_ENCRYPTION_KEY: cfg.OIDC_KEY_ENCRYPTION_KEY ?? secrets.oidcKeyEncryptionKey,
+    CAPTCHA_HMAC_KEY: cfg.CAPTCHA_HMAC_KEY ?? secrets.captchaHmacKey,
     NODE_ENV: cfg.NODE_ENV,
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];
@@ -226,9 +235,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await migrateDatabase(ep.databaseUrl, log);
     if (options.seed) await seedDatabase({ ...env, ...demoEnv }, log);
     if (options.apps) {
-      const apps = await startApps(env, portal, log, options.restartPolicy);
+      const apps = await startApps(env, portalPorts, log, options.restartPolicy);
       running.push({ name: 'apps', stop: () => apps.stop() });
-      stack.apps = { worker: apps.worker, api: apps.api };
+      stack.apps = { worker: apps.worker, api: apps.api, workers: apps.workers, apis: apps.apis };
+      stack.urls.portals = portalPorts.map((p) => `http://127.0.0.1:${p}`);
       const demo = await startDemoSystem({ ...env, ...demoEnv }, ports.demoSystem, log, options.restartPolicy);
       running.push({ name: 'demo-system', stop: () => demo.stop() });
       stack.urls.demoSystem = demoEnv.DEMO_SYSTEM_URL;

@@ -5,15 +5,17 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './config';
+import { parseInstances } from './instances';
 import { repoPath } from './paths';
 import { type Stack, startStack } from './stack';
 import { describeExit } from './supervisor';
 
-const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps]
+const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps] [--instances <n>]
 
 Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker, the API and the demo
 study system on http://localhost (--no-apps: only the services, for running the worker and the API yourself with
-the printed environment).
+the printed environment). --instances <n> (default 1) runs n API processes, each on its own port (PORT, then the
+next free ones) and all serving the web app, and n workers, on the one PostgreSQL and Temporal.
 A worker or API that dies is restarted (1 s doubling to 30 s); a service that dies stops everything.
 Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
 SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT,
@@ -53,6 +55,8 @@ async function printBanner(stack: Stack, dataDir: string): Promise<void> {
     'Portal Gateway is up',
     table([
       ['Portal', stack.urls.portal],
+      // Further API processes (--instances): the same portal, each process on its own port.
+      ...(stack.urls.portals ?? []).slice(1).map((url, i) => [`Portal (API ${i + 2})`, url]),
       ...(stack.urls.demoSystem ? [['Demo study system', stack.urls.demoSystem]] : []),
       ['Temporal UI', stack.urls.temporalUi ?? '(external Temporal: set TEMPORAL_UI_URL)'],
       ['Mail (caught)', stack.urls.mailUi ?? '(external SMTP: set MAIL_UI_URL)'],
@@ -84,6 +88,7 @@ async function main(): Promise<void> {
       'random-ports': { type: 'boolean' },
       'no-seed': { type: 'boolean' },
       'no-apps': { type: 'boolean' },
+      instances: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,6 +98,7 @@ async function main(): Promise<void> {
   }
   const dataDir = values['data-dir'] ?? repoPath('.data', 'dev');
   const apps = !values['no-apps'];
+  const instances = parseInstances(values.instances);
 
   const shutDown = (code: number): void => {
     void stack.stop().finally(() => process.exit(code));
@@ -102,6 +108,7 @@ async function main(): Promise<void> {
     ports: values['random-ports'] ? 'random' : 'default',
     seed: !values['no-seed'],
     apps,
+    instances,
     onUnexpectedExit: (name, info) => {
       // Only backing services land here: the worker and the API are restarted by their supervisors.
       console.error(`[stack] ${name} stopped unexpectedly (${describeExit(info)}): stopping all`);
@@ -116,6 +123,7 @@ async function main(): Promise<void> {
       SESSION_SECRET: '(see secrets.json)',
       MAIL_LINK_KEY: '(see secrets.json)',
       OIDC_KEY_ENCRYPTION_KEY: '(see secrets.json)',
+      CAPTCHA_HMAC_KEY: '(see secrets.json)',
     };
     console.log(
       `\nEnvironment for the worker and the API:\n${table(Object.entries(shown).map(([k, v]) => [k, v ?? '']))}`,
