@@ -1,20 +1,8 @@
 import { Box, Text } from '@mantine/core';
 import type { DashboardItem } from '@portal/contract';
-import { useEffect, useState } from 'react';
 import { ResourceCard } from '../../shared/resources/ResourceCard';
+import { useLocalPictureUrl } from '../../shared/resources/secureFiles';
 import type { ItemValues } from './itemForm';
-
-/** A local address for a chosen picture, released when it changes or the preview goes. */
-function useObjectUrl(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) return setUrl(null);
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
-  return url;
-}
 
 /**
  * The card as the dashboard will show it with the editor's values (issue 23 'preview'): the new picture or the
@@ -22,7 +10,7 @@ function useObjectUrl(file: File | null): string | null {
  * link opens what is saved now (a new item's only once it is saved).
  */
 export function ItemPreview({ values, item }: { values: ItemValues; item: DashboardItem | null }) {
-  const chosenImage = useObjectUrl(values.image);
+  const chosenImage = useLocalPictureUrl(values.image);
   const sameKind = item?.kind === values.kind;
   const file = values.file
     ? { name: values.file.name, size: values.file.size, contentType: values.file.type }

@@ -4,7 +4,7 @@
  */
 import { DASHBOARD_RESOURCE_PATHS, DASHBOARD_RESOURCE_MESSAGES } from '@portal/contract';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mockApi, reply } from '../../testing/mockApi';
 import { renderRoute } from '../../testing/render';
 import { category, HEADLESS, item } from '../../testing/resourceFixtures';
@@ -15,11 +15,7 @@ const render = () => renderRoute({ path: '/app/dashboard', url: '/app/dashboard'
 
 describe('dashboard resources', () => {
   it('shows the headless categories first without headings, the others under their name, nested', async () => {
-    // The picture lives under /rest/secure: fetched with the call's headers, shown from a blob URL.
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:picture'), revokeObjectURL: vi.fn() }),
-    );
+    // The picture lives under /rest/secure: fetched with the call's headers, shown as a data: URL.
     const api = mockApi({
       'GET /rest/secure/dashboard/resources/items/2/image': () =>
         new Response(new Uint8Array([137, 80, 78, 71]), { status: 200, headers: { 'Content-Type': 'image/png' } }),
@@ -84,7 +80,7 @@ describe('dashboard resources', () => {
     expect(download).toHaveAccessibleName('Protocol template (download, 1.5 KB)');
     expect(await within(section).findByRole('img', { name: 'Protocol template' })).toHaveAttribute(
       'src',
-      'blob:picture',
+      expect.stringMatching(/^data:image\/png;base64,/),
     );
     expect(api.callsTo('GET /rest/secure/dashboard/resources/items/2/image')).toHaveLength(1);
 

@@ -11,25 +11,44 @@ import { saveDownloadedFile } from '../../lib/saveFile';
  */
 export const isSecurePath = (url: string) => url.startsWith('/rest/secure/');
 
-/** An address the browser can show: the secure picture fetched once (its URL carries its digest) as a blob URL. */
+/** A blob as a data: URL (the portal's Content-Security-Policy allows data: pictures, not blob: ones). */
+const dataUrlOf = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
+    reader.readAsDataURL(blob);
+  });
+
+/** A chosen file (the editor's preview of a new picture) as an address the page may show. */
+export function useLocalPictureUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setUrl(null);
+    if (file)
+      void dataUrlOf(file).then(
+        (next) => live && setUrl(next),
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, [file]);
+  return url;
+}
+
+/** An address the browser can show: a secure picture fetched once (its URL carries its digest) as a data: URL. */
 export function useDisplayableUrl(url: string | null): string | null {
   const secure = !!url && isSecurePath(url);
-  const file = useQuery({
-    queryKey: ['resourceFile', url],
-    queryFn: () => downloadFile(url!),
+  const picture = useQuery({
+    queryKey: ['resourcePicture', url],
+    queryFn: async () => dataUrlOf((await downloadFile(url!)).blob),
     enabled: secure,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
-  const [objectUrl, setObjectUrl] = useState<string | null>(null);
-  const blob = file.data?.blob;
-  useEffect(() => {
-    if (!blob) return setObjectUrl(null);
-    const next = URL.createObjectURL(blob);
-    setObjectUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [blob]);
-  return secure ? objectUrl : url;
+  return secure ? (picture.data ?? null) : url;
 }
 
 /** Downloads a secure file with the call's headers and saves it under the server's name (else `name`). */
