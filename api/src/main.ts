@@ -1,6 +1,7 @@
 /** The API process: validates configuration, connects to PostgreSQL and Temporal, serves until signalled. */
 import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '@portal/db';
+import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { ensureTimingEntry } from '@portal/directory';
 import { loadApiConfig } from './config';
 import { buildElearningServer } from './features/dashboard-resources/elearning-server';
@@ -10,8 +11,12 @@ async function main(): Promise<void> {
   // The first line names the runtime: operators (and the stack test) see which Node runs the API.
   console.log(`api starting on Node ${process.version} (pid ${process.pid})`);
   const cfg = loadApiConfig();
+  // TLS, mutual TLS or an API key (TEMPORAL_TLS_*, TEMPORAL_API_KEY), validated before anything connects.
+  const temporalOptions = loadTemporalConnection(cfg.TEMPORAL_ADDRESS);
   const prisma = createPrisma(cfg.DATABASE_URL);
-  const connection = await Connection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const connection = await Connection.connect(temporalOptions).catch((err: unknown) => {
+    throw temporalConnectError(temporalOptions, err);
+  });
   const temporal = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
   // Sign-in binds against this entry for names no account has (issue 13); the seed also creates it.
   await ensureTimingEntry(cfg).catch((err: unknown) => console.warn('sign-in timing entry not ensured:', err));

@@ -8,6 +8,7 @@ import { Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
+import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
 import { startReconciler } from './reconciler';
@@ -27,8 +28,12 @@ async function main(): Promise<void> {
   // The first line names the runtime: operators (and the stack test) see which Node runs the worker.
   console.log(`worker starting on Node ${process.version} (pid ${process.pid})`);
   const cfg = parseEnv(WorkerConfigSchema);
+  // TLS, mutual TLS or an API key (TEMPORAL_TLS_*, TEMPORAL_API_KEY), validated before anything connects.
+  const temporalOptions = loadTemporalConnection(cfg.TEMPORAL_ADDRESS);
   const prisma = createPrisma(cfg.DATABASE_URL);
-  const connection = await NativeConnection.connect({ address: cfg.TEMPORAL_ADDRESS });
+  const connection = await NativeConnection.connect(temporalOptions).catch((err: unknown) => {
+    throw temporalConnectError(temporalOptions, err);
+  });
   const client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
   const worker = await createWorker({
     connection,
