@@ -41,7 +41,7 @@ export function ResourceCard({ item }: { item: ResourceCardItem }) {
       {item.imageSrc && (
         <Card.Section mb="sm">
           {imageSrc ? (
-            <Image src={imageSrc} alt={item.title} h={140} fit="cover" />
+            <Image src={imageSrc} alt={item.title} h={140} w="100%" fit="cover" />
           ) : (
             <Skeleton h={140} radius={0} animate={false} />
           )}
