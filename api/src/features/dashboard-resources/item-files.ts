@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer } from 'file-type';
 import {
   DASHBOARD_RESOURCE_MESSAGES as TEXT,
   type DashboardItemKind,
@@ -26,6 +26,21 @@ export interface CheckedFiles {
   file?: { pending: PendingFile; name: string; size: number; contentType: string };
   image?: { pending: PendingFile; contentType: string };
   elearning?: { files: PackageFile[]; entryPoint: string };
+}
+
+/** The head of a file (file-type reads a zip's local headers one after another: bounded to this many bytes). */
+const SNIFF_BYTES = 64 * 1024;
+
+/** The type of a file by its first bytes. */
+async function sniff(file: string): Promise<{ mime: string } | undefined> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    return await fileTypeFromBuffer(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A declared content type kept as it is only when it has the shape of one. */
@@ -55,7 +70,7 @@ export async function checkItemFiles(
 
   if (image) {
     const problem = sizeProblem(image, cfg.DASHBOARD_IMAGE_MAX_BYTES);
-    const sniffed = problem ? undefined : await fileTypeFromFile(image.path);
+    const sniffed = problem ? undefined : await sniff(image.path);
     if (problem) errors.image = [problem];
     else if (!sniffed || !IMAGE_TYPES.has(sniffed.mime)) errors.image = ['notImage'];
     else checked.image = { pending: image, contentType: sniffed.mime };
@@ -72,7 +87,7 @@ export async function checkItemFiles(
     errors.file = [problem];
     return { checked, errors };
   }
-  const sniffed = await fileTypeFromFile(file.path);
+  const sniffed = await sniff(file.path);
   if (kind === 'DOWNLOAD') {
     const contentType = sniffed?.mime ?? declaredType(file.declaredType) ?? 'application/octet-stream';
     checked.file = { pending: file, name: file.fileName, size: file.size, contentType };
