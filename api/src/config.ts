@@ -201,54 +201,6 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * ELEARNING_HOST), so a package's scripts never run with the portal's origin. Unset ELEARNING_ORIGIN: the API
    * serves them itself under `Content-Security-Policy: sandbox allow-scripts`.
    */
-  ELEARNING_ORIGIN: z.url().optional(),
-  ELEARNING_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  ELEARNING_HOST: z.string().optional(),
-  /**
-   * The key signing e-learning paths (HMAC-SHA256), the same in every API process; unset, it is derived from
-   * DATABASE_URL (which every process shares). A signed path stays valid ELEARNING_URL_TTL_HOURS.
-   */
-  ELEARNING_URL_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  ELEARNING_URL_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),
-  // --- Dashboard resources (issue 23; features/dashboard-resources/, README "Dashboard resources") ---
-  /** Whether a link item's URL may be http (https always): true outside production; docker-compose.yml sets false. */
-  RESOURCE_LINK_ALLOW_HTTP: boolish.default(true),
-  /** Largest DOWNLOAD file, e-learning package (.zip as uploaded) and card picture accepted, in bytes. */
-  DASHBOARD_FILE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(2 ** 40)
-    .default(200 * 1024 ** 2),
-  ELEARNING_PACKAGE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(2 ** 40)
-    .default(500 * 1024 ** 2),
-  DASHBOARD_IMAGE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(2 ** 31)
-    .default(5 * 1024 ** 2),
-  /**
-   * Zip-bomb limits of an e-learning package: its number of entries, the total of its unpacked sizes (bytes),
-   * and the largest compression ratio (unpacked / packed) of an entry over 1 MiB or of the whole package.
-   */
-  ELEARNING_MAX_ENTRIES: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  ELEARNING_MAX_UNPACKED_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(2 ** 42)
-    .default(2 * 1024 ** 3),
-  ELEARNING_MAX_RATIO: z.coerce.number().min(1).max(100_000).default(200),
-  /**
-   * Where e-learning packages are served from: a separate origin (a second listener on ELEARNING_PORT, at
-   * ELEARNING_HOST), so a package's scripts never run with the portal's origin. Unset ELEARNING_ORIGIN: the API
-   * serves them itself under `Content-Security-Policy: sandbox allow-scripts`.
-   */
   ELEARNING_ORIGIN: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   ELEARNING_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   ELEARNING_HOST: z.string().optional(),
