@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever the local stack needs and is missing, on a fresh clone or a dev machine: npm
 # dependencies, Debian's slapd / ldap-utils / chromium, the Temporal CLI (built from its Go module), the
-# Prisma client, the services' JavaScript (each package's dist/) and the web app bundle. Idempotent and non-interactive (CI runs it as root, no stdin);
+# Prisma client, the services' JavaScript (each package's dist/), the web app bundle and the user manual's PDF. Idempotent and non-interactive (CI runs it as root, no stdin);
 # a second run only checks and takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,4 +91,7 @@ else
     log "web/dist: up to date"
   fi
 fi
+# --- The user manual's PDF (docs/manual → docs/manual/dist/user-manual.pdf, served by the API), rebuilt
+# when a chapter or screenshot is newer; Chromium prints it, no stack needed.
+npx tsx scripts/src/manual/build-pdf.ts </dev/null
 log "done"

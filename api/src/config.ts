@@ -130,6 +130,11 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * signs in to. The test stack sets 119.
    */
   SSO_PROJECT_ID: z.coerce.number().int().positive().default(115),
+  /**
+   * The user manual's PDF (issue 23; features/manual), built from docs/manual by `npm run build`
+   * (scripts/src/manual/build-pdf.ts); a path relative to the process's working directory (the repository).
+   */
+  USER_MANUAL_PDF: z.string().min(1).default('docs/manual/dist/user-manual.pdf'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The dashboard's Tableau server (000 §7 Visualizations, issue 11; api/src/features/dashboard/tableau.ts):

@@ -20,6 +20,7 @@ import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { dashboardResourceRoutes } from './features/dashboard-resources/routes';
+import { manualRoutes } from './features/manual/routes';
 import { myApplicationsRoutes } from './features/my-applications/routes';
 import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
@@ -94,6 +95,7 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     dashboardResourceRoutes,
     myApplicationsRoutes,
     oidcRoutes,
+    manualRoutes,
   ]) {
     await app.register(feature, { deps });
   }

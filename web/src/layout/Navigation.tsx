@@ -1,6 +1,7 @@
-import { NavLink, Stack, Text } from '@mantine/core';
+import { NavLink, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { hasAllPermissions, type Permission } from '@portal/contract';
 import { Link, useLocation } from 'react-router-dom';
+import { USER_MANUAL_URL } from '../lib/config';
 import { paths } from '../lib/paths';
 import { useProfile } from '../lib/sessionQueries';
 
@@ -35,15 +36,15 @@ const PROXY_ACCESS_CHANGE: NavItem = {
   isActive: (p) => p === app.proxyAccessChange.path,
 };
 
-/** Under the 'Administration' heading, shown to users with READ_USERS (000 §2 Routes). */
+/** Under the 'Administration' heading, shown to users with READ_USERS, in 000 §2's order (Routes table). */
 const ADMIN_ITEMS: NavItem[] = [
-  { label: 'Users', to: app.users.href, isActive: (p) => p.startsWith(app.users.path), permission: 'READ_USERS' },
   {
     label: 'User Requests',
     to: app.userRequests.href,
     isActive: (p) => p.startsWith(app.userRequests.path),
     permission: 'READ_USERS',
   },
+  { label: 'Users', to: app.users.href, isActive: (p) => p.startsWith(app.users.path), permission: 'READ_USERS' },
   {
     label: 'Configure',
     to: `${app.configure.path}/`,
@@ -110,6 +111,22 @@ export function Navigation({
           {admin.map(render)}
         </>
       )}
+      {/* 000 §2 Routes: an external link (USER_MANUAL_URL), so a new tab and no active state. */}
+      <NavLink
+        component="a"
+        href={USER_MANUAL_URL}
+        target="_blank"
+        rel="noopener noreferrer"
+        label={
+          <>
+            User Manual (PDF)
+            <VisuallyHidden> (opens in a new tab)</VisuallyHidden>
+          </>
+        }
+        mt="md"
+        onClick={onNavigate}
+        variant="light"
+      />
     </Stack>
   );
 }

@@ -1,0 +1,143 @@
+/**
+ * The user manual's screenshots (docs/manual/*.md refer to each by file name): each persona walks through the
+ * screens its chapter describes, and every picture is taken once the screen has settled (no loader, no
+ * skeleton, the network quiet). Run by `npm run manual:screens` (tests/manual/playwright.config.ts); the
+ * pictures are committed, the PDF is built from them (scripts/src/manual/build-pdf.ts).
+ */
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { pick, signIn, signOut } from '../e2e/support';
+
+const SCREENS = path.join(import.meta.dirname, '..', '..', 'docs', 'manual', 'screens');
+
+/** Waits until nothing loads any more: no Mantine loader or skeleton, the network idle. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.mantine-Loader-root, .mantine-Skeleton-root')).toHaveCount(0, { timeout: 20_000 });
+  // Mantine's transitions are off (reduced motion); one frame for the last layout.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+}
+
+/** Saves the viewport (or `target` alone) as docs/manual/screens/<name>.png once the screen has settled. */
+async function screen(page: Page, name: string, target?: Locator): Promise<void> {
+  await settle(page);
+  const file = path.join(SCREENS, `${name}.png`);
+  if (target) await target.screenshot({ path: file });
+  else await page.screenshot({ path: file });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('signing in and passwords', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Username or Email Address').fill('user');
+  await screen(page, 'sign-in');
+  await page.getByRole('link', { name: 'Forgot Password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible();
+  await screen(page, 'forgot-password');
+  await signIn(page, 'user');
+  await page.goto('/app/change-password');
+  await expect(page.getByRole('heading', { name: 'Change Password', level: 1 })).toBeVisible();
+  await screen(page, 'change-password');
+  await signOut(page);
+});
+
+test('registering and requesting an account for someone else', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Need an account?' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screen(page, 'register');
+  await signIn(page, 'user');
+  await page.getByRole('navigation').getByRole('link', { name: 'Request a User' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screen(page, 'request-a-user');
+  await signOut(page);
+});
+
+test('a network user: dashboard, profile, access request, applications', async ({ page }) => {
+  await signIn(page, 'user');
+  await screen(page, 'dashboard-user');
+  const apps = page.getByRole('region', { name: 'My applications' });
+  if (await apps.count()) await screen(page, 'my-applications', apps);
+
+  await page.goto('/app/profile?tab=account');
+  await expect(page.getByRole('tab', { name: 'Account', selected: true })).toBeVisible();
+  await screen(page, 'profile-account');
+  await page.getByRole('tab', { name: 'Access' }).click();
+  await expect(page.getByRole('link', { name: 'Request New Access' })).toBeVisible();
+  await screen(page, 'profile-access');
+
+  await page.getByRole('link', { name: 'Request New Access' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await pick(page, page.getByRole('combobox', { name: /^Study Role/ }), 'Data Manager');
+  await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
+  await page.getByLabel(/^Comments/).fill('I join the data management team of this study.');
+  await screen(page, 'request-access');
+  await page.getByRole('button', { name: 'Submit Request' }).click();
+  await expect(page).toHaveURL(/tab=history/);
+  await screen(page, 'profile-history');
+  await signOut(page);
+});
+
+test('a reviewer: dashboard, queue, a review', async ({ page }) => {
+  await signIn(page, 'reviewer');
+  await screen(page, 'dashboard-queues', page.getByRole('region', { name: 'Open user requests' }));
+  await page.getByRole('navigation').getByRole('link', { name: 'User Requests', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'User Requests', level: 1 })).toBeVisible();
+  await screen(page, 'user-requests');
+  await page.getByRole('textbox', { name: 'Filter user requests' }).fill('user@portal.test');
+  await page.getByRole('row').filter({ hasText: 'user@portal.test' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Review Access Change Request', level: 1 })).toBeVisible();
+  await screen(page, 'review-access-change');
+  await signOut(page);
+});
+
+test('LAO staff: access changes for many users', async ({ page }) => {
+  await signIn(page, 'laostaff');
+  await page.getByRole('link', { name: 'Request Access Change for Others' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await pick(page, page.getByRole('combobox', { name: 'AO / LAO' }));
+  const selectAll = page.getByRole('button', { name: /^Select all \d+ users$/ });
+  await expect(selectAll).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('table').getByRole('checkbox').nth(1).check();
+  await page.getByRole('table').getByRole('checkbox').nth(2).check();
+  await screen(page, 'proxy-access-change');
+  await signOut(page);
+});
+
+test('an administrator: users, configuration, audit trail, reports', async ({ page }) => {
+  await signIn(page, 'admin');
+  await page.getByRole('navigation').getByRole('link', { name: 'Users', exact: true }).click();
+  await expect(page.getByRole('tab', { name: 'Active', exact: true, selected: true })).toBeVisible();
+  await screen(page, 'users-list');
+  await page.getByLabel('Filter users').fill('user@portal.test');
+  await page.getByRole('row').filter({ hasText: 'user@portal.test' }).first().click();
+  await expect(page.getByRole('heading', { name: /^Edit User/, level: 1 })).toBeVisible();
+  await screen(page, 'user-account');
+  await page.getByRole('tab', { name: 'Access' }).click();
+  await expect(page.getByRole('button', { name: 'Add new role' })).toBeVisible();
+  await screen(page, 'user-access');
+
+  for (const [tab, name] of [
+    ['portalRoles', 'configure-portal-roles'],
+    ['studyRoles', 'configure-study-roles'],
+    ['systems', 'configure-systems'],
+  ] as const) {
+    await page.goto(`/app/configure/?tab=${tab}`);
+    await expect(page.getByRole('heading', { name: 'Configure', level: 1 })).toBeVisible();
+    await screen(page, name);
+  }
+  await page.getByRole('link', { name: 'Electronic Data Capture', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screen(page, 'configure-system', page.locator('main'));
+
+  await page.getByRole('navigation').getByRole('link', { name: 'Audit Trail' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit Trail', level: 1 })).toBeVisible();
+  await screen(page, 'audit-trail');
+  await page.getByRole('navigation').getByRole('link', { name: 'Reports' }).click();
+  await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+  // The counts by status load one by one ('…' until then).
+  await expect(page.getByRole('cell', { name: '…' })).toHaveCount(0);
+  await screen(page, 'reports');
+  await signOut(page);
+});
