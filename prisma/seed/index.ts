@@ -40,3 +40,4 @@ export async function runSeed(
   await prisma.seedRun.create({ data: { name: SEED_NAME } });
   return true;
 }
+export { PENDING_SEED_NAME, SEEDED_WORKFLOW_IDS, seedPendingRequests, type PendingSeeded } from './pending-requests';

@@ -4,11 +4,14 @@ import { DirectoryConfigSchema } from '@portal/directory';
 import { createPrisma } from '../src';
 import { registerDemoSystem, DemoSystemEnvSchema } from './demo-system';
 import { seedDashboardResources } from './dashboard-resources';
+import { seedPendingRequests } from './pending-requests';
 import { runSeed } from './index';
 
 const Env = DirectoryConfigSchema.extend(DemoSystemEnvSchema.shape).extend({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   SEED_GENERATED_USERS: z.coerce.number().int().min(0).max(100_000).default(2000),
+  /** Leave a few requests of every kind pending (the review queue's demo); the test stacks turn it off. */
+  SEED_PENDING_REQUESTS: z.enum(['true', 'false', '1', '0']).default('true'),
 });
 
 async function main(): Promise<void> {
@@ -28,6 +31,10 @@ async function main(): Promise<void> {
     console.log(ran ? 'seed: done' : 'seed: already seeded, nothing to do');
     // Once per database, also on one seeded before the dashboard's resources existed (issue 23).
     await seedDashboardResources(prisma, (l) => console.log(`seed: ${l}`));
+    // Once per database; the worker's reconciler starts their workflows.
+    if (['true', '1'].includes(env.SEED_PENDING_REQUESTS)) {
+      await seedPendingRequests(prisma, (l) => console.log(`seed: ${l}`));
+    }
     // On every start, seeded before or not: the demo system's port and secret are the data folder's current ones.
     if (env.DEMO_SYSTEM_URL && env.DEMO_SYSTEM_CLIENT_ID && env.DEMO_SYSTEM_CLIENT_SECRET) {
       const demo = {

@@ -11,7 +11,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.createWriteStream(logFile);
   const stack = await startThrowawayStack('e2e', {
-    env: { ...process.env, SEED_GENERATED_USERS: process.env.SEED_GENERATED_USERS ?? '300' },
+    env: {
+      ...process.env,
+      SEED_GENERATED_USERS: process.env.SEED_GENERATED_USERS ?? '300',
+      // The journeys count the requests they file; the demo's pending requests are tested on their own.
+      SEED_PENDING_REQUESTS: process.env.SEED_PENDING_REQUESTS ?? 'false',
+    },
     log: (line) => log.write(`${line}\n`),
   });
   process.env.PORTAL_URL = stack.urls.portal;
