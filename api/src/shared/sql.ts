@@ -102,3 +102,26 @@ export async function queryRows(
   const name = opts.prepare === false ? undefined : statementName(sql.text);
   return (await pool.query({ name, text: sql.text, values })).rows as unknown[];
 }
+
+/**
+ * Runs a list's count and page statements (`build(total)`: the statements, knowing the total or not yet):
+ * the first page side by side with the count; a deeper page after it, since the total decides whether the
+ * page is read from the end (shared/deep-page.ts). @returns both answers' rows, unparsed.
+ */
+export async function pageAndCount(
+  prisma: PrismaClient,
+  build: (total?: number) => { rows: Prisma.Sql; count: Prisma.Sql },
+  page: number,
+  opts: { prepare?: boolean } = {},
+): Promise<{ count: unknown[]; rows: unknown[] }> {
+  const first = build();
+  if (page === 1) {
+    const [count, rows] = await Promise.all([
+      queryRows(prisma, first.count, opts),
+      queryRows(prisma, first.rows, opts),
+    ]);
+    return { count, rows };
+  }
+  const count = await queryRows(prisma, first.count, opts);
+  return { count, rows: await queryRows(prisma, build(CountRowsSchema.parse(count)[0]!.total).rows, opts) };
+}

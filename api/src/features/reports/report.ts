@@ -9,23 +9,72 @@ import {
   ACCESS_REPORT_COLUMNS,
   AccessControlSchema,
   REQUEST_STATUS_LABELS,
+  REQUEST_STATUSES,
+  REQUEST_TYPES,
   REQUEST_TYPE_LABELS,
   type AccessReportQuery,
 } from '@portal/contract';
-import type { Prisma, PrismaClient } from '@portal/db';
+import { z } from 'zod';
+import { Prisma, type PrismaClient } from '@portal/db';
+import { queryRows } from '../../shared/sql';
 
 const DAY_MS = 86_400_000;
 
-/** The rows' filter: the date submitted within the days given, and who filed. */
-export function reportWhere(q: AccessReportQuery): Prisma.AccessModRequestWhereInput {
-  const sysdat: Prisma.DateTimeFilter = {};
-  if (q.startDate) sysdat.gte = new Date(`${q.startDate}T00:00:00.000Z`);
-  if (q.endDate) sysdat.lt = new Date(Date.parse(`${q.endDate}T00:00:00.000Z`) + DAY_MS);
-  return {
-    ...(q.startDate || q.endDate ? { sysdat } : {}),
-    ...(q.proxyRequests ? { isProxyRequest: q.proxyRequests === 'true' } : {}),
-  };
+/** Rows read per statement while streaming: a few hundred kilobytes of CSV at a time. */
+export const REPORT_BATCH = 1000;
+
+/**
+ * One batch of the report's rows as SQL: the requests filed within the days asked (whole UTC days, inclusive)
+ * by whom asked, with their subject's and requester's names, oldest first, after the row `after` (a keyset on
+ * (sysdat, id), served by the index "AccessModRequest_sysdat_id_idx": no batch skips rows it has read before).
+ */
+export function reportBatchSql(
+  q: AccessReportQuery,
+  after: { sysdat: Date; id: number } | undefined,
+  limit = REPORT_BATCH,
+): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (q.startDate) parts.push(Prisma.sql`r."sysdat" >= ${new Date(`${q.startDate}T00:00:00.000Z`)}`);
+  if (q.endDate) parts.push(Prisma.sql`r."sysdat" < ${new Date(Date.parse(`${q.endDate}T00:00:00.000Z`) + DAY_MS)}`);
+  if (q.proxyRequests) parts.push(Prisma.sql`r."isProxyRequest" = ${q.proxyRequests === 'true'}`);
+  if (after) parts.push(Prisma.sql`(r."sysdat", r."id") > (${after.sysdat}::timestamp, ${after.id}::int)`);
+  const where = parts.length ? Prisma.sql`WHERE ${Prisma.join(parts, ' AND ')}` : Prisma.empty;
+  return Prisma.sql`SELECT r."id", r."sysdat", r."requestType", r."requestStatus", r."subjectUserId",
+      r."requesterUserId", r."isProxyRequest", r."accessControls", r."requesterComments", r."reviewerComments",
+      r."sysaidTicket", r."dchng", r."lastModifiedBy",
+      s."firstName" AS "subjectFirstName", s."lastName" AS "subjectLastName", s."email" AS "subjectEmail",
+      p."firstName" AS "requesterFirstName", p."lastName" AS "requesterLastName", p."email" AS "requesterEmail"
+    FROM "AccessModRequest" r
+    JOIN "PortalUser" s ON s."id" = r."subjectUserId"
+    JOIN "PortalUser" p ON p."id" = r."requesterUserId"
+    ${where}
+    ORDER BY r."sysdat", r."id"
+    LIMIT ${limit}`;
 }
+
+/** One batch row as PostgreSQL returns it. */
+const ReportRowSchema = z.object({
+  id: z.number().int(),
+  sysdat: z.date(),
+  requestType: z.enum(REQUEST_TYPES),
+  requestStatus: z.enum(REQUEST_STATUSES),
+  subjectUserId: z.number().int(),
+  requesterUserId: z.number().int(),
+  isProxyRequest: z.boolean(),
+  accessControls: z.unknown(),
+  requesterComments: z.string(),
+  reviewerComments: z.string(),
+  sysaidTicket: z.string(),
+  dchng: z.date(),
+  lastModifiedBy: z.string(),
+  subjectFirstName: z.string(),
+  subjectLastName: z.string(),
+  subjectEmail: z.string(),
+  requesterFirstName: z.string(),
+  requesterLastName: z.string(),
+  requesterEmail: z.string(),
+});
+type ReportRow = z.infer<typeof ReportRowSchema>;
 
 /**
  * A value a spreadsheet would run as a formula (=, +, -, @, tab, carriage return first) is prefixed with an
@@ -36,51 +85,57 @@ export function safeCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** The report as CSV text (a header row, then one row per request). */
-export async function accessReportCsv(prisma: PrismaClient, q: AccessReportQuery): Promise<string> {
-  const [rows, systems] = await Promise.all([
-    prisma.accessModRequest.findMany({
-      where: reportWhere(q),
-      orderBy: [{ sysdat: 'asc' }, { id: 'asc' }],
-      include: { subject: true, requester: true },
-    }),
-    prisma.systemAccess.findMany({ select: { id: true, systemName: true } }),
-  ]);
+/** One request's CSV cells, in ACCESS_REPORT_COLUMNS order. */
+function reportCells(r: ReportRow, systemName: Map<number, string>): string[] {
+  const blocks = AccessControlSchema.array().parse(r.accessControls);
+  // One entry per block, in block order, so the five access columns line up; '---' for an empty list.
+  const per = (pick: (b: (typeof blocks)[number]) => readonly string[]) =>
+    blocks.map((b) => (pick(b).length ? pick(b).map(safeCell).join('; ') : '---')).join(' | ');
+  return [
+    String(r.id),
+    r.sysdat.toISOString(),
+    REQUEST_TYPE_LABELS[r.requestType],
+    REQUEST_STATUS_LABELS[r.requestStatus],
+    String(r.subjectUserId),
+    safeCell(`${r.subjectFirstName} ${r.subjectLastName}`),
+    safeCell(r.subjectEmail),
+    r.isProxyRequest ? safeCell(`${r.requesterFirstName} ${r.requesterLastName}`) : 'Self',
+    r.isProxyRequest ? String(r.requesterUserId) : '',
+    r.isProxyRequest ? safeCell(r.requesterEmail) : '',
+    blocks.map((b) => safeCell(b.roleName)).join(' | '),
+    per((b) => b.laoIds),
+    per((b) => b.siteCodes),
+    per((b) => b.studyNames),
+    per((b) => b.systemAccessIds.map((id) => systemName.get(id) ?? `#${id}`)),
+    safeCell(r.requesterComments),
+    safeCell(r.reviewerComments),
+    safeCell(r.sysaidTicket),
+    r.dchng.toISOString(),
+    safeCell(r.lastModifiedBy),
+  ];
+}
+
+/**
+ * The report as CSV, streamed (issue 24 Growth: a million requests start arriving within a second and the
+ * API holds one batch at a time): a byte-order mark and the header row first (spreadsheet programs then read
+ * the file as UTF-8, names with accents), then the rows in batches of REPORT_BATCH (reportBatchSql), each read
+ * once the consumer has taken the previous one, so no statement holds a snapshot for the whole run.
+ */
+export async function* accessReportCsv(prisma: PrismaClient, q: AccessReportQuery): AsyncGenerator<string> {
+  const csv = { columns: [...ACCESS_REPORT_COLUMNS], record_delimiter: 'windows' as const };
+  yield stringify([], { ...csv, header: true, bom: true });
+  const systems = await prisma.systemAccess.findMany({ select: { id: true, systemName: true } });
   const systemName = new Map(systems.map((s) => [s.id, s.systemName]));
-  const records = rows.map((r) => {
-    const blocks = AccessControlSchema.array().parse(r.accessControls);
-    // One entry per block, in block order, so the five access columns line up; '---' for an empty list.
-    const per = (pick: (b: (typeof blocks)[number]) => readonly string[]) =>
-      blocks.map((b) => (pick(b).length ? pick(b).map(safeCell).join('; ') : '---')).join(' | ');
-    const cells: string[] = [
-      String(r.id),
-      r.sysdat.toISOString(),
-      REQUEST_TYPE_LABELS[r.requestType],
-      REQUEST_STATUS_LABELS[r.requestStatus],
-      String(r.subjectUserId),
-      safeCell(`${r.subject.firstName} ${r.subject.lastName}`),
-      safeCell(r.subject.email),
-      r.isProxyRequest ? safeCell(`${r.requester.firstName} ${r.requester.lastName}`) : 'Self',
-      r.isProxyRequest ? String(r.requesterUserId) : '',
-      r.isProxyRequest ? safeCell(r.requester.email) : '',
-      blocks.map((b) => safeCell(b.roleName)).join(' | '),
-      per((b) => b.laoIds),
-      per((b) => b.siteCodes),
-      per((b) => b.studyNames),
-      per((b) => b.systemAccessIds.map((id) => systemName.get(id) ?? `#${id}`)),
-      safeCell(r.requesterComments),
-      safeCell(r.reviewerComments),
-      safeCell(r.sysaidTicket),
-      r.dchng.toISOString(),
-      safeCell(r.lastModifiedBy),
-    ];
-    return cells;
-  });
-  // A byte-order mark so spreadsheet programs read the file as UTF-8 (names with accents).
-  return stringify(records, {
-    header: true,
-    columns: [...ACCESS_REPORT_COLUMNS],
-    bom: true,
-    record_delimiter: 'windows',
-  });
+  let after: { sysdat: Date; id: number } | undefined;
+  for (;;) {
+    const rows = z.array(ReportRowSchema).parse(await queryRows(prisma, reportBatchSql(q, after)));
+    if (rows.length)
+      yield stringify(
+        rows.map((r) => reportCells(r, systemName)),
+        csv,
+      );
+    if (rows.length < REPORT_BATCH) return;
+    const last = rows[rows.length - 1]!;
+    after = { sysdat: last.sysdat, id: last.id };
+  }
 }

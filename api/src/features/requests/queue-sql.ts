@@ -1,12 +1,15 @@
 /**
- * The User Requests queue as SQL (issue 14 "Read paths at the speed of SQL"): the page and the count of the
- * one read model of every request kind (the "UserRequestQueue" view of access-change requests and
- * registrations, prisma/migrations/20261124000000_user_request_queue), built as `Prisma.sql` fragments (values
+ * The User Requests queue as SQL (issue 14 "Read paths at the speed of SQL", issue 24 Growth): the page and the
+ * count of the one read model of every request kind (the "UserRequestQueue" table, kept by triggers on the
+ * request tables: prisma/migrations/20261202000000_growth_read_models), built as `Prisma.sql` fragments (values
  * always bound, sort columns only from the whitelist below). The OR filter (000 §7) is a case-insensitive
- * "contains" over the text columns and the dates as displayed, plus status and kind names; the order is the
- * sort column, then newest first. Rows are parsed with zod.
+ * "contains" over the text columns and the dates as displayed (the stored "searchText", one trigram index),
+ * plus status and kind names; the order is the sort column, then newest first. Rows are parsed with zod.
  *
- * `tests/bench` runs the same statements on PostgreSQL directly to compare with the API's answer time.
+ * Flat at a million rows: an unfiltered total is the sum of the counts kept per kind and status; a page is a
+ * deferred join (the page's keys from a covering index, then their rows); a page past the middle is read from
+ * the other end (shared/deep-page.ts). `tests/bench` runs the same statements on PostgreSQL directly and
+ * `tests/integration/growth-explain.test.ts` checks their plans use indexes.
  */
 import { z } from 'zod';
 import {
@@ -19,6 +22,7 @@ import {
 } from '@portal/contract';
 import { Prisma } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
+import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 
 /** The queue's sort fields (000 §7) and their columns of the read model `q` ("UserRequestQueue"). */
 const SORT_COLUMNS: Record<string, string> = {
@@ -58,9 +62,6 @@ export type QueueRow = z.infer<typeof QueueRowSchema>;
 /** The count statement's answer. */
 export const QueueCountSchema = CountRowsSchema;
 
-/** How the screens show a date (web/src/shared/format.ts 'MM/DD/YYYY h:mm A'), in UTC, for the OR filter. */
-const displayedDate = (column: string) => Prisma.raw(`to_char(${column}, 'MM/DD/YYYY FMHH12:MI AM')`);
-
 /** Names that match `filter` as a whole word list: 'in progress' finds IN_PROGRESS, 'registration' the kind. */
 function matchingNames(filter: string, names: readonly string[], labels: Record<string, string> = {}): string[] {
   const upper = filter.toUpperCase().replace(/ /g, '_');
@@ -72,18 +73,10 @@ function whereClause(status: UserRequestsStatus, filter: string | undefined): Pr
   if (status === 'pending') parts.push(Prisma.sql`NOT q."resolved"`);
   else if (status !== 'all') parts.push(Prisma.sql`q."requestStatus" = ${status}`);
   if (filter) {
-    const like = containsPattern(filter);
     const statuses = matchingNames(filter, USER_REQUEST_STATUSES);
     const kinds = matchingNames(filter, USER_REQUEST_TYPES, USER_REQUEST_TYPE_LABELS);
     const any: Prisma.Sql[] = [
-      Prisma.sql`q."firstName" ILIKE ${like}`,
-      Prisma.sql`q."lastName" ILIKE ${like}`,
-      Prisma.sql`q."email" ILIKE ${like}`,
-      Prisma.sql`q."organizationName" ILIKE ${like}`,
-      Prisma.sql`q."sysaidTicket" ILIKE ${like}`,
-      Prisma.sql`q."lastModifiedBy" ILIKE ${like}`,
-      Prisma.sql`${displayedDate('q."sysdat"')} ILIKE ${like}`,
-      Prisma.sql`${displayedDate('q."dchng"')} ILIKE ${like}`,
+      Prisma.sql`q."searchText" LIKE ${containsPattern(filter.toLowerCase())}`,
       ...(statuses.length ? [Prisma.sql`q."requestStatus" = ANY(${statuses})`] : []),
       ...(kinds.length ? [Prisma.sql`q."userRequestType" = ANY(${kinds})`] : []),
     ];
@@ -92,9 +85,39 @@ function whereClause(status: UserRequestsStatus, filter: string | undefined): Pr
   return parts.length ? Prisma.sql`WHERE ${Prisma.join(parts, ' AND ')}` : Prisma.empty;
 }
 
+/** The page's order: the sort column, then newest first (the date submitted, then the id). */
+function orderKeys(field: string, dir: 'asc' | 'desc'): OrderKey[] {
+  const column = SORT_COLUMNS[field];
+  if (!column) throw new Error(`unknown queue sort field ${field}`);
+  const first: OrderKey = { column, dir, nulls: 'last' };
+  const newest: OrderKey[] = [
+    { column: 'q."sysdat"', dir: 'desc', nulls: 'last' },
+    { column: 'q."id"', dir: 'desc' },
+  ];
+  // Newest first is the default order itself: one key less, and the covering indexes serve it.
+  return field === 'dateSubmitted' && dir === 'desc' ? newest : [first, ...newest];
+}
+
+/**
+ * The total of one view: without a filter, the sum of the counts kept per kind and status; with one, a count
+ * of the matching rows (served by the trigram index).
+ */
+function countSql(status: UserRequestsStatus, filter: string | undefined): Prisma.Sql {
+  if (filter) return Prisma.sql`SELECT count(*)::int AS total FROM "UserRequestQueue" q ${whereClause(status, filter)}`;
+  const which =
+    status === 'all'
+      ? Prisma.empty
+      : status === 'pending'
+        ? Prisma.sql`WHERE NOT c."resolved"`
+        : Prisma.sql`WHERE c."requestStatus" = ${status}`;
+  return Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "UserRequestQueueCount" c ${which}`;
+}
+
 /**
  * The two statements of one queue page: `rows` (the page, sorted by `field` `dir`, then newest first) and
- * `count` (every matching row). `field` must be one of USER_REQUEST_SORT_FIELDS (the route's schema checks).
+ * `count` (every matching row). `total`, when known, lets a page past the middle be read from the end. The
+ * rows are a deferred join: the page's keys first (from a covering index for the default order), then their
+ * columns. `field` must be one of USER_REQUEST_SORT_FIELDS (the route's schema checks).
  * @throws Error on an unknown sort field.
  */
 export function userRequestQueueSql(
@@ -102,14 +125,15 @@ export function userRequestQueueSql(
   q: PageQuery,
   field: string,
   dir: 'asc' | 'desc',
+  total?: number,
 ): { rows: Prisma.Sql; count: Prisma.Sql } {
-  const column = SORT_COLUMNS[field];
-  if (!column) throw new Error(`unknown queue sort field ${field}`);
-  const from = Prisma.sql`FROM "UserRequestQueue" q ${whereClause(status, q.filter)}`;
+  const keys = orderKeys(field, dir);
+  const window = deepPageWindow(q.page, q.size, total);
   const rows = Prisma.sql`SELECT q."userRequestType", q."id", q."requestType", q."requestStatus", q."sysdat",
       q."sysaidTicket", q."dchng", q."lastModifiedBy", q."firstName", q."lastName", q."email", q."organizationName"
-    ${from}
-    ORDER BY ${Prisma.raw(`${column} ${dir === 'asc' ? 'ASC' : 'DESC'} NULLS LAST`)}, q."sysdat" DESC, q."id" DESC
-    LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}`;
-  return { rows, count: Prisma.sql`SELECT count(*)::int AS total ${from}` };
+    FROM (SELECT q."userRequestType", q."id" FROM "UserRequestQueue" q ${whereClause(status, q.filter)}
+      ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))} ${limitOffset(window)}) k
+    JOIN "UserRequestQueue" q ON q."userRequestType" = k."userRequestType" AND q."id" = k."id"
+    ORDER BY ${Prisma.raw(orderByText(keys))}`;
+  return { rows, count: countSql(status, q.filter) };
 }

@@ -10,15 +10,15 @@ import { PageQuerySchema, UserRequestRowSchema, UserRequestsStatusSchema } from 
 import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
-import { queryRows } from '../../shared/sql';
+import { pageAndCount } from '../../shared/sql';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { QueueCountSchema, QueueRowSchema, USER_REQUEST_SORT_FIELDS, userRequestQueueSql } from './queue-sql';
 
 export { USER_REQUEST_SORT_FIELDS } from './queue-sql';
 
 /**
- * One queue page (raw SQL with zod-parsed rows: queue-sql.ts; the page and the count run side by side on the
- * hot-read pool, shared/sql.ts).
+ * One queue page (raw SQL with zod-parsed rows: queue-sql.ts, on the hot-read pool, shared/sql.ts; the first
+ * page and the count side by side, a deeper page after the count: pageAndCount).
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listUserRequests(
@@ -27,8 +27,14 @@ export async function listUserRequests(
   q: PageQuery,
 ): Promise<Page<UserRequestRow>> {
   const [field = 'dateSubmitted', dir = 'desc'] = (q.sort ?? 'dateSubmitted,desc').split(',');
-  const sql = userRequestQueueSql(status, q, field, dir as 'asc' | 'desc');
-  const [count, rows] = await Promise.all([queryRows(prisma, sql.count), queryRows(prisma, sql.rows)]);
+  const { count, rows } = await pageAndCount(
+    prisma,
+    (total) => userRequestQueueSql(status, q, field, dir as 'asc' | 'desc', total),
+    q.page,
+    // A filter's best plan depends on its text (the trigram index, or the order's index for a common term):
+    // planned for its values each time, never one generic plan.
+    { prepare: !q.filter },
+  );
   return toPage(
     z
       .array(QueueRowSchema)

@@ -1,0 +1,67 @@
+/**
+ * The audit trail's statements (issue 24 Growth: flat at 5,000,000 rows): the page and the count of the rows
+ * matching an AuditQuery, built as `Prisma.sql` fragments (values bound, sort columns from the whitelist).
+ * Without any filter the total is the count kept by a trigger (rows are never edited or deleted); the page is
+ * a deferred join (the page's ids from the (at, id) index, then their rows), read from the end past the middle
+ * (shared/deep-page.ts). The free text is matched through the stored "searchText" (action and workflow id,
+ * lower-cased, one trigram index) or equals the entity id (prisma/migrations/20261202000000_growth_read_models).
+ */
+import type { AuditQuery } from '@portal/contract';
+import { Prisma } from '@portal/db';
+import { containsPattern } from '../../shared/sql';
+import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
+
+/** Sort fields (AUDIT_SORT_FIELDS of the contract) and their columns of "AuditEvent" `e`. */
+const SORT_COLUMNS: Record<string, string> = {
+  at: 'e."at"',
+  actorUsername: 'e."actorUsername"',
+  entityType: 'e."entityType"',
+  entityId: 'e."entityId"',
+  action: 'e."action"',
+};
+
+function whereClause(q: AuditQuery): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (q.actor) parts.push(Prisma.sql`e."actorUsername" ILIKE ${containsPattern(q.actor)}`);
+  if (q.entityType) parts.push(Prisma.sql`e."entityType" = ${q.entityType}`);
+  if (q.entityId) parts.push(Prisma.sql`e."entityId" = ${q.entityId}`);
+  if (q.from) parts.push(Prisma.sql`e."at" >= ${new Date(q.from)}`);
+  if (q.to) parts.push(Prisma.sql`e."at" <= ${new Date(q.to)}`);
+  if (q.filter) {
+    const like = containsPattern(q.filter.toLowerCase());
+    parts.push(Prisma.sql`(e."searchText" LIKE ${like} OR e."entityId" = ${q.filter})`);
+  }
+  return parts.length ? Prisma.sql`WHERE ${Prisma.join(parts, ' AND ')}` : Prisma.empty;
+}
+
+/**
+ * The two statements of one audit page, sorted by `field` `dir`, then by id in the same direction: `rows`
+ * and `count`. `total`, when known, lets a page past the middle be read from the end.
+ * @throws Error on an unknown sort field.
+ */
+export function auditEventsSql(
+  q: AuditQuery,
+  field: string,
+  dir: 'asc' | 'desc',
+  total?: number,
+): { rows: Prisma.Sql; count: Prisma.Sql } {
+  const column = SORT_COLUMNS[field];
+  if (!column) throw new Error(`unknown audit sort field ${field}`);
+  const keys: OrderKey[] = [
+    { column, dir },
+    { column: 'e."id"', dir },
+  ];
+  const where = whereClause(q);
+  const window = deepPageWindow(q.page, q.size, total);
+  const rows = Prisma.sql`SELECT e."id", e."at", e."actorUserId", e."actorUsername", e."entityType", e."entityId",
+      e."action", e."before", e."after", e."workflowId", e."idempotencyKey"
+    FROM (SELECT e."id" FROM "AuditEvent" e ${where}
+      ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))} ${limitOffset(window)}) k
+    JOIN "AuditEvent" e ON e."id" = k."id"
+    ORDER BY ${Prisma.raw(orderByText(keys))}`;
+  const count =
+    where === Prisma.empty
+      ? Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "AuditEventCount" c`
+      : Prisma.sql`SELECT count(*)::int AS total FROM "AuditEvent" e ${where}`;
+  return { rows, count };
+}
