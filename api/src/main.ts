@@ -1,6 +1,7 @@
 /** The API process: validates configuration, connects to PostgreSQL and Temporal, serves until signalled. */
 import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '@portal/db';
+import { startTracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { ensureTimingEntry } from '@portal/directory';
 import { loadApiConfig } from './config';
@@ -11,13 +12,19 @@ async function main(): Promise<void> {
   // The first line names the runtime: operators (and the stack test) see which Node runs the API.
   console.log(`api starting on Node ${process.version} (pid ${process.pid})`);
   const cfg = loadApiConfig();
+  // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 24); off otherwise.
+  const tracing = startTracing('portal-api');
   // TLS, mutual TLS or an API key (TEMPORAL_TLS_*, TEMPORAL_API_KEY), validated before anything connects.
   const temporalOptions = loadTemporalConnection(cfg.TEMPORAL_ADDRESS);
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await Connection.connect(temporalOptions).catch((err: unknown) => {
     throw temporalConnectError(temporalOptions, err);
   });
-  const temporal = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  const temporal = new Client({
+    connection,
+    namespace: cfg.TEMPORAL_NAMESPACE,
+    interceptors: { workflow: workflowClientTracing() },
+  });
   // Sign-in binds against this entry for names no account has (issue 13); the seed also creates it.
   await ensureTimingEntry(cfg).catch((err: unknown) => console.warn('sign-in timing entry not ensured:', err));
   const app = await buildServer({ cfg, prisma, temporal, directory: cfg });
@@ -30,6 +37,7 @@ async function main(): Promise<void> {
     await app.close();
     await connection.close();
     await prisma.$disconnect();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once('SIGINT', close);

@@ -40,6 +40,7 @@ import { openApi } from './plugins/openapi';
 import { permissionGuard } from './plugins/permissions';
 import { routeCatalog } from './plugins/route-catalog';
 import { sessionGuard } from './plugins/session';
+import { tracing } from './plugins/tracing';
 import { zodSchemas } from './plugins/zod-schemas';
 
 /** Fastify's `trustProxy` for TRUST_PROXY: a hop count trusts that many hops (as proxy-addr counts them). */
@@ -60,6 +61,8 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
     // The spec writes some paths with a trailing slash and some without; both spellings of each answer.
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // First: its onRoute hook must see every route.
+  await app.register(tracing);
   await app.register(cookie);
   await registerSecurity(app, deps.cfg);
   await app.register(zodSchemas);

@@ -90,6 +90,11 @@ async function buildWorkflowBundle(outDir: string): Promise<void> {
   const { bundleWorkflowCode } = await import('@temporalio/worker');
   const { code } = await bundleWorkflowCode({
     workflowsPath: repoPath('workflows', 'src', 'index.ts'),
+    // The tracing interceptors (issue 24; WORKFLOW_TRACING_MODULE of @portal/workflows/telemetry, whose built
+    // entry may not exist yet while this builds it).
+    workflowInterceptorModules: [
+      createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+    ],
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
   });
   fs.writeFileSync(path.join(outDir, WORKFLOW_BUNDLE_FILE), code);

@@ -12,6 +12,7 @@ import type { PrismaClient } from '@portal/db';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import type { DirectoryConfig } from '@portal/directory';
 import { type PortalActivities, createWorker } from '@portal/worker';
+import { type Tracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { stackEnv, testMailSettings, testPrisma } from './fixtures';
 
 export interface TestApi {
@@ -37,7 +38,12 @@ export async function startApi(
   const deps: Deps = {
     cfg,
     prisma: prismaOverride ? prismaOverride(prisma) : prisma,
-    temporal: new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE }),
+    // As api/src/main.ts: the tracing interceptors (no-op spans unless a test registers a tracer provider).
+    temporal: new Client({
+      connection,
+      namespace: cfg.TEMPORAL_NAMESPACE,
+      interceptors: { workflow: workflowClientTracing() },
+    }),
     directory: cfg,
   };
   const app = await buildServer(deps);
@@ -69,6 +75,8 @@ export async function startWorker(
     overrides?: Partial<PortalActivities>;
     smtpUrl?: string;
     directory?: DirectoryConfig;
+    /** Where the worker's workflow spans go (tracing.test.ts). */
+    tracing?: Tracing;
   } = {},
 ): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
@@ -85,6 +93,7 @@ export async function startWorker(
       issuer: `${api.cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`,
       production: false,
     },
+    tracing: opts.tracing,
   });
   const running = worker.run();
   return async () => {

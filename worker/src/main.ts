@@ -8,6 +8,7 @@ import { Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
+import { startTracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
@@ -28,13 +29,19 @@ async function main(): Promise<void> {
   // The first line names the runtime: operators (and the stack test) see which Node runs the worker.
   console.log(`worker starting on Node ${process.version} (pid ${process.pid})`);
   const cfg = parseEnv(WorkerConfigSchema);
+  // Traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 24); off otherwise.
+  const tracing = startTracing('portal-worker');
   // TLS, mutual TLS or an API key (TEMPORAL_TLS_*, TEMPORAL_API_KEY), validated before anything connects.
   const temporalOptions = loadTemporalConnection(cfg.TEMPORAL_ADDRESS);
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await NativeConnection.connect(temporalOptions).catch((err: unknown) => {
     throw temporalConnectError(temporalOptions, err);
   });
-  const client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  const client = new Client({
+    connection,
+    namespace: cfg.TEMPORAL_NAMESPACE,
+    interceptors: { workflow: workflowClientTracing() },
+  });
   const worker = await createWorker({
     connection,
     namespace: cfg.TEMPORAL_NAMESPACE,
@@ -48,6 +55,7 @@ async function main(): Promise<void> {
       production: cfg.NODE_ENV === 'production',
     },
     workflowBundle: prebuiltWorkflowBundle(),
+    tracing,
   });
   if (cfg.REVIEWER_DIGEST_TO) {
     await ensureReviewerDigestSchedule(client, {
@@ -80,6 +88,7 @@ async function main(): Promise<void> {
   await stopListener();
   await connection.close();
   await prisma.$disconnect();
+  await tracing?.shutdown();
 }
 
 main().catch((err: unknown) => {

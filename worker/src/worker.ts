@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
+import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
 import { type MailSettings, type PortalActivities, type SsoSettings, createActivities } from './activities';
 
 const require = createRequire(import.meta.url);
@@ -35,6 +36,11 @@ export async function createWorker(opts: {
   sso?: SsoSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * Where workflow spans go (issue 24 "Traces"). The tracing interceptors are installed either way (the bundle
+   * built ahead of time includes them), so a worker with tracing off runs the same workflow code.
+   */
+  tracing?: Tracing | null;
 }): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
@@ -42,5 +48,7 @@ export async function createWorker(opts: {
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     activities: { ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso), ...opts.overrides },
+    // A bundle built ahead of time already holds the workflow interceptors (WORKFLOW_TRACING_MODULE).
+    ...workerTracing(opts.tracing ?? null, { bundled: !!opts.workflowBundle }),
   });
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection, type WorkflowBundleWithSourceMap, bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_TRACING_MODULE } from '@portal/workflows/telemetry';
 import { type AccessReviewPayload, AccessControlSchema, type RequestStatus, type RequestType } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { ReviewInput } from '@portal/workflows';
@@ -25,6 +26,7 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 export const workflowBundle = (): Promise<WorkflowBundleWithSourceMap> =>
   (bundle ??= bundleWorkflowCode({
     workflowsPath,
+    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
     logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} },
   }));
 
