@@ -16,6 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
 import { runAlone, signIn } from './stack';
+import { dataManagerBlock } from './role-block';
 
 export const PROXY_BATCH_TARGETS = { batchToBaselineRatio: 2, batchMs: 60_000 };
 const USERS = Number(process.env.BENCH_PROXY_USERS ?? 1000);
@@ -69,19 +70,7 @@ export async function measureProxyBatch(opts: {
   const ids = await createSubjects(opts.databaseUrl, users);
   const proxy = await signIn(opts.base, 'laostaff');
   const headers = { ...proxy.headers, 'content-type': 'application/json' };
-  const roles = (await (await fetch(`${opts.base}/rest/public/user_registration/study_roles/`)).json()) as Array<{
-    roleName: string;
-    systemAccessIds: number[];
-  }>;
-  const studies = (await (await fetch(`${opts.base}/rest/public/studies`)).json()) as Array<{ study: string }>;
-  const role = roles.find((r) => r.roleName === 'Data Manager')!;
-  const block = {
-    roleName: role.roleName,
-    siteCodes: [],
-    laoIds: [],
-    studyNames: [studies[0]!.study],
-    systemAccessIds: role.systemAccessIds,
-  };
+  const block = await dataManagerBlock(opts.base);
 
   const started = performance.now();
   const res = await fetch(`${opts.base}/rest/secure/user_access_mod_request/proxy_batch`, {

@@ -1,0 +1,174 @@
+/**
+ * The growth bench's other figures (issue 24 Growth), each measured beside its own baseline in the same run:
+ * - the access-modification report over every seeded request, on an API process of the bench's own (its pid
+ *   known): time to the first byte, to the last, and the process's resident memory growth while it streams;
+ * - filing an access-change request (p50) against a bare Temporal workflow start plus one INSERT;
+ * - the queue's first page under load on one API process and on two side by side (pages per second).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { Client, Connection } from '@temporalio/client';
+import { poolConfigFromUrl } from '@portal/db';
+import { freePort, waitForHttp } from '@portal/scripts';
+import type { BenchSession } from './stack';
+import { median } from './timing';
+import { dataManagerBlock } from './role-block';
+
+const REPO = path.join(import.meta.dirname, '..', '..');
+
+/** Resident memory of process `pid` in MB (Linux /proc). */
+const rssMb = (pid: number): number => {
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+};
+
+/** A second API process on the bench stack's services (built JavaScript, as the stack runs its own). */
+export async function startExtraApi(env: NodeJS.ProcessEnv): Promise<{ base: string; pid: number; stop(): void }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'api', 'dist', 'main.js')], {
+    cwd: REPO,
+    env: { ...env, PORT: String(port), ELEARNING_PORT: String(await freePort()), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/rest/public/health`, 'bench api', 120_000, () => child.exitCode === null);
+  return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
+}
+
+/**
+ * Downloads the report (every request) from `base` with `headers`, sampling the API's memory (`pid`) every
+ * 50 ms. @returns bytes, ms to the first byte and to the end, and the growth of resident memory (MB) over
+ * the memory just before the call.
+ */
+export async function measureReport(
+  base: string,
+  headers: Record<string, string>,
+  pid: number,
+): Promise<{ bytes: number; firstByteMs: number; totalMs: number; memoryGrowthMb: number }> {
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  const started = performance.now();
+  try {
+    return await new Promise((resolve, reject) => {
+      const req = http.get(`${base}/rest/secure/user_access_mod_request/report`, { headers }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`report answered ${res.statusCode}`));
+        let firstByteMs = 0;
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          if (!bytes) firstByteMs = performance.now() - started;
+          bytes += c.length;
+        });
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({ bytes, firstByteMs, totalMs: performance.now() - started, memoryGrowthMb: peak - before }),
+        );
+      });
+      req.on('error', reject);
+    });
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/**
+ * Files `times` access-change requests as `user` (each then approved by `reviewer`, so the role may be asked
+ * for again) and, in turn with each filing, one bare Temporal workflow start (a type no worker polls) plus one
+ * INSERT into a scratch table. @returns both medians (ms) and their ratio.
+ */
+export async function measureFiling(opts: {
+  base: string;
+  user: BenchSession;
+  reviewer: BenchSession;
+  databaseUrl: string;
+  temporalAddress: string;
+  times: number;
+}): Promise<{ fileP50Ms: number; bareP50Ms: number; ratio: number }> {
+  const call = async (s: BenchSession, method: string, url: string, body?: unknown) => {
+    for (;;) {
+      const res = await fetch(`${opts.base}${url}`, {
+        method,
+        headers: { ...s.headers, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status === 202) continue; // still processing: the same save again (REQUEST-LIFECYCLE rule 6)
+      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as Record<string, unknown>;
+    }
+  };
+  const profile = (await call(opts.user, 'GET', '/rest/secure/user_profile')) as { portalUserId: number };
+  const body = {
+    portalUserId: profile.portalUserId,
+    requestType: 'NEW',
+    accessControls: [await dataManagerBlock(opts.base)],
+    requesterComments: 'growth bench',
+  };
+  const pool = new pg.Pool({ ...poolConfigFromUrl(opts.databaseUrl), max: 1 });
+  const connection = await Connection.connect({ address: opts.temporalAddress });
+  const temporal = new Client({ connection });
+  await pool.query('CREATE TABLE IF NOT EXISTS bench_filing_baseline (id serial PRIMARY KEY, body jsonb NOT NULL)');
+  const file: number[] = [];
+  const bare: number[] = [];
+  try {
+    for (let i = -2; i < opts.times; i++) {
+      let started = performance.now();
+      const filed = await call(opts.user, 'POST', '/rest/secure/user_access_mod_request', body);
+      if (i >= 0) file.push(performance.now() - started);
+      started = performance.now();
+      await temporal.workflow.start('benchBareWorkflow', {
+        taskQueue: 'bench-bare-no-worker',
+        workflowId: `bench-bare-${randomUUID()}`,
+        args: [body],
+      });
+      await pool.query('INSERT INTO bench_filing_baseline (body) VALUES ($1)', [JSON.stringify(body)]);
+      if (i >= 0) bare.push(performance.now() - started);
+      for (const [versionno, requestStatus] of [
+        [0, 'IN_PROGRESS'],
+        [1, 'APPROVED'],
+      ] as const) {
+        await call(opts.reviewer, 'PUT', '/rest/secure/user_management/review_access_change_request', {
+          userAccessModificationRequest: {
+            id: filed.id,
+            versionno,
+            requestStatus,
+            reviewerComments: 'bench',
+            sysaidTicket: '',
+          },
+          attemptKey: randomUUID(),
+        });
+      }
+    }
+  } finally {
+    await connection.close();
+    await pool.end();
+  }
+  return { fileP50Ms: median(file), bareP50Ms: median(bare), ratio: median(file) / median(bare) };
+}
+
+/**
+ * The queue's first page under load (autocannon, 10 connections per process, `seconds` s): on `bases[0]`
+ * alone, then on every process of `bases` at once. @returns pages per second of each run.
+ */
+export async function measureThroughput(
+  bases: string[],
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<{ oneProcess: number; twoProcesses: number }> {
+  const run = async (targets: string[]) => {
+    const results = await Promise.all(
+      targets.map((b) => autocannon({ url: `${b}${url}`, connections: 10, duration: seconds, headers })),
+    );
+    for (const r of results) if (r.non2xx || r.errors) throw new Error(`load: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    return results.reduce((sum, r) => sum + r.requests.total, 0) / seconds;
+  };
+  return { oneProcess: await run(bases.slice(0, 1)), twoProcesses: await run(bases) };
+}

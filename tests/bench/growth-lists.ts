@@ -1,0 +1,92 @@
+/**
+ * The long lists of the growth bench (issue 24 Growth), measured through the real API routes: the review
+ * queue (each status view), the Users list and the audit trail, each at its first page, its last page and two
+ * filtered pages (a term no row carries, one carried by 1 % of the rows). One request at a time over a
+ * kept-alive connection; p95 in milliseconds.
+ */
+import { UserRequestsStatusSchema } from '@portal/contract';
+import { ABSENT_TERM, RARE_TERM } from './growth-seed';
+import { keepAliveClient, percentile } from './timing';
+
+/** Every status view of the queue (000 §7 user_requests/{status}). */
+const QUEUE_STATUSES = UserRequestsStatusSchema.options;
+
+/** One list view to time: a name and the URL of its first page (`page=1` is replaced for the last page). */
+export interface ListView {
+  list: 'queue' | 'users' | 'audit';
+  view: string;
+  url: string;
+}
+
+const queueUrl = (status: string, extra = '') =>
+  `/rest/secure/user_management/user_requests/${status}?page=1&size=25&sort=dateSubmitted,desc${extra}`;
+const usersUrl = (extra = '') => `/rest/secure/user_management/users?page=1&size=25&sort=person.lastName,asc${extra}`;
+const auditUrl = (extra = '') => `/rest/secure/audit_trail?page=1&size=25&sort=at,desc${extra}`;
+
+/** The views the bench times at every size. */
+export const LIST_VIEWS: ListView[] = [
+  ...QUEUE_STATUSES.map((s) => ({ list: 'queue' as const, view: s, url: queueUrl(s) })),
+  { list: 'queue', view: 'filter none', url: queueUrl('all', `&filter=${ABSENT_TERM}&filterType=OR`) },
+  { list: 'queue', view: 'filter 1%', url: queueUrl('all', `&filter=${RARE_TERM}&filterType=OR`) },
+  { list: 'users', view: 'active tab', url: usersUrl() },
+  { list: 'users', view: 'filter none', url: usersUrl(`&filter=${ABSENT_TERM}&filterType=OR`) },
+  { list: 'users', view: 'filter 1%', url: usersUrl(`&filter=${RARE_TERM}&filterType=OR`) },
+  { list: 'audit', view: 'all', url: auditUrl() },
+  { list: 'audit', view: 'filter none', url: auditUrl(`&filter=${ABSENT_TERM}`) },
+  { list: 'audit', view: 'filter 1%', url: auditUrl(`&filter=${RARE_TERM}`) },
+];
+
+/** One measured figure: a view's page at a size. */
+export interface ListFigure {
+  list: string;
+  view: string;
+  page: 'first' | 'last';
+  size: number;
+  /** Rows the view matched (the page's totalElements). */
+  matching: number;
+  p95Ms: number;
+}
+
+/**
+ * Times every view's first page and (when it has more than one) last page `times` times each after `warmUp`
+ * untimed calls, at `base` with `headers` (a reviewer's session). `size`: the seeded size, for the figures.
+ */
+export async function measureLists(opts: {
+  base: string;
+  headers: Record<string, string>;
+  size: number;
+  times: number;
+  warmUp: number;
+}): Promise<ListFigure[]> {
+  const client = keepAliveClient(opts.base, opts.headers);
+  const figures: ListFigure[] = [];
+  try {
+    for (const v of LIST_VIEWS) {
+      const first = JSON.parse((await client.get(v.url)).toString()) as { totalPages: number; totalElements: number };
+      const pages: Array<['first' | 'last', string]> = [['first', v.url]];
+      // Filtered views are timed at their first page only (the issue's "a filtered page").
+      if (!v.view.startsWith('filter') && first.totalPages > 1)
+        pages.push(['last', v.url.replace('page=1', `page=${first.totalPages}`)]);
+      for (const [page, url] of pages) {
+        for (let i = 0; i < opts.warmUp; i++) await client.get(url);
+        const ms: number[] = [];
+        for (let i = 0; i < opts.times; i++) {
+          const started = performance.now();
+          await client.get(url);
+          ms.push(performance.now() - started);
+        }
+        figures.push({
+          list: v.list,
+          view: v.view,
+          page,
+          size: opts.size,
+          matching: first.totalElements,
+          p95Ms: percentile(ms, 95),
+        });
+      }
+    }
+  } finally {
+    client.close();
+  }
+  return figures;
+}

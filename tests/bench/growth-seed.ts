@@ -1,0 +1,132 @@
+/**
+ * Seeding for the growth bench (issue 24 Growth): tops the bench stack's own database up to a number of
+ * users, access-change requests and audit rows with set-based SQL (INSERT … SELECT generate_series), so a
+ * million rows take seconds, not hours of API calls. One row in a hundred of each carries the word
+ * RARE_TERM (a user's organisation, a request's last modifier, an audit row's action), for the filtered page
+ * that matches 1 % of the rows.
+ *
+ * Seeded requests are resolved or open without a workflow behind them; `workflowStartedAt` is set so the
+ * worker's reconciler leaves them alone.
+ */
+import type pg from 'pg';
+
+/** The word one row in a hundred carries. */
+export const RARE_TERM = 'rarefield';
+/** A word no row carries. */
+export const ABSENT_TERM = 'qqxzzyv';
+
+/** Statuses of the seeded requests, per hundred: a few open in each status, most resolved. */
+const STATUS_OF = `CASE
+    WHEN i % 100 = 0 THEN 'NEW' WHEN i % 100 = 1 THEN 'IN_PROGRESS' WHEN i % 100 = 2 THEN 'PENDING_REVIEW'
+    WHEN i % 100 = 3 THEN 'PENDING_OUTSIDE_ACTION' WHEN i % 100 < 60 THEN 'APPROVED' ELSE 'REJECTED' END`;
+
+/** How many rows `table` holds (exactly). */
+async function rowsOf(pool: pg.Pool, table: string): Promise<number> {
+  return Number((await pool.query(`SELECT count(*)::bigint AS n FROM "${table}"`)).rows[0].n);
+}
+
+/**
+ * Runs `insert(from, to)` over [from, to) in chunks of `chunk` rows, printing progress, so a long load shows
+ * it is alive and no single statement holds millions of rows in its transition tables.
+ */
+async function inChunks(
+  label: string,
+  from: number,
+  to: number,
+  chunk: number,
+  insert: (a: number, b: number) => Promise<void>,
+): Promise<void> {
+  const started = performance.now();
+  for (let a = from; a < to; a += chunk) {
+    await insert(a, Math.min(to, a + chunk));
+    const done = Math.min(to, a + chunk) - from;
+    console.log(`  ${label}: ${done.toLocaleString('en')} of ${(to - from).toLocaleString('en')} rows`);
+  }
+  console.log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Tops PortalUser up to `target` rows (bench users `bench-user-<i>`). */
+export async function seedUsers(pool: pg.Pool, target: number): Promise<void> {
+  const have = await rowsOf(pool, 'PortalUser');
+  await inChunks('users', have, target, 250_000, async (a, b) => {
+    await pool.query(
+      `INSERT INTO "PortalUser" ("username", "firstName", "lastName", "email", "organizationName", "phoneNumber",
+         "updatedAt")
+       SELECT 'bench-user-' || i, 'First' || (i % 9973), 'Last' || md5(i::text), 'bench-user-' || i || '@bench.test',
+         CASE WHEN i % 100 = 7 THEN 'Rarefield Clinic' ELSE 'Clinic ' || (i % 500) END, '555' || lpad(i::text, 7, '0'),
+         now()
+       FROM generate_series($1::int, $2::int - 1) i`,
+      [a, b],
+    );
+  });
+}
+
+/** Tops AccessModRequest up to `target` rows, the subjects among the bench users, spread over ten years. */
+export async function seedRequests(pool: pg.Pool, target: number): Promise<void> {
+  const have = await rowsOf(pool, 'AccessModRequest');
+  const users = await rowsOf(pool, 'PortalUser');
+  await inChunks('requests', have, target, 200_000, async (a, b) => {
+    await pool.query(
+      `INSERT INTO "AccessModRequest" ("workflowId", "requestType", "requestStatus", "subjectUserId",
+         "requesterUserId", "isProxyRequest", "accessControls", "lastModifiedBy", "sysdat", "dchng",
+         "workflowStartedAt", "versionno")
+       SELECT 'bench-access-change-' || i, 'NEW', (${STATUS_OF})::"RequestStatus", s, s, i % 10 = 0,
+         '[{"roleName":"Data Manager","siteCodes":[],"laoIds":[],"studyNames":["Bench"],"systemAccessIds":[]}]',
+         CASE WHEN i % 100 = 7 THEN 'rarefield-reviewer' ELSE 'bench-reviewer' END, t, t, t, 2
+       FROM (SELECT i, now() - interval '10 years' + (i % 5000000) * interval '1 minute' AS t,
+               1 + ((i::bigint * 7919) % $3::int)::int AS n
+             FROM generate_series($1::int, $2::int - 1) i) g
+       -- Subjects spread over every user (numbered, since ids may have gaps).
+       JOIN (SELECT "id" AS s, row_number() OVER (ORDER BY "id") AS n FROM "PortalUser") u USING (n)`,
+      [a, b, users],
+    );
+  });
+}
+
+/** Tops AuditEvent up to `target` rows, oldest first (ids and times rise together, as in life). */
+export async function seedAudit(pool: pg.Pool, target: number): Promise<void> {
+  const have = await rowsOf(pool, 'AuditEvent');
+  await inChunks('audit rows', have, target, 500_000, async (a, b) => {
+    await pool.query(
+      `INSERT INTO "AuditEvent" ("at", "actorUsername", "entityType", "entityId", "action", "workflowId")
+       SELECT now() - interval '10 years' + i * interval '30 seconds', 'bench-reviewer', 'AccessModRequest', i::text,
+         CASE WHEN i % 100 = 7 THEN 'RAREFIELD_CHECK' ELSE 'STATUS_APPROVED' END, 'access-change-' || i
+       FROM generate_series($1::int, $2::int - 1) i`,
+      [a, b],
+    );
+  });
+}
+
+/**
+ * Runs `load` with the secondary indexes of `tables` dropped (not primary keys, not unique ones), then builds
+ * them again from their own definitions: building an index once is several times cheaper than inserting a
+ * million rows into it one by one (the trigram indexes most of all). For the bench's own database only.
+ */
+export async function withoutSecondaryIndexes(
+  pool: pg.Pool,
+  tables: string[],
+  load: () => Promise<void>,
+): Promise<void> {
+  const { rows } = await pool.query<{ name: string; def: string }>(
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
+     FROM pg_index i WHERE i.indrelid = ANY($1::text[]::regclass[]) AND NOT i.indisprimary AND NOT i.indisunique`,
+    [tables.map((t) => `"${t}"`)],
+  );
+  for (const r of rows) await pool.query(`DROP INDEX ${r.name}`);
+  try {
+    await load();
+  } finally {
+    const started = performance.now();
+    for (const r of rows) await pool.query(r.def);
+    console.log(`  ${rows.length} indexes rebuilt: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+/** Fresh statistics and visibility maps after a load (the steady state of a database in use). */
+export async function settle(pool: pg.Pool): Promise<void> {
+  const started = performance.now();
+  for (const t of ['PortalUser', 'AccessModRequest', 'UserRequestQueue', 'AuditEvent']) {
+    await pool.query(`VACUUM ANALYZE "${t}"`);
+  }
+  console.log(`  vacuum analyze: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}

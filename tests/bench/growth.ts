@@ -1,0 +1,164 @@
+/**
+ * Growth (issue 24; a benchmark script, not a timed test): the long lists and the report at a network's ten
+ * years of data, on a bench stack of its own (its own PostgreSQL, never the test database).
+ *
+ * For each size of BENCH_GROWTH_SIZES (default 10,000, 100,000 and 1,000,000) it tops the database up to that
+ * many users and access-change requests and BENCH_GROWTH_AUDIT_FACTOR (default 5) times as many audit rows
+ * (growth-seed.ts, set-based SQL), then times through the API routes the first and last page of every queue
+ * view, the Users list and the audit trail, and their pages filtered by a term that matches nothing and by
+ * one that matches 1 % of the rows (growth-lists.ts). Targets: p95 under 50 ms at every size, and the largest
+ * size within 1.5× the smallest. At the largest size (growth-extras.ts): the report over every request
+ * (first byte under 1 s, API memory growth under 100 MB), filing p50 against a bare workflow start plus one
+ * INSERT (at most 2×), and the queue's throughput on one API process and on two (printed only: the load
+ * generator and both processes share the machine's two cores).
+ *
+ *   cd tests && npx tsx --conditions=development bench/growth.ts
+ *
+ * Prints one table per list and writes tests/artifacts/growth.json; exits 1 when a target is missed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { poolConfigFromUrl } from '@portal/db';
+import { seedAudit, seedRequests, seedUsers, settle, withoutSecondaryIndexes } from './growth-seed';
+import { type ListFigure, measureLists } from './growth-lists';
+import { measureFiling, measureReport, measureThroughput, startExtraApi } from './growth-extras';
+import { signIn, startBenchStack } from './stack';
+
+const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const AUDIT_FACTOR = Number(process.env.BENCH_GROWTH_AUDIT_FACTOR ?? 5);
+const TIMES = Number(process.env.BENCH_GROWTH_TIMES ?? 40);
+const TARGETS = {
+  pageP95Ms: 50,
+  largestToSmallestRatio: 1.5,
+  reportFirstByteMs: 1000,
+  reportMemoryGrowthMb: 100,
+  fileToBareRatio: 2,
+};
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** One row per view and page: the p95 at each size beside the target, and the largest size against the smallest. */
+function tableOf(figures: ListFigure[], missed: string[]): Array<Record<string, string | number>> {
+  const keys = [...new Set(figures.map((f) => `${f.list}|${f.view}|${f.page}`))];
+  return keys.map((key) => {
+    const [list, view, page] = key.split('|') as [string, string, string];
+    const row: Record<string, string | number> = { list, view, page };
+    const mine = figures.filter((f) => `${f.list}|${f.view}|${f.page}` === key);
+    for (const f of mine) {
+      row[`p95 ms @${f.size.toLocaleString('en')}`] = round(f.p95Ms);
+      row[`rows @${f.size.toLocaleString('en')}`] = f.matching;
+      if (f.p95Ms > TARGETS.pageP95Ms)
+        missed.push(`${key} @${f.size}: p95 ${round(f.p95Ms)} ms > ${TARGETS.pageP95Ms}`);
+    }
+    const [small, large] = [mine[0], mine[mine.length - 1]];
+    if (small && large && large !== small) {
+      const ratio = large.p95Ms / small.p95Ms;
+      row['largest/smallest'] = Math.round(ratio * 100) / 100;
+      if (ratio > TARGETS.largestToSmallestRatio)
+        missed.push(
+          `${key}: ${ratio.toFixed(2)}× from ${small.size} to ${large.size} > ${TARGETS.largestToSmallestRatio}×`,
+        );
+    }
+    row.target = `< ${TARGETS.pageP95Ms} ms, ≤ ${TARGETS.largestToSmallestRatio}×`;
+    return row;
+  });
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const stack = await startBenchStack('bench-growth');
+  const pool = new pg.Pool({ ...poolConfigFromUrl(stack.urls.database), max: 2 });
+  const extra = await startExtraApi(stack.env);
+  try {
+    const admin = await signIn(stack.urls.portal, 'admin');
+    const figures: ListFigure[] = [];
+    for (const size of SIZES) {
+      console.log(
+        `growth: ${size.toLocaleString('en')} users and requests, ${(size * AUDIT_FACTOR).toLocaleString('en')} audit rows`,
+      );
+      await withoutSecondaryIndexes(
+        pool,
+        ['PortalUser', 'AccessModRequest', 'UserRequestQueue', 'AuditEvent'],
+        async () => {
+          await seedUsers(pool, size);
+          await seedRequests(pool, size);
+          await seedAudit(pool, size * AUDIT_FACTOR);
+        },
+      );
+      await settle(pool);
+      figures.push(
+        ...(await measureLists({ base: stack.urls.portal, headers: admin.headers, size, times: TIMES, warmUp: 5 })),
+      );
+      console.log(`  lists timed (${((performance.now() - started) / 60_000).toFixed(1)} min so far)`);
+    }
+
+    const report = await measureReport(extra.base, admin.headers, extra.pid);
+    const filing = await measureFiling({
+      base: stack.urls.portal,
+      user: await signIn(stack.urls.portal, 'user'),
+      reviewer: await signIn(stack.urls.portal, 'reviewer'),
+      databaseUrl: stack.urls.database,
+      temporalAddress: stack.urls.temporalAddress,
+      times: Number(process.env.BENCH_GROWTH_FILINGS ?? 15),
+    });
+    const queueUrl = '/rest/secure/user_management/user_requests/all?page=1&size=25&sort=dateSubmitted,desc';
+    const throughput = await measureThroughput([stack.urls.portal, extra.base], queueUrl, admin.headers, 10);
+
+    const missed: string[] = [];
+    for (const list of ['queue', 'users', 'audit']) {
+      console.log(`\n${list} (audit rows: ${AUDIT_FACTOR}× the size)`);
+      console.table(
+        tableOf(
+          figures.filter((f) => f.list === list),
+          missed,
+        ),
+      );
+    }
+    const other = {
+      reportRows: SIZES[SIZES.length - 1],
+      reportMb: round(report.bytes / 1e6),
+      reportFirstByteMs: round(report.firstByteMs),
+      reportFirstByteTargetMs: TARGETS.reportFirstByteMs,
+      reportTotalMs: round(report.totalMs),
+      reportMemoryGrowthMb: round(report.memoryGrowthMb),
+      reportMemoryGrowthTargetMb: TARGETS.reportMemoryGrowthMb,
+      fileP50Ms: round(filing.fileP50Ms),
+      bareStartPlusInsertP50Ms: round(filing.bareP50Ms),
+      fileToBareRatio: Math.round(filing.ratio * 100) / 100,
+      fileToBareTarget: TARGETS.fileToBareRatio,
+      queuePagesPerSecondOneApi: round(throughput.oneProcess),
+      queuePagesPerSecondTwoApis: round(throughput.twoProcesses),
+    };
+    console.table(other);
+    if (report.firstByteMs > TARGETS.reportFirstByteMs)
+      missed.push(`report first byte ${round(report.firstByteMs)} ms`);
+    if (report.memoryGrowthMb > TARGETS.reportMemoryGrowthMb)
+      missed.push(`report memory growth ${round(report.memoryGrowthMb)} MB`);
+    if (filing.ratio > TARGETS.fileToBareRatio) missed.push(`filing ${filing.ratio.toFixed(2)}× a bare start + INSERT`);
+
+    const out = path.join(import.meta.dirname, '..', 'artifacts', 'growth.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    const at = new Date().toISOString();
+    fs.writeFileSync(
+      out,
+      JSON.stringify(
+        { at, sizes: SIZES, auditFactor: AUDIT_FACTOR, targets: TARGETS, figures, other, missed },
+        null,
+        2,
+      ),
+    );
+    console.log(`growth bench: ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+    console.log(missed.length ? `targets missed: ${missed.join('; ')}` : 'all growth targets met');
+    process.exitCode = missed.length ? 1 : 0;
+  } finally {
+    extra.stop();
+    await pool.end();
+    await stack.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exit(1);
+});
