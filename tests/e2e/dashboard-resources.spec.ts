@@ -157,6 +157,23 @@ test('an administrator shares a link, a download and an e-learning package with 
     await expect(page.getByRole('link', { name: CATEGORY, exact: true })).toBeVisible();
   });
 
+  await test.step('a category with an active child cannot be deactivated; delete asks first', async () => {
+    const child = `E2E Modules ${tag}`;
+    await page.getByRole('link', { name: 'Create Category' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill(child);
+    await pick(page, page.getByRole('combobox', { name: 'Parent Category (optional)' }), CATEGORY);
+    await page.getByRole('button', { name: 'Create Category' }).click();
+    await notice(page, `${child} saved`);
+    await page.getByRole('button', { name: `Deactivate ${CATEGORY}` }).click();
+    await expect(page.getByText('Resource category has active child category(ies)')).toBeVisible();
+    await shot(page, 'resources-02b-active-children');
+    await page.getByRole('button', { name: `Delete ${child}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Category?' });
+    await dialog.getByRole('button', { name: 'Delete Category' }).click();
+    await notice(page, 'Deleted');
+    await expect(page.getByRole('link', { name: child, exact: true })).toHaveCount(0);
+  });
+
   await test.step('link: the browser refuses a URL without a protocol', async () => {
     await newItem(page, 'Link', LINK.title);
     await page.getByRole('textbox', { name: 'URL' }).fill(`network-${tag}.example.org`);

@@ -44,6 +44,7 @@ export function ItemFileFields({
             accept={kind === 'ELEARNING' ? '.zip,application/zip' : undefined}
             clearable
             required={!stored}
+            withAsterisk={false}
             {...form.getInputProps('file')}
           />
           {stored && <StoredFile text={`Current: ${stored.name} (${formatFileSize(stored.size)})`} />}
