@@ -14,23 +14,21 @@ import { toPage } from '../../http/page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { requireAuth } from '../../auth/guard';
 import { checkProxyListing, readUsersOrProxy } from '../../shared/proxy-users';
-import { queryRows } from '../../shared/sql';
+import { pageAndCount } from '../../shared/sql';
 import { UserListCountSchema, usersListSql } from './list-sql';
 
 /**
- * One page of the Users list; the page and the count run side by side. `sort` in the answer is the order
+ * One page of the Users list; the first page and the count side by side, a deeper page after the count
+ * (shared/sql.ts pageAndCount). `sort` in the answer is the order
  * applied ('person.lastName,asc' when none was asked).
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Page<UserListRow>> {
   const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
   const site = { siteCode: q.siteCode, laoCode: q.laoCode, unaffiliated: q.unaffiliated === 'true' };
-  const sql = usersListSql(q.inactive === 'true', q, field, dir, site);
+  const sql = (total?: number) => usersListSql(q.inactive === 'true', q, field, dir, site, total);
   // Planned for their values each time (shared/sql.ts: a generic plan scans the whole tab).
-  const [count, rows] = await Promise.all([
-    queryRows(prisma, sql.count, { prepare: false }),
-    queryRows(prisma, sql.rows, { prepare: false }),
-  ]);
+  const { count, rows } = await pageAndCount(prisma, sql, q.page, { prepare: false });
   return toPage(
     // The statement selects exactly the wire row's columns.
     z.array(UserListRowSchema).parse(rows),

@@ -10,6 +10,7 @@
 import type { UserSortField } from '@portal/contract';
 import { Prisma } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
+import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 
 /** The sort keys of 000 §7 and their columns of "PortalUser" `u`. */
 const SORT_COLUMNS: Record<UserSortField, string> = {
@@ -92,15 +93,26 @@ export function usersListSql(
   field: UserSortField,
   dir: 'asc' | 'desc',
   site: SiteFilter = {},
+  total?: number,
 ): { rows: Prisma.Sql; count: Prisma.Sql } {
-  const direction = dir === 'asc' ? 'ASC' : 'DESC';
-  const order = Prisma.raw(`${SORT_COLUMNS[field]} ${direction}, u."id" ${direction}`);
+  const keys: OrderKey[] = [
+    { column: SORT_COLUMNS[field], dir },
+    { column: 'u."id"', dir },
+  ];
+  const order = Prisma.raw(orderByText(keys));
+  // Past the middle, the page is read from the end (issue 24: the last of a million users as fast as the first).
+  const window = deepPageWindow(q.page, q.size, total);
   const users = matchingUsers(inactive, q.filter, site);
   const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
       u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
       ${currentSites('siteCodes')}, ${currentSites('laoIds')}
-    FROM (SELECT * FROM ${users} ORDER BY ${order}
-      LIMIT ${q.size} OFFSET ${(q.page - 1) * q.size}) u
+    FROM (SELECT * FROM ${users} ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))}
+      ${limitOffset(window)}) u
     ORDER BY ${order}`;
-  return { rows, count: Prisma.sql`SELECT count(*)::int AS total FROM ${users}` };
+  // A whole tab's size (no filter or site) is kept by triggers (migration 20261202000000_growth_read_models).
+  const wholeTab = !q.filter && !site.siteCode && !site.laoCode && !site.unaffiliated;
+  const count = wholeTab
+    ? Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "PortalUserCount" c WHERE c."inactive" = ${inactive}`
+    : Prisma.sql`SELECT count(*)::int AS total FROM ${users}`;
+  return { rows, count };
 }
