@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { z } from 'zod';
 import { DirectoryConfigSchema } from '@portal/directory';
+import { OBSERVABILITY_SETTINGS } from './observability/settings';
 
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

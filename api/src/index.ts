@@ -3,6 +3,7 @@
  * without services, for the tests that read its routes.
  */
 export { buildServer } from './server';
+export { buildMetricsServer } from './observability/metrics-routes';
 export { buildElearningServer } from './features/dashboard-resources/elearning-server';
 export { ApiConfigSchema, loadApiConfig, type ApiConfig } from './config';
 export type { Deps } from './deps';

@@ -2,10 +2,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { createPrisma } from '@portal/db';
 import { startTracing, workflowClientTracing } from '@portal/workflows/telemetry';
-import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { ensureTimingEntry } from '@portal/directory';
+import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { loadApiConfig } from './config';
 import { buildElearningServer } from './features/dashboard-resources/elearning-server';
+import { buildMetricsServer } from './observability/metrics-routes';
+import { createApiMetrics } from './observability/registry';
 import { buildServer } from './server';
 
 async function main(): Promise<void> {
@@ -27,13 +29,18 @@ async function main(): Promise<void> {
   });
   // Sign-in binds against this entry for names no account has (issue 13); the seed also creates it.
   await ensureTimingEntry(cfg).catch((err: unknown) => console.warn('sign-in timing entry not ensured:', err));
-  const app = await buildServer({ cfg, prisma, temporal, directory: cfg });
+  const deps = { cfg, prisma, temporal, directory: cfg };
+  const metrics = createApiMetrics();
+  const app = await buildServer(deps, metrics);
+  // /metrics and the probes on a listener of their own (issue 24), when METRICS_PORT is set.
+  const metricsServer = cfg.METRICS_PORT ? await buildMetricsServer(deps, metrics) : undefined;
   // The e-learning origin's own listener (issue 23), when one is configured.
   const elearning = cfg.ELEARNING_PORT
     ? await buildElearningServer({ cfg, prisma, temporal, directory: cfg })
     : undefined;
   const close = async () => {
     await elearning?.close();
+    await metricsServer?.close();
     await app.close();
     await connection.close();
     await prisma.$disconnect();
@@ -43,6 +50,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
   await app.listen({ host: cfg.HOST, port: cfg.PORT });
+  await metricsServer?.listen({ host: cfg.METRICS_HOST ?? cfg.HOST, port: cfg.METRICS_PORT });
   await elearning?.listen({ host: cfg.ELEARNING_HOST ?? cfg.HOST, port: cfg.ELEARNING_PORT });
 }
 

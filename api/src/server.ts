@@ -6,7 +6,9 @@
  *    permission guard that reads each route's `config.permission`;
  * 3. the error handler and the no-store default for /rest answers;
  * 4. the features (features/<name>/routes.ts), each one encapsulated plugin with its routes' full paths;
- * 5. when WEB_DIST is set, the built web app with a single-page fallback for non-/rest paths.
+ * 5. the probes /livez and /readyz, and /metrics when METRICS_TOKEN guards it (observability/);
+ * 6. when WEB_DIST is set, the built web app with a single-page fallback for non-/rest paths.
+ * The metrics (`app.metrics`) and the load shedder come before all of it, so their hooks see every call.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,6 +38,11 @@ import { userDetailRoutes } from './features/users/detail-routes';
 import { usersListRoutes } from './features/users/list-routes';
 import { registerErrorHandler, registerNotFoundHandler } from './http/error-handler';
 import { OneLineRequestLog } from './http/request-log';
+import { healthRoutes } from './observability/health-routes';
+import { httpMetrics } from './observability/http-metrics';
+import { metricsRoute } from './observability/metrics-routes';
+import { registerOverload } from './observability/overload';
+import { type ApiMetrics, createApiMetrics } from './observability/registry';
 import { openApi } from './plugins/openapi';
 import { permissionGuard } from './plugins/permissions';
 import { routeCatalog } from './plugins/route-catalog';
@@ -50,7 +57,7 @@ function trustProxyOption(
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }
 
-export async function buildServer(deps: Deps): Promise<FastifyInstance> {
+export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMetrics()): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.cfg.LOG_LEVEL === 'silent' ? false : { level: deps.cfg.LOG_LEVEL },
     // One cheap line per request instead of Fastify's two (http/request-log.ts).
@@ -63,6 +70,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   });
   // First: its onRoute hook must see every route.
   await app.register(tracing);
+  // Metrics and load shedding first: their hooks see every call, also those the later hooks refuse.
+  await app.register(httpMetrics, { metrics });
+  await registerOverload(app, deps.cfg, metrics);
   await app.register(cookie);
   await registerSecurity(app, deps.cfg);
   await app.register(zodSchemas);
@@ -102,6 +112,9 @@ export async function buildServer(deps: Deps): Promise<FastifyInstance> {
   ]) {
     await app.register(feature, { deps });
   }
+  await app.register(healthRoutes, { deps });
+  // /metrics on the public listener only behind its token; otherwise on METRICS_PORT (main.ts) or not at all.
+  if (deps.cfg.METRICS_TOKEN) await app.register(metricsRoute, { deps, metrics, token: deps.cfg.METRICS_TOKEN });
 
   const dist = deps.cfg.WEB_DIST;
   if (dist && fs.existsSync(path.join(dist, 'index.html'))) {

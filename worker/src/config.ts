@@ -45,6 +45,12 @@ export const WorkerConfigSchema = z.object({
   REVIEWER_DIGEST_EVERY: duration.default('1 day'),
   /** Where the digest goes; empty turns the digest schedule off. */
   REVIEWER_DIGEST_TO: z.union([z.email(), z.literal('')]).default('user-support@portal.test'),
+  /**
+   * Issue 24: where the worker serves /metrics (its activity outcomes and the Temporal SDK's runtime metrics,
+   * observability/); unset, no metrics listener and no SDK exporter. METRICS_HOST defaults to loopback.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

@@ -12,6 +12,9 @@ import { startTracing, workflowClientTracing } from '@portal/workflows/telemetry
 import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
+import { createWorkerMetrics } from './observability/activity-metrics';
+import { startWorkerMetricsServer } from './observability/metrics-server';
+import { installSdkMetrics } from './observability/sdk-metrics';
 import { startReconciler } from './reconciler';
 import { listenForLogoutNotices } from './sso-logout-listener';
 import { createWorker } from './worker';
@@ -33,6 +36,16 @@ async function main(): Promise<void> {
   const tracing = startTracing('portal-worker');
   // TLS, mutual TLS or an API key (TEMPORAL_TLS_*, TEMPORAL_API_KEY), validated before anything connects.
   const temporalOptions = loadTemporalConnection(cfg.TEMPORAL_ADDRESS);
+  // Metrics (issue 24) on METRICS_PORT: the SDK's exporter must be installed before the first connection.
+  const metrics = cfg.METRICS_PORT ? createWorkerMetrics() : undefined;
+  const stopMetrics = cfg.METRICS_PORT
+    ? await startWorkerMetricsServer({
+        host: cfg.METRICS_HOST,
+        port: cfg.METRICS_PORT,
+        metrics: metrics!,
+        sdkMetricsUrl: await installSdkMetrics(),
+      })
+    : undefined;
   const prisma = createPrisma(cfg.DATABASE_URL);
   const connection = await NativeConnection.connect(temporalOptions).catch((err: unknown) => {
     throw temporalConnectError(temporalOptions, err);
@@ -55,6 +68,7 @@ async function main(): Promise<void> {
       production: cfg.NODE_ENV === 'production',
     },
     workflowBundle: prebuiltWorkflowBundle(),
+    metrics,
     tracing,
   });
   if (cfg.REVIEWER_DIGEST_TO) {
@@ -86,6 +100,7 @@ async function main(): Promise<void> {
   await worker.run();
   stopReconciler();
   await stopListener();
+  await stopMetrics?.();
   await connection.close();
   await prisma.$disconnect();
   await tracing?.shutdown();

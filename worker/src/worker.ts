@@ -10,6 +10,7 @@ import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
 import { type MailSettings, type PortalActivities, type SsoSettings, createActivities } from './activities';
+import { type WorkerMetrics, activityMetricsInterceptor } from './observability/activity-metrics';
 
 const require = createRequire(import.meta.url);
 
@@ -41,7 +42,10 @@ export async function createWorker(opts: {
    * built ahead of time includes them), so a worker with tracing off runs the same workflow code.
    */
   tracing?: Tracing | null;
+  /** Records each activity execution's outcome and duration (issue 24 metrics); without it nothing is counted. */
+  metrics?: WorkerMetrics;
 }): Promise<Worker> {
+  const tracing = workerTracing(opts.tracing ?? null, { bundled: !!opts.workflowBundle });
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
@@ -49,6 +53,13 @@ export async function createWorker(opts: {
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     activities: { ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso), ...opts.overrides },
     // A bundle built ahead of time already holds the workflow interceptors (WORKFLOW_TRACING_MODULE).
-    ...workerTracing(opts.tracing ?? null, { bundled: !!opts.workflowBundle }),
+    ...tracing,
+    interceptors: {
+      ...tracing.interceptors,
+      activity: [
+        ...(tracing.interceptors?.activity ?? []),
+        ...(opts.metrics ? [activityMetricsInterceptor(opts.metrics)] : []),
+      ],
+    },
   });
 }
