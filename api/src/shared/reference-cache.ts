@@ -2,8 +2,9 @@
  * Reference data served from memory with a strong ETag (000 §4 Reference data loading, §7 Reference data):
  * a list is read from PostgreSQL once, serialised, hashed and kept for its time-to-live, so repeated loads
  * and revalidations (`If-None-Match` answered 304) cost no query. Configuration changes made through this
- * API invalidate the lists they affect at once; the time-to-live bounds how long another API instance may
- * serve a list changed elsewhere.
+ * API invalidate the lists they affect at once; PostgreSQL's `reference_changed` notifications drop them in
+ * every other API process (reference-notify.ts); the time-to-live bounds how long a process whose listener is
+ * down may serve a list changed elsewhere.
  */
 import { createHash } from 'node:crypto';
 

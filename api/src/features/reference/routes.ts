@@ -2,7 +2,8 @@
  * Reference data (000 §3, §4 Reference data loading, §7 Reference data; 001 §7 Systems, Study roles): the
  * public lists, and their secured equivalents for the administration screens under
  * /rest/secure/reference/... (READ_USERS; paths not shown in the spec). Lists come from the in-memory
- * ReferenceCache with an ETag; `If-None-Match` is answered 304 without a query. A failed load, or one that
+ * ReferenceCache with an ETag, dropped in every API process when PostgreSQL announces a change to their tables
+ * (shared/reference-notify.ts); `If-None-Match` is answered 304 without a query. A failed load, or one that
  * has no answer within LOAD_DEADLINE_MS (a frozen database), answers 503 with the spec's 'Problem retrieving
  * ...' text.
  */
@@ -33,6 +34,7 @@ import {
   etagMatches,
   referenceCacheFor,
 } from '../../shared/reference-cache';
+import { listenForReferenceChanges } from '../../shared/reference-notify';
 import { studyRoleView, systemView } from '../../shared/views';
 import { siteView } from './views';
 
@@ -150,6 +152,14 @@ const listOf = (row: z.ZodType) => ({ 200: z.array(row), 304: z.null(), 503: Mes
 export const referenceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const { prisma } = deps;
   const cache = referenceCacheFor(prisma);
+  // Every process drops its lists when PostgreSQL announces a change to their tables (issue 24).
+  const listener = listenForReferenceChanges(deps.cfg.DATABASE_URL, cache, (event, err) =>
+    event === 'lost'
+      ? app.log.warn({ err }, 'reference listener: connection lost, lists kept for their time-to-live')
+      : app.log.info('reference listener: listening'),
+  );
+  await listener.ready;
+  app.addHook('onClose', () => listener.close());
   const fixed = REFERENCE_TTL_MS.static;
   const M = MESSAGES.referenceData;
 
