@@ -4,6 +4,7 @@
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/client/client';
+import { withTransactionClients } from './file-store';
 import { withReleasedTransactions } from './released-transactions';
 import { poolConfigFromUrl } from './url';
 
@@ -21,5 +22,6 @@ export * from './file-store';
 
 /** Creates a Prisma client for `databaseUrl` (postgres://user:pass@host:port/db). */
 export function createPrisma(databaseUrl: string): PrismaClient {
-  return new PrismaClient({ adapter: withReleasedTransactions(new PrismaPg(poolConfigFromUrl(databaseUrl))) });
+  const adapter = withTransactionClients(withReleasedTransactions(new PrismaPg(poolConfigFromUrl(databaseUrl))));
+  return new PrismaClient({ adapter });
 }

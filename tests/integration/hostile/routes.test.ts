@@ -68,6 +68,9 @@ interface Throwaway {
   studyRole: number;
   system: number;
   request: number;
+  /** A resource category and a dashboard item of the walk's own (issue 23). */
+  resourceCategory: number;
+  dashboardItem: number;
   user: TestUser;
   /** Signs in with wrong passwords only: may lock. */
   target: TestUser;
@@ -100,6 +103,7 @@ beforeAll(async () => {
     createTestUser({ prisma, directory: api.directory }, 'hxthrow'),
     createTestUser({ prisma, directory: api.directory }, 'hxtarget'),
   ]);
+  const category = await prisma.resourceCategory.create({ data: { name: `Hostile ${tag}` } });
   throwaway = {
     portalRole: (await prisma.portalRole.create({ data: { description: `Hostile ${tag}`, permissions: ['USER'] } })).id,
     studyRole: (
@@ -110,6 +114,12 @@ beforeAll(async () => {
     system: system.id,
     request: (
       await createOutstandingRequest(prisma, user.user.id, { roleName: `Hostile ${tag}`, systemAccessIds: [system.id] })
+    ).id,
+    resourceCategory: category.id,
+    dashboardItem: (
+      await prisma.dashboardItem.create({
+        data: { kind: 'LINK', title: `Hostile ${tag}`, url: 'https://www.example.org', categoryId: category.id },
+      })
     ).id,
     user,
     target,
@@ -131,6 +141,8 @@ function recordIdOf(url: string): number {
   if (url.includes('/study_role')) return throwaway.studyRole;
   if (url.includes('/system_access')) return throwaway.system;
   if (url.includes('mod_request') || url.includes('review_access_change')) return throwaway.request;
+  if (url.includes('/resource_categories')) return throwaway.resourceCategory;
+  if (url.includes('/dashboard_items') || url.includes('/dashboard/resources/items')) return throwaway.dashboardItem;
   return throwaway.user.user.id;
 }
 

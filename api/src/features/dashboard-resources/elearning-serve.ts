@@ -65,9 +65,21 @@ export function registerElearningRoute(
     if (!params.success || !itemId || !name || !opts.links.verify(itemId, params.data.token)) {
       return reply.code(404).send(notFound);
     }
-    const rows = z.array(ElearningFileRowSchema).parse(await queryRows(opts.prisma, elearningFileSql(itemId, name)));
-    const file = rows[0];
+    // Which file the path names is read on every request; its bytes come from the cache when it holds them.
+    const read = async (withData: boolean) =>
+      z.array(ElearningFileRowSchema).parse(await queryRows(opts.prisma, elearningFileSql(itemId, name, withData)))[0];
+    const ask = req.headers['if-none-match'];
+    let file = await read(false);
     if (!file) return reply.code(404).send(notFound);
+    let data = file.size <= FILE_CHUNK_BYTES ? cache.get(file.sha256) : undefined;
+    if (!data && file.size <= FILE_CHUNK_BYTES && ask !== `"${file.sha256}"`) {
+      file = await read(true);
+      if (!file) return reply.code(404).send(notFound);
+      if (file.data) {
+        data = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
+        cache.set(file.sha256, data);
+      }
+    }
     const etag = `"${file.sha256}"`;
     reply
       .header('content-type', file.contentType)
@@ -76,15 +88,8 @@ export function registerElearningRoute(
       .header('cache-control', 'private, no-cache')
       .header('referrer-policy', 'no-referrer');
     if (opts.sandbox) reply.header('content-security-policy', SANDBOX_CSP);
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (file.size <= FILE_CHUNK_BYTES) {
-      let data = cache.get(file.sha256);
-      if (!data && file.data) {
-        data = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-        cache.set(file.sha256, data);
-      }
-      return reply.send(data ?? Buffer.alloc(0));
-    }
+    if (ask === etag) return reply.code(304).send();
+    if (file.size <= FILE_CHUNK_BYTES) return reply.send(data ?? Buffer.alloc(0));
     reply.header('content-length', String(file.size));
     return reply.send(Readable.from(readStoredFile((sql) => queryRows(opts.prisma, sql), file.sha256)));
   });

@@ -16,7 +16,7 @@ import {
   dashboardItemBodySchema,
   zodToFieldErrors,
 } from '@portal/contract';
-import { type PendingFile, type PrismaClient, collectUnusedFiles, storeFiles } from '@portal/db';
+import { type PendingFile, type PrismaClient, collectUnusedFiles, fileTransaction } from '@portal/db';
 import type { ApiConfig } from '../../config';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
@@ -170,26 +170,30 @@ export async function saveItem(
     const oldPackage = replacesPackage
       ? await deps.prisma.elearningFile.findMany({ where: { itemId: before.id }, select: { sha256: true } })
       : [];
-    const saved = await deps.prisma.$transaction(async (tx) => {
-      await storeFiles(tx, pending);
-      const row = before
-        ? await tx.dashboardItem.update({ where: { id: before.id }, data: columns })
-        : await tx.dashboardItem.create({ data: columns });
-      await tx.dashboardItemPortalRole.deleteMany({ where: { itemId: row.id } });
-      await tx.dashboardItemPortalRole.createMany({
-        data: body.portalRoleIds.map((portalRoleId) => ({ itemId: row.id, portalRoleId })),
-      });
-      await writePackageFiles(tx, row.id, checked, body.kind);
-      const after = await readRow(tx, row.id);
-      await recordAudit(tx, actor, {
-        entityType: ENTITY,
-        entityId: row.id,
-        action: before ? 'UPDATED' : 'CREATED',
-        before: before ? itemAuditView(before, deps.links) : undefined,
-        after: itemAuditView(after, deps.links),
-      });
-      return after;
-    }, TX_OPTIONS);
+    const saved = await fileTransaction(
+      deps.prisma,
+      async ({ tx, storeFiles }) => {
+        await storeFiles(pending);
+        const row = before
+          ? await tx.dashboardItem.update({ where: { id: before.id }, data: columns })
+          : await tx.dashboardItem.create({ data: columns });
+        await tx.dashboardItemPortalRole.deleteMany({ where: { itemId: row.id } });
+        await tx.dashboardItemPortalRole.createMany({
+          data: body.portalRoleIds.map((portalRoleId) => ({ itemId: row.id, portalRoleId })),
+        });
+        await writePackageFiles(tx, row.id, checked, body.kind);
+        const after = await readRow(tx, row.id);
+        await recordAudit(tx, actor, {
+          entityType: ENTITY,
+          entityId: row.id,
+          action: before ? 'UPDATED' : 'CREATED',
+          before: before ? itemAuditView(before, deps.links) : undefined,
+          after: itemAuditView(after, deps.links),
+        });
+        return after;
+      },
+      TX_OPTIONS,
+    );
     if (before)
       await release(
         deps,

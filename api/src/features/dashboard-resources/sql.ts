@@ -65,15 +65,18 @@ export function visibleItemSql(itemId: number, userId: number, isAdmin: boolean,
 }
 
 /**
- * An active ELEARNING item's file at `path`: its digest, size, type and first chunk (the whole file when it is
- * under 1 MiB). No row: no such file, or the item is inactive or gone.
+ * An active ELEARNING item's file at `path`: its digest, size and type, and its first chunk (the whole file when
+ * it is under 1 MiB) unless `withData` is false (the serving process holds the bytes already). No row: no such
+ * file, or the item is inactive or gone.
  */
-export function elearningFileSql(itemId: number, path: string): Prisma.Sql {
+export function elearningFileSql(itemId: number, path: string, withData: boolean): Prisma.Sql {
+  const data = withData
+    ? Prisma.sql`(SELECT c."data" FROM "StoredFileChunk" c WHERE c."sha256" = e."sha256" AND c."seq" = 0)`
+    : Prisma.sql`NULL::bytea`;
   return Prisma.sql`
-    SELECT e."sha256", e."size", e."contentType", c."data"
+    SELECT e."sha256", e."size", e."contentType", ${data} AS "data"
     FROM "ElearningFile" e
     JOIN "DashboardItem" i ON i."id" = e."itemId" AND i."active"
-    LEFT JOIN "StoredFileChunk" c ON c."sha256" = e."sha256" AND c."seq" = 0
     WHERE e."itemId" = ${itemId} AND e."path" = ${path}`;
 }
 
