@@ -60,7 +60,10 @@ describe('dashboard item editor', { timeout: 60_000 }, () => {
       [`POST ${P.items}`]: () =>
         reply(422, { fieldErrors: { file: ['noIndexOrStoryFile'], image: ['notImage'] }, globalErrors: [] }),
     });
-    await user.click(await screen.findByRole('radio', { name: 'eLearning' }));
+    expect(await screen.findByRole('combobox', { name: 'Category' })).toHaveValue('Links');
+    await user.click(screen.getByRole('radio', { name: 'eLearning' }));
+    // A new item follows its kind's headless category until another is chosen.
+    expect(screen.getByRole('combobox', { name: 'Category' })).toHaveValue('eLearnings');
     await user.type(screen.getByRole('textbox', { name: 'Title' }), 'GCP course');
     await user.click(screen.getByRole('checkbox', { name: 'Network User' }));
     const [packageInput, imageInput] = container.querySelectorAll<HTMLInputElement>('input[type=file]');

@@ -37,7 +37,14 @@ import { useResourceCategories } from './api/getResourceCategories';
 import { useSaveDashboardItem } from './api/saveDashboardItem';
 import { categoryPath } from './categoryTree';
 import { ItemFileFields } from './ItemFileFields';
-import { initialItemValues, itemLabels, itemSaveInput, validateItem, type ItemValues } from './itemForm';
+import {
+  headlessCategoryIds,
+  initialItemValues,
+  itemLabels,
+  itemSaveInput,
+  validateItem,
+  type ItemValues,
+} from './itemForm';
 import { ItemPreview } from './ItemPreview';
 import { useResourceEditor } from './useResourceEditor';
 
@@ -74,10 +81,16 @@ function ItemForm({
   roles: PortalRole[];
 }) {
   const limits = useUploadLimits();
-  const firstHeadless = categories.find((c) => c.headless && c.name === 'Links') ?? null;
+  const headless = headlessCategoryIds(categories);
   const form = useForm<ItemValues>({
-    initialValues: initialItemValues(item, firstHeadless?.id ?? null),
+    initialValues: initialItemValues(item, headless.LINK),
     validate: (values) => validateItem(values, item, limits.data),
+    // A new item starts in its kind's headless category (000 §9) until another category is chosen.
+    onValuesChange: (values, previous) => {
+      if (item || values.kind === previous.kind || values.categoryId !== String(headless[previous.kind])) return;
+      const next = headless[values.kind];
+      if (next !== null) form.setFieldValue('categoryId', String(next));
+    },
   });
   const editor = useResourceEditor<ItemValues, DashboardItem>(form, {
     back: BACK.to,
@@ -170,7 +183,14 @@ function ItemForm({
         )}
         <ItemFileFields form={form} item={item} limits={limits.data} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Select label="Category" data={categoryOptions} required searchable {...form.getInputProps('categoryId')} />
+          <Select
+            label="Category"
+            data={categoryOptions}
+            required
+            searchable
+            allowDeselect={false}
+            {...form.getInputProps('categoryId')}
+          />
           <NumberInput
             label="Order"
             description="Lower numbers come first in the category."

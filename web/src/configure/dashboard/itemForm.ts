@@ -6,6 +6,7 @@ import {
   type DashboardItem,
   type DashboardItemKind,
   type DashboardUploadLimits,
+  type ResourceCategory,
 } from '@portal/contract';
 import type { FieldLabels } from '../errors';
 import type { SaveDashboardItemInput } from './api/saveDashboardItem';
@@ -42,6 +43,12 @@ export function itemLabels(kind: DashboardItemKind): FieldLabels {
     image: { label: 'Picture' },
     removeImage: { label: 'Picture', field: 'image' },
   };
+}
+
+/** The headless category of each kind ('Links', 'Downloads', 'eLearnings', 000 §9), where a new item starts. */
+export function headlessCategoryIds(categories: readonly ResourceCategory[]): Record<DashboardItemKind, number | null> {
+  const id = (name: string) => categories.find((c) => c.headless && c.name === name)?.id ?? null;
+  return { LINK: id('Links'), DOWNLOAD: id('Downloads'), ELEARNING: id('eLearnings') };
 }
 
 export function initialItemValues(item: DashboardItem | null, categoryId: number | null): ItemValues {
