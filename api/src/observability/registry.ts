@@ -1,7 +1,7 @@
 /**
  * The API's Prometheus metrics (issue 24), one registry per app (tests build several apps in one process; a
- * global registry would refuse the second). The names are the ones deploy/grafana-dashboard.json charts and
- * docs/operations.md lists.
+ * global registry would refuse the second). deploy/README.md lists the names; deploy/grafana-dashboard.json
+ * charts them (the metrics test checks it charts nothing else).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 

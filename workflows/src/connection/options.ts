@@ -27,8 +27,11 @@ const pemData = optionalText.refine(
 
 /** The Temporal connection variables, validated with every other setting of the process. */
 export const TemporalConnectionEnvSchema = z.object({
-  /** 'true' forces TLS, 'false' forbids it; unset, TLS is on when any other TLS variable or an API key is set. */
-  TEMPORAL_TLS: z.enum(['true', 'false', '1', '0']).optional(),
+  /** 'true' forces TLS, 'false' forbids it; unset or empty, TLS is on when any other TLS variable or an API key is set. */
+  TEMPORAL_TLS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v || undefined),
   /** The CA that signed the server's certificate; unset, the operating system's roots (Temporal Cloud). */
   TEMPORAL_TLS_SERVER_CA_CERT_PATH: readablePath,
   TEMPORAL_TLS_SERVER_CA_CERT_DATA: pemData,
