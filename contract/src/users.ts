@@ -1,7 +1,8 @@
 /**
  * The Users list's wire contract (000 §2 Users list, §3 User, §7 user_management GET users, §9 page sizes):
- * the query (`inactive` selects the Active or Inactive tab; page, size 10-200, sort over the spec's person
- * and site keys, the OR wildcard `filter`) and one list row (the User fields the list shows).
+ * the query (`inactive` selects the Active or Inactive tab; page, size 10-200 or the load-all 1,000,000, sort
+ * over the spec's person and site keys, the OR wildcard `filter`, the exclusions) and one list row (the User
+ * fields the list shows).
  */
 import { z } from 'zod';
 import { queryIntSchema } from './ids';
@@ -19,10 +20,40 @@ export const USER_SORT_FIELDS = [
 ] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
+/** The Users list's load failure (000 §8 User access and user management), also the proxy page's user table's. */
+export const USERS_LIST_MESSAGES = { loadFailed: 'Problem loading users.' } as const;
+
 /** The default order of the Users list (000 §9). */
 export const USERS_DEFAULT_SORT = 'person.lastName,asc';
 
 const escapeRegex = (s: string) => s.replace(/[.]/g, '\\.');
+
+/** The size of a load-all call (000 §9 "Load-all calls: page 1, size 1,000,000"): the whole tab, streamed. */
+export const USERS_LOAD_ALL_SIZE = 1_000_000;
+
+/** At most this many names in one exclusion list. */
+const MAX_EXCLUDED = 100;
+
+/**
+ * An exclusion list of GET users (000 §7 excludeRoles, excludeAssociations, excludeSites): comma-separated
+ * names, trimmed, empty entries dropped, each at most `max` characters; 422 'invalid' otherwise.
+ */
+const exclusionList = (max: number) =>
+  textSchema(MAX_EXCLUDED * (max + 1), { trim: false })
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string())
+        // Refused as a whole, keyed by the parameter (not by the entry's index).
+        .refine((names) => names.length <= MAX_EXCLUDED && names.every((n) => n.length <= max), { message: 'invalid' })
+        .transform((names) => [...new Set(names)]),
+    )
+    .optional();
 
 /**
  * GET /rest/secure/user_management/users query. `inactive` is 'true' or 'false' (default false: the Active
@@ -32,9 +63,9 @@ const escapeRegex = (s: string) => s.replace(/[.]/g, '\\.');
 export const UsersQuerySchema = PageQuerySchema.extend({
   size: queryIntSchema(
     Math.min(...CONSTANTS.tablePageSizes),
-    Math.max(...CONSTANTS.tablePageSizes),
+    USERS_LOAD_ALL_SIZE,
     CONSTANTS.usersDefaultPageSize,
-  ),
+  ).refine((n) => n <= Math.max(...CONSTANTS.tablePageSizes) || n === USERS_LOAD_ALL_SIZE, { message: 'invalid' }),
   sort: z
     .string()
     .regex(new RegExp(`^(${USER_SORT_FIELDS.map(escapeRegex).join('|')})(,(asc|desc))?$`), { message: 'invalid' })
@@ -49,7 +80,17 @@ export const UsersQuerySchema = PageQuerySchema.extend({
   siteCode: textSchema(32, { min: 1, trim: false }).optional(),
   laoCode: textSchema(32, { min: 1, trim: false }).optional(),
   unaffiliated: z.enum(['true', 'false']).optional(),
-});
+  /**
+   * 000 §7's exclusions (the spec names them only): comma-separated portal role names (`excludeRoles`), study
+   * role names of current access records (`excludeAssociations`) and site codes (`excludeSites`: an AO code,
+   * or an LAO's site code, which also excludes the holders of that LAO). A user holding any of them is left out.
+   */
+  excludeRoles: exclusionList(64),
+  excludeAssociations: exclusionList(128),
+  excludeSites: exclusionList(32),
+})
+  // The load-all call is the first page only: a later page of the whole tab is empty by definition.
+  .refine((q) => q.size !== USERS_LOAD_ALL_SIZE || q.page === 1, { message: 'invalid', path: ['page'] });
 export type UsersQuery = z.infer<typeof UsersQuerySchema>;
 
 /**

@@ -78,6 +78,9 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/** `prisma`'s pool, if it has one (a statement that needs one connection for several steps borrows from it). */
+export const sqlPoolOf = (prisma: PrismaClient): pg.Pool | undefined => pools.get(prisma);
+
 /** Forgets `prisma`'s pool (the caller ends it). */
 export const detachSqlPool = (prisma: PrismaClient): void => void pools.delete(prisma);
 

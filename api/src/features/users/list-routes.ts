@@ -7,7 +7,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Page, UserListRow, UserSortField, UsersQuery } from '@portal/contract';
-import { USERS_DEFAULT_SORT, UserListRowSchema, UsersQuerySchema } from '@portal/contract';
+import { USERS_DEFAULT_SORT, USERS_LOAD_ALL_SIZE, UserListRowSchema, UsersQuerySchema } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
@@ -16,6 +16,14 @@ import { requireAuth } from '../../auth/guard';
 import { checkProxyListing, readUsersOrProxy } from '../../shared/proxy-users';
 import { pageAndCount } from '../../shared/sql';
 import { UserListCountSchema, usersListSql } from './list-sql';
+import { streamAllUsers } from './list-stream';
+
+/** The statements of `q` and the order they apply. */
+function listStatements(q: UsersQuery, total?: number) {
+  const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
+  const site = { siteCode: q.siteCode, laoCode: q.laoCode, unaffiliated: q.unaffiliated === 'true' };
+  return { sql: usersListSql(q.inactive === 'true', q, field, dir, site, total), field, dir };
+}
 
 /**
  * One page of the Users list; the first page and the count side by side, a deeper page after the count
@@ -24,11 +32,11 @@ import { UserListCountSchema, usersListSql } from './list-sql';
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Page<UserListRow>> {
-  const [field, dir = 'asc'] = (q.sort ?? USERS_DEFAULT_SORT).split(',') as [UserSortField, 'asc' | 'desc'];
-  const site = { siteCode: q.siteCode, laoCode: q.laoCode, unaffiliated: q.unaffiliated === 'true' };
-  const sql = (total?: number) => usersListSql(q.inactive === 'true', q, field, dir, site, total);
+  const { field, dir } = listStatements(q);
   // Planned for their values each time (shared/sql.ts: a generic plan scans the whole tab).
-  const { count, rows } = await pageAndCount(prisma, sql, q.page, { prepare: false });
+  const { count, rows } = await pageAndCount(prisma, (total) => listStatements(q, total).sql, q.page, {
+    prepare: false,
+  });
   return toPage(
     // The statement selects exactly the wire row's columns.
     z.array(UserListRowSchema).parse(rows),
@@ -53,9 +61,13 @@ export const usersListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
         response: { 200: pageSchema(UserListRowSchema), ...SECURE_ERRORS },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       await checkProxyListing(deps, requireAuth(req), req.query);
-      return listUsers(deps.prisma, req.query);
+      if (req.query.size !== USERS_LOAD_ALL_SIZE) return listUsers(deps.prisma, req.query);
+      // 000 §9 load-all: the same page envelope, streamed (list-stream.ts).
+      const { sql, field, dir } = listStatements(req.query);
+      const stream = await streamAllUsers(deps.prisma, sql, req.query, `${field},${dir}`);
+      return reply.type('application/json; charset=utf-8').send(stream as never);
     },
   );
 };

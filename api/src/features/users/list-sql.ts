@@ -78,6 +78,41 @@ function siteUsers(inactive: boolean, filter: string | undefined, site: SiteFilt
   return Prisma.sql`(SELECT p.* FROM "PortalUser" p WHERE p."inactive" = ${inactive} AND ${where} ${text}) u`;
 }
 
+/** 000 §7's exclusions of GET users, as parsed by the contract (names; empty or absent: none). */
+export interface Exclusions {
+  /** Portal role names (`PortalRole.description`) the user holds. */
+  excludeRoles?: readonly string[];
+  /** Study role names of the user's current access records. */
+  excludeAssociations?: readonly string[];
+  /** Site codes: an AO in a current record's siteCodes, or an LAO (by its site code) in its laoIds. */
+  excludeSites?: readonly string[];
+}
+
+/**
+ * `users` (a relation `u`) without the users holding any excluded portal role, study role or site, as a
+ * relation `u`; unchanged without exclusions. Each test is an EXISTS on an index (the user's roles by
+ * user, the current records by user).
+ */
+function withoutExcluded(users: Prisma.Sql, ex: Exclusions): Prisma.Sql {
+  const tests: Prisma.Sql[] = [];
+  if (ex.excludeRoles?.length) {
+    tests.push(Prisma.sql`EXISTS (SELECT 1 FROM "PortalUserRole" ur JOIN "PortalRole" pr ON pr."id" = ur."portalRoleId"
+      WHERE ur."portalUserId" = u."id" AND pr."description" = ANY(${[...ex.excludeRoles]}::text[]))`);
+  }
+  const current = Prisma.sql`SELECT 1 FROM "UserAccess" a WHERE a."portalUserId" = u."id" AND NOT a."inactive"`;
+  if (ex.excludeAssociations?.length) {
+    tests.push(Prisma.sql`EXISTS (${current} AND a."roleName" = ANY(${[...ex.excludeAssociations]}::text[]))`);
+  }
+  if (ex.excludeSites?.length) {
+    const codes = [...ex.excludeSites];
+    tests.push(Prisma.sql`EXISTS (${current} AND (a."siteCodes" && ${codes}::text[]
+      OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s
+        WHERE s."siteCode" = ANY(${codes}::text[]) AND s."laoCode" IS NOT NULL)))`);
+  }
+  if (!tests.length) return users;
+  return Prisma.sql`(SELECT * FROM ${users} WHERE NOT (${Prisma.join(tests, ' OR ')})) u`;
+}
+
 /** The sorted, unique values of one array column over a user's current access records. */
 const currentSites = (column: 'siteCodes' | 'laoIds') =>
   Prisma.raw(`ARRAY(SELECT DISTINCT c FROM "UserAccess" a CROSS JOIN unnest(a."${column}") c
@@ -85,11 +120,11 @@ const currentSites = (column: 'siteCodes' | 'laoIds') =>
 
 /**
  * The two statements of one list page: `rows` (the page sorted by `field` `dir`, then by id, with the
- * sites of the page's users only) and `count` (every matching user of the tab).
+ * sites of the page's users only) and `count` (every matching user of the tab, less the excluded).
  */
 export function usersListSql(
   inactive: boolean,
-  q: { page: number; size: number; filter?: string },
+  q: { page: number; size: number; filter?: string } & Exclusions,
   field: UserSortField,
   dir: 'asc' | 'desc',
   site: SiteFilter = {},
@@ -102,15 +137,16 @@ export function usersListSql(
   const order = Prisma.raw(orderByText(keys));
   // Past the middle, the page is read from the end (issue 24: the last of a million users as fast as the first).
   const window = deepPageWindow(q.page, q.size, total);
-  const users = matchingUsers(inactive, q.filter, site);
+  const tab = matchingUsers(inactive, q.filter, site);
+  const users = withoutExcluded(tab, q);
   const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
       u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
       ${currentSites('siteCodes')}, ${currentSites('laoIds')}
     FROM (SELECT * FROM ${users} ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))}
       ${limitOffset(window)}) u
     ORDER BY ${order}`;
-  // A whole tab's size (no filter or site) is kept by triggers (migration 20261202000000_growth_read_models).
-  const wholeTab = !q.filter && !site.siteCode && !site.laoCode && !site.unaffiliated;
+  // A whole tab's size (no filter, site or exclusion) is kept by triggers (migration 20261202000000_growth_read_models).
+  const wholeTab = users === tab && !q.filter && !site.siteCode && !site.laoCode && !site.unaffiliated;
   const count = wholeTab
     ? Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "PortalUserCount" c WHERE c."inactive" = ${inactive}`
     : Prisma.sql`SELECT count(*)::int AS total FROM ${users}`;
