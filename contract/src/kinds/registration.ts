@@ -226,6 +226,9 @@ export const REGISTRATION_MESSAGES = {
   internalDomainWarning: 'This user has an email with a non-company domain, but is indicated to be an internal user.',
   portalRoleRequired: 'At least one Portal Role must be selected',
   noPermission: 'You do not have permissions to modify registrations.',
+  /** 001 §8: only logged (the review screen falls back to the contract's account types, or shows no roles). */
+  loadAccountTypesFailed: 'Problem loading user account types.',
+  loadPortalRolesFailed: 'Problem loading user portal roles.',
   reviewTime: '1-3 business days',
   /** The list page's query messages after an action (001 §2.3, §2.4). */
   listUserCreated: 'User created',

@@ -1,5 +1,11 @@
 import { Anchor, Stack, Tabs, TextInput, Title } from '@mantine/core';
-import { CONSTANTS, USERS_DEFAULT_SORT, USER_SORT_FIELDS, type UserListRow } from '@portal/contract';
+import {
+  CONSTANTS,
+  USERS_DEFAULT_SORT,
+  USERS_LIST_MESSAGES,
+  USER_SORT_FIELDS,
+  type UserListRow,
+} from '@portal/contract';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
@@ -12,7 +18,6 @@ import { usePageTitle } from '../shared/usePageTitle';
 import { useUsers } from './api/getUsers';
 
 const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
-const LOAD_FAILED = 'Problem loading users.';
 
 /** Table columns and the API's sort keys (000 §7 person.*); the site columns do not sort on the server. */
 const SORT_KEYS: Partial<Record<keyof UserListRow, string>> = {
@@ -62,7 +67,7 @@ export function UsersListPage() {
         w={{ base: '100%', sm: 360 }}
         maxLength={256}
       />
-      {users.isError && <LoadError text={LOAD_FAILED} onRetry={() => void users.refetch()} />}
+      {users.isError && <LoadError text={USERS_LIST_MESSAGES.loadFailed} onRetry={() => void users.refetch()} />}
       <ServerDataTable<UserListRow>
         ariaLabel={inactive ? 'Inactive users' : 'Active users'}
         {...urlPaging(users.data, { page, size }, update, DEFAULT_SIZE)}

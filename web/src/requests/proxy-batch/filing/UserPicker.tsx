@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { MESSAGES, PROXY_TIMINGS, type Profile, type UserListRow } from '@portal/contract';
+import { MESSAGES, PROXY_TIMINGS, type Profile, type UserListRow, USERS_LIST_MESSAGES } from '@portal/contract';
 import { useMemo, useState } from 'react';
 import { ClientDataTable } from '../../../shared/DataTable';
 import { LoadError } from '../../../shared/ErrorAlert';
@@ -62,7 +62,7 @@ export function UserPicker({
           2. Select users
         </Title>
         {users.isError ? (
-          <LoadError text="Problem loading users." onRetry={() => void users.refetch()} />
+          <LoadError text={USERS_LIST_MESSAGES.loadFailed} onRetry={() => void users.refetch()} />
         ) : settled === null && !waiting ? (
           <Text size="sm" c="dimmed">
             Choose an AO, an LAO or unaffiliated users to list their users.

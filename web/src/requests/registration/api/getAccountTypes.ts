@@ -1,4 +1,4 @@
-import type { AccountTypes } from '@portal/contract';
+import { type AccountTypes, REGISTRATION_MESSAGES } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/apiClient';
 
@@ -9,7 +9,11 @@ export const getAccountTypes = (signal?: AbortSignal) =>
 export const accountTypesQueryOptions = () =>
   queryOptions({
     queryKey: ['accountTypes'] as const,
-    queryFn: ({ signal }) => getAccountTypes(signal),
+    queryFn: ({ signal }) =>
+      getAccountTypes(signal).catch((err: unknown) => {
+        console.error(REGISTRATION_MESSAGES.loadAccountTypesFailed, err);
+        throw err;
+      }),
     staleTime: 10 * 60_000,
   });
 

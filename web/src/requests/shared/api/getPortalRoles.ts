@@ -1,4 +1,4 @@
-import type { PortalRole } from '@portal/contract';
+import { type PortalRole, REGISTRATION_MESSAGES } from '@portal/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/apiClient';
 
@@ -10,7 +10,15 @@ export const assignablePortalRolesQueryOptions = () =>
   queryOptions({
     queryKey: ['assignablePortalRoles'] as const,
     // 001 §7: only active roles are kept.
-    queryFn: async ({ signal }) => (await getAssignablePortalRoles(signal)).filter((r) => !r.inactive),
+    queryFn: async ({ signal }) => {
+      try {
+        return (await getAssignablePortalRoles(signal)).filter((r) => !r.inactive);
+      } catch (err) {
+        // 001 §8: only logged; the screen says the roles could not load.
+        console.error(REGISTRATION_MESSAGES.loadPortalRolesFailed, err);
+        throw err;
+      }
+    },
     staleTime: 60_000,
   });
 
