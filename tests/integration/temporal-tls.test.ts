@@ -136,20 +136,4 @@ describe('Temporal TLS refused', () => {
     expect(worker).toContain('CertificateRequired');
     expect(mutualTls.failedHandshakes()).toBeGreaterThan(before);
   });
-
-  it('a bad variable is named at start-up', () => {
-    expect(() => loadTemporalConnection('x:1', { TEMPORAL_TLS_CLIENT_CERT_PATH: '/nonexistent.pem' })).toThrow(
-      /TEMPORAL_TLS_CLIENT_CERT_PATH: no readable file/,
-    );
-    expect(() => loadTemporalConnection('x:1', { TEMPORAL_TLS_CLIENT_CERT_PATH: certs.clientCert })).toThrow(
-      /TEMPORAL_TLS_CLIENT_KEY_PATH: required/,
-    );
-    expect(() => loadTemporalConnection('x:1', { TEMPORAL_TLS_SERVER_CA_CERT_DATA: 'not a pem' })).toThrow(
-      /TEMPORAL_TLS_SERVER_CA_CERT_DATA: must be PEM/,
-    );
-    expect(() => loadTemporalConnection('x:1', { TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'k' })).toThrow(
-      /TEMPORAL_TLS: is false/,
-    );
-    expect(loadTemporalConnection('x:1', {})).toEqual({ address: 'x:1' });
-  });
 });
