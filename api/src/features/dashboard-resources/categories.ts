@@ -16,6 +16,7 @@ import type { PrismaClient } from '@portal/db';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { TX_OPTIONS, type Tx } from './tx';
+import { compareText } from './views';
 
 const ENTITY = DASHBOARD_RESOURCE_AUDIT.category;
 
@@ -40,7 +41,7 @@ export const categoryView = (row: CategoryRow): ResourceCategory => ({
 
 /** Display order: headless first, then by order, name and id. */
 export const byDisplayOrder = (a: ResourceCategory, b: ResourceCategory): number =>
-  Number(b.headless) - Number(a.headless) || a.order - b.order || a.name.localeCompare(b.name) || a.id - b.id;
+  Number(b.headless) - Number(a.headless) || a.order - b.order || compareText(a.name, b.name) || a.id - b.id;
 
 /** Serialises every change of categories (the tree's rules read several rows). Class 4 = configuration. */
 async function lockCategories(tx: Tx): Promise<void> {

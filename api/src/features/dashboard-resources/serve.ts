@@ -10,15 +10,23 @@ import { DASHBOARD_RESOURCE_MESSAGES as TEXT, type DashboardResources, type Reso
 import { type PrismaClient, readStoredFile } from '@portal/db';
 import { notFound } from '../../http/errors';
 import { queryRows } from '../../shared/sql';
-import { byDisplayOrder, listCategories } from './categories';
+import { byDisplayOrder, categoryView } from './categories';
 import type { ItemLinks } from './links';
-import { ItemSqlRowSchema, visibleItemSql, visibleItemsSql } from './sql';
+import { CategorySqlRowSchema, ItemSqlRowSchema, categoriesSql, visibleItemSql, visibleItemsSql } from './sql';
 import { byItemOrder, itemView } from './views';
 
 /** The person a read is for: their id and whether they hold ADMIN (who sees every active item). */
 export interface Viewer {
   userId: number;
   isAdmin: boolean;
+}
+
+/** Every category, read on the API's pg pool. */
+async function readCategories(prisma: PrismaClient): Promise<ResourceCategory[]> {
+  return z
+    .array(CategorySqlRowSchema)
+    .parse(await queryRows(prisma, categoriesSql()))
+    .map(categoryView);
 }
 
 /** The ids of categories shown: active, with every ancestor active. */
@@ -47,7 +55,7 @@ export async function dashboardResources(
 ): Promise<DashboardResources> {
   const [rows, categories] = await Promise.all([
     queryRows(prisma, visibleItemsSql(viewer.userId, viewer.isAdmin)),
-    listCategories(prisma),
+    readCategories(prisma),
   ]);
   const shown = shownCategories(categories);
   const items = z
@@ -73,7 +81,7 @@ async function visibleRow(prisma: PrismaClient, itemId: number, viewer: Viewer, 
     .parse(await queryRows(prisma, visibleItemSql(itemId, viewer.userId, viewer.isAdmin, anyState)));
   const row = rows[0];
   if (!row) throw notFound(TEXT.loadItem);
-  if (!(viewer.isAdmin && anyState) && !shownCategories(await listCategories(prisma)).has(row.categoryId)) {
+  if (!(viewer.isAdmin && anyState) && !shownCategories(await readCategories(prisma)).has(row.categoryId)) {
     throw notFound(TEXT.loadItem);
   }
   return row;

@@ -86,3 +86,16 @@ export const ElearningFileRowSchema = z.object({
   contentType: z.string(),
   data: z.instanceof(Uint8Array).nullable(),
 });
+
+/** Every category, for the dashboard's read path (the pg pool, not Prisma's client). */
+export const categoriesSql = (): Prisma.Sql =>
+  Prisma.sql`SELECT "id", "name", "parentId", "sort", "active", "headless" FROM "ResourceCategory"`;
+
+export const CategorySqlRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  parentId: z.number().int().nullable(),
+  sort: z.number().int(),
+  active: z.boolean(),
+  headless: z.boolean(),
+});
