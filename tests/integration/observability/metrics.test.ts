@@ -5,7 +5,9 @@
  * the forgot-password limit.
  */
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMetricsServer } from '@portal/api';
 import { parsePrometheus, type Scrape } from '../../support/prometheus';
@@ -181,5 +183,22 @@ describe('the worker /metrics (METRICS_PORT)', () => {
     expect(scrape.families).toContain('portal_activity_duration_seconds');
     expect([...scrape.families].filter((f) => f.startsWith('temporal_')).length).toBeGreaterThan(5);
     expect(scrape.families).toContain('temporal_num_pollers');
+  });
+});
+
+describe('the Grafana dashboard (deploy/grafana-dashboard.json)', () => {
+  it('charts only metric families the API and the worker export', async () => {
+    const file = path.join(import.meta.dirname, '..', '..', '..', 'deploy', 'grafana-dashboard.json');
+    const exprs = fs.readFileSync(file, 'utf8').match(/"expr": "[^"\n]*(?:\\.[^"\n]*)*"/g) ?? [];
+    const used = new Set(exprs.flatMap((e) => e.match(/\b(?:portal|temporal|process|nodejs)_[a-z0-9_]+/g) ?? []));
+    expect(used.size).toBeGreaterThan(10);
+    const [apiScrape, workerScrape] = [await scrapeApi(), await scrapeWorker()];
+    const exported = new Set([...apiScrape.families, ...workerScrape.families]);
+    // The SDK exports a failure counter only once a failure happened; a healthy run has none.
+    const onlyAfterFailures = new Set(['temporal_request_failure_total']);
+    const missing = [...used].filter(
+      (name) => !onlyAfterFailures.has(name) && !exported.has(name.replace(/_(bucket|count|sum)$/, '')),
+    );
+    expect(missing).toEqual([]);
   });
 });
