@@ -18,23 +18,38 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
 }
 
-/** Saves the viewport (or `target` alone) as docs/manual/screens/<name>.png once the screen has settled. */
-async function screen(page: Page, name: string, target?: Locator): Promise<void> {
+/** A part of the 1280 x 800 viewport, in CSS pixels. */
+interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Saves the viewport, a part of it (`clip`) or one element (`target`) as docs/manual/screens/<name>.png once
+ * the screen has settled.
+ */
+async function screen(page: Page, name: string, target?: Locator | Clip): Promise<void> {
   await settle(page);
   const file = path.join(SCREENS, `${name}.png`);
-  if (target) await target.screenshot({ path: file });
-  else await page.screenshot({ path: file });
+  if (!target) await page.screenshot({ path: file });
+  else if ('screenshot' in target) await target.screenshot({ path: file });
+  else await page.screenshot({ path: file, clip: target });
 }
+
+/** The public pages' card (sign-in, forgot password) with some room around it. */
+const PUBLIC_CARD: Clip = { x: 340, y: 40, width: 600, height: 520 };
 
 test.describe.configure({ mode: 'serial' });
 
 test('signing in and passwords', async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill('user');
-  await screen(page, 'sign-in');
+  await screen(page, 'sign-in', PUBLIC_CARD);
   await page.getByRole('link', { name: 'Forgot Password?' }).click();
   await expect(page.getByRole('heading', { name: 'Forgot Password' })).toBeVisible();
-  await screen(page, 'forgot-password');
+  await screen(page, 'forgot-password', PUBLIC_CARD);
   await signIn(page, 'user');
   await page.goto('/app/change-password');
   await expect(page.getByRole('heading', { name: 'Change Password', level: 1 })).toBeVisible();
