@@ -12,8 +12,9 @@
  * - a proxy's request is marked `isProxyRequest` and its comment carries the proxy marker (000 §3).
  * Where the spec differs by caller:
  * - an unresolved request: a single request is refused when an unresolved request of the subject names one of
- *   its study roles (REQUEST_IN_PROGRESS); a batch user is skipped when they have any unresolved request
- *   (001 §4: 601, '(an active request already exists for this user)');
+ *   its study roles (REQUEST_IN_PROGRESS); a batch user is skipped when they have any unresolved request other
+ *   than those the same batch filed for their earlier role blocks (001 §4: 601, '(an active request already
+ *   exists for this user)');
  * - the request type: a single request names it (NEW must not name a held role: `unique`; CHANGE and REMOVE
  *   must name one held role: `nonexistent`, one block only: `invalid`); a batch derives it per user (CHANGE
  *   when the user holds the block's role, NEW otherwise; 001 §4).
@@ -78,8 +79,20 @@ export async function fileAccessChange(tx: Tx, filing: AccessChangeFiling): Prom
   await lockFiling(tx, 'ACCESS_CHANGE', filing.subjectUserId);
   const subject = await tx.portalUser.findUniqueOrThrow({ where: { id: filing.subjectUserId } });
   const roleNames = filing.accessControls.map((b) => b.roleName);
+  // A batch's requests for this user's earlier blocks are its own, not an active request that skips the next.
+  const ownBatch =
+    filing.caller === 'PROXY_BATCH'
+      ? await tx.proxyBatchItem.findMany({
+          where: { batchId: filing.batchId, portalUserId: subject.id, accessModRequestId: { not: null } },
+          select: { accessModRequestId: true },
+        })
+      : [];
   const open = await tx.accessModRequest.findMany({
-    where: { subjectUserId: subject.id, requestStatus: { notIn: [...RESOLVED_STATUSES] } },
+    where: {
+      subjectUserId: subject.id,
+      requestStatus: { notIn: [...RESOLVED_STATUSES] },
+      id: { notIn: ownBatch.map((i) => i.accessModRequestId!) },
+    },
     select: { accessControls: true },
   });
   const openRoles = new Set(

@@ -32,19 +32,28 @@ export const PROXY_MESSAGES = {
 export const ACTIVE_REQUEST_EXISTS_STATUS = 601;
 
 /** 001 §9: the proxy user list load is debounced by 1000 ms; proxy alerts stay 10000 ms. */
-export const PROXY_TIMINGS = { userLoadDebounceMs: 1000, alertMs: 10_000 } as const;
+export const PROXY_TIMINGS = { userLoadDebounceMs: 1000, alertMs: 10_000, resetOverlayMs: 500 } as const;
 
 /** At most this many users in one batch (the bench runs 1,000). */
 export const PROXY_BATCH_MAX_USERS = 2000;
 
 /**
  * POST /rest/secure/user_access_mod_request/proxy_batch body: the selected users (in the order they are
- * filed), one role block (a user's request is NEW when they do not hold the role, CHANGE when they do), and
+ * filed), 1 to PROXY_BATCH_MAX_BLOCKS role blocks of distinct study roles (every user gets one request per
+ * block, in order: NEW when they do not hold the block's role, CHANGE when they do), and
  * the proxy's comments (001 §5: 250 on the proxy bulk form).
  */
+/** At most this many role blocks in one batch (each selected user gets one request per block). */
+export const PROXY_BATCH_MAX_BLOCKS = 10;
+
 export const StartProxyBatchBodySchema = z.object({
   portalUserIds: z.array(BodyIdSchema).min(1).max(PROXY_BATCH_MAX_USERS),
-  accessControls: z.array(AccessControlSchema).length(1),
+  accessControls: z
+    .array(AccessControlSchema)
+    .min(1)
+    .max(PROXY_BATCH_MAX_BLOCKS)
+    // 001 §5: each study role once per request.
+    .refine((blocks) => new Set(blocks.map((b) => b.roleName)).size === blocks.length, { message: 'unique' }),
   requesterComments: textSchema(FIELD_LIMITS.proxyRequesterComments).default(''),
 });
 export type StartProxyBatchBody = z.infer<typeof StartProxyBatchBodySchema>;
@@ -73,6 +82,8 @@ export type ProxyRunSummary = z.infer<typeof ProxyRunSummarySchema>;
  */
 export const ProxyUserResultSchema = z.object({
   requestNum: z.number().int(),
+  /** The role block this result is for (1-based, the batch's `accessControls` order). */
+  blockNum: z.number().int(),
   success: z.boolean().nullable(),
   activeRequestAlreadyExistsForUser: z.boolean(),
   responseStatus: z.number().int().nullable(),

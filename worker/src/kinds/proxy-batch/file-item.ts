@@ -88,7 +88,8 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Fil
     subjectUserId: item.portalUserId,
     requester: { id: proxy.id, username: proxy.username },
     proxy: { id: proxy.id, name: `${proxy.firstName} ${proxy.lastName}`, email: proxy.email },
-    accessControls: (item.batch.accessControls as unknown as AccessControl[]).slice(0, 1),
+    // The item's own role block (one request per user and block, 001 §4).
+    accessControls: (item.batch.accessControls as unknown as AccessControl[]).slice(item.blockNum - 1, item.blockNum),
     requesterComments: item.batch.requesterComments,
     workflowIdOf: accessChangeWorkflowId,
   });

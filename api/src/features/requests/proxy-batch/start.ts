@@ -63,7 +63,7 @@ export async function startProxyBatch(
     // One batch filing per proxy at a time: the batch's subject is its proxy.
     lock: { kind: 'PROXY_BATCH', id: actor.userId },
     start: (id) =>
-      proxyBatchStart(id, selected.length, {
+      proxyBatchStart(id, selected.length * body.accessControls.length, {
         proxyUserId: actor.userId,
         proxyLabel,
         notificationDeadline: deps.cfg.MAIL_DEADLINE,
@@ -84,18 +84,23 @@ export async function startProxyBatch(
           proxyUserId: actor.userId,
           accessControls: body.accessControls.map((b) => ({ ...b, questionNum: b.questionNum ?? 1 })),
           requesterComments: body.requesterComments,
-          totalRequests: selected.length,
+          totalRequests: selected.length * body.accessControls.length,
         },
       });
+      // One item per user and block, a user's blocks one after another (001 §4: in order).
+      const blocks = body.accessControls.length;
       await tx.proxyBatchItem.createMany({
-        data: selected.map((u, i) => ({
-          batchId,
-          requestNum: i + 1,
-          portalUserId: u.id,
-          firstName: u.firstName,
-          lastName: u.lastName,
-          email: u.email,
-        })),
+        data: selected.flatMap((u, i) =>
+          body.accessControls.map((_, b) => ({
+            batchId,
+            requestNum: i * blocks + b + 1,
+            blockNum: b + 1,
+            portalUserId: u.id,
+            firstName: u.firstName,
+            lastName: u.lastName,
+            email: u.email,
+          })),
+        ),
       });
       await tx.auditEvent.create({
         data: {
@@ -104,7 +109,7 @@ export async function startProxyBatch(
           entityType: 'ProxyBatch',
           entityId: String(batchId),
           action: 'CREATED',
-          after: { totalRequests: selected.length, accessControls: body.accessControls },
+          after: { totalRequests: selected.length * body.accessControls.length, accessControls: body.accessControls },
           workflowId: proxyBatchWorkflowId(batchId),
           idempotencyKey: `${proxyBatchWorkflowId(batchId)}:0`,
         },

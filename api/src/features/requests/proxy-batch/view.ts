@@ -31,6 +31,7 @@ export function proxyBatchView(b: BatchRow): ProxyBatch {
 export function proxyUserResultView(i: ItemRow): ProxyUserResult {
   return {
     requestNum: i.requestNum,
+    blockNum: i.blockNum,
     success: i.success,
     activeRequestAlreadyExistsForUser: i.activeRequestAlreadyExistsForUser,
     responseStatus: i.responseStatus,

@@ -1,13 +1,16 @@
 import { Alert, Badge, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import {
   ACTIVE_REQUEST_EXISTS_STATUS,
   MESSAGES,
   PROXY_MESSAGES,
+  PROXY_TIMINGS,
   REQUEST_TYPE_LABELS,
   translateFieldErrors,
   type ProxyBatchDetail,
   type ProxyUserResult,
 } from '@portal/contract';
+import { useAutoDismiss } from './useAutoDismiss';
 
 /** One user's line (001 §3 Per-user result, §8 per-user note). */
 function resultText(r: ProxyUserResult): { label: string; color: string; note?: string } {
@@ -27,32 +30,46 @@ function resultText(r: ProxyUserResult): { label: string; color: string; note?: 
   }
 }
 
-/** 001 §8 Proxy outcomes: the run's summary alert. */
+/** 001 §8 Proxy outcomes: the run's summary alert, dismissed after 10,000 ms (001 §9) or by its close button. */
 function SummaryAlert({ batch }: { batch: ProxyBatchDetail }) {
+  const [shown, setShown] = useState(true);
+  useAutoDismiss(batch.id, PROXY_TIMINGS.alertMs, () => setShown(false));
+  if (!shown) return null;
   const s = batch.summary;
+  const close = { withCloseButton: true, closeButtonLabel: 'Dismiss message', onClose: () => setShown(false) };
   if (s.abortedProcessing) {
     const noData = s.abortStatusCode === 304;
     return (
-      <Alert color={noData ? 'blue' : 'red'} title={PROXY_MESSAGES.notSubmittedTitle} role="alert">
+      <Alert color={noData ? 'blue' : 'red'} title={PROXY_MESSAGES.notSubmittedTitle} role="alert" {...close}>
         {noData ? PROXY_MESSAGES.notSubmittedNoData : PROXY_MESSAGES.notSubmittedErrors}
       </Alert>
     );
   }
   return (
-    <Alert color={s.numFailures ? 'yellow' : 'green'} title={PROXY_MESSAGES.submittedTitle} role="status">
+    <Alert color={s.numFailures ? 'yellow' : 'green'} title={PROXY_MESSAGES.submittedTitle} role="status" {...close}>
       {PROXY_MESSAGES.submitted(s.totalRequests, s.numSuccesses, s.numFailures)}
     </Alert>
   );
 }
 
+/** The results grouped by user, in filing order: each user's row holds one result per role block. */
+function byUser(results: readonly ProxyUserResult[]): ProxyUserResult[][] {
+  const rows = new Map<number, ProxyUserResult[]>();
+  for (const r of [...results].sort((a, b) => a.requestNum - b.requestNum)) {
+    rows.set(r.portalUserId, [...(rows.get(r.portalUserId) ?? []), r]);
+  }
+  return [...rows.values()];
+}
+
 /**
- * A running or finished batch (001 §2.7 step 3 with per-user results): a progress bar, each user's result as
- * it lands, the spec's summary alert at the end, and 'Submit Another Request'.
+ * A running or finished batch (001 §2.7 step 3 with per-user results): a progress bar, each user's row with
+ * one result per role block as it lands, the spec's summary alert at the end, and 'Submit Another Request'.
  */
 export function BatchProgress({ batch, onAnother }: { batch: ProxyBatchDetail; onAnother: () => void }) {
   const total = batch.summary.totalRequests;
   const running = batch.status === 'RUNNING';
   const percent = total ? Math.round((batch.processed / total) * 100) : 100;
+  const several = batch.accessControls.length > 1;
   return (
     <Stack gap="md">
       {!running && <SummaryAlert batch={batch} />}
@@ -62,19 +79,29 @@ export function BatchProgress({ batch, onAnother }: { batch: ProxyBatchDetail; o
             Selected users and results
           </Title>
           <Text size="sm" role="status" aria-live="polite">
-            {running ? 'Submitting' : 'Processed'} {batch.processed} of {total} users
+            {running ? 'Submitting' : 'Processed'} {batch.processed} of {total} {several ? 'requests' : 'users'}
           </Text>
-          <Progress value={percent} animated={running} aria-label="Submitted users" size="lg" />
+          <Progress value={percent} animated={running} aria-label="Submitted requests" size="lg" />
           <Stack component="ol" gap={4} pl="lg" m={0} aria-label="Per-user results">
-            {batch.results.map((r) => {
-              const t = resultText(r);
+            {byUser(batch.results).map((row) => {
+              const u = row[0]!;
               return (
-                <Text component="li" size="sm" key={r.requestNum}>
-                  {r.firstName} {r.lastName} ({r.email}){' '}
-                  <Badge color={t.color} variant="light" size="sm">
-                    {t.label}
-                  </Badge>{' '}
-                  {t.note && <span>{t.note}</span>}
+                <Text component="li" size="sm" key={u.portalUserId}>
+                  {u.firstName} {u.lastName} ({u.email})
+                  {row.map((r) => {
+                    const t = resultText(r);
+                    const role = batch.accessControls[r.blockNum - 1]?.roleName;
+                    return (
+                      <span key={r.requestNum} data-block={r.blockNum}>
+                        {' '}
+                        {several && role ? `${role}: ` : ''}
+                        <Badge color={t.color} variant="light" size="sm">
+                          {t.label}
+                        </Badge>
+                        {t.note && <span> {t.note}</span>}
+                      </span>
+                    );
+                  })}
                 </Text>
               );
             })}

@@ -40,6 +40,7 @@ const batch = (over: Partial<ProxyBatchDetail> & { processed: number }): ProxyBa
   },
   results: [1, 2].map((n) => ({
     requestNum: n,
+    blockNum: 1,
     success: n <= over.processed ? true : null,
     activeRequestAlreadyExistsForUser: false,
     responseStatus: n <= over.processed ? 200 : null,

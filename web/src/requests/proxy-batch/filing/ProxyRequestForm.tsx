@@ -1,6 +1,14 @@
-import { Alert, Fieldset, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, LoadingOverlay, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { FIELD_LIMITS, MESSAGES, PROXY_MESSAGES, type ProxyBatchDetail, type UserListRow } from '@portal/contract';
+import {
+  FIELD_LIMITS,
+  MESSAGES,
+  PROXY_BATCH_MAX_BLOCKS,
+  PROXY_MESSAGES,
+  PROXY_TIMINGS,
+  type ProxyBatchDetail,
+  type UserListRow,
+} from '@portal/contract';
 import { useState } from 'react';
 import { ApiError } from '../../../lib/apiClient';
 import { CountedTextarea } from '../../../shared/CountedText';
@@ -11,11 +19,15 @@ import type { AccessReference } from '../../../shared/useAccessReference';
 import {
   blockErrors,
   emptyBlock,
+  nextQuestionNum,
+  reindexBlockErrors,
+  rolesUsedElsewhere,
   serverErrorsToForm,
   toAccessControl,
   validateBlocks,
 } from '../../../shared/roleBlockForm';
 import { useStartProxyBatch } from '../api/proxyBatches';
+import { useAutoDismiss } from './useAutoDismiss';
 
 interface FormValues {
   accessControls: RoleBlockValue[];
@@ -25,10 +37,12 @@ interface FormValues {
 export type ProxyReference = AccessReference;
 
 /**
- * Step 4 of 001 §2.7, 'Request Access For Your Selected Users': one role block (a user's request is NEW when
- * they do not hold the role, CHANGE when they do), comments (250, 001 §5, trimmed on blur), 'Submit Request'
- * and 'Reset'. Disabled until a user is selected ('You must select at least one user to enable this
- * section.'). Submitting starts the batch; `onStarted` attaches the page to it.
+ * Step 4 of 001 §2.7, 'Request Access For Your Selected Users': role blocks ('Add new role', 'Remove role', a
+ * study role once; every selected user gets one request per block, NEW when they do not hold the block's role,
+ * CHANGE when they do), comments (250, 001 §5, trimmed on blur), 'Submit Request' and 'Reset' (behind the
+ * reset overlay for 500 ms, 001 §9). Disabled until a user is selected ('You must select at least one user to
+ * enable this section.'). Its alert goes after 10,000 ms (001 §9). Submitting starts the batch; `onStarted`
+ * attaches the page to it.
  */
 export function ProxyRequestForm({
   reference,
@@ -41,6 +55,8 @@ export function ProxyRequestForm({
 }) {
   const { studyRoles, systems } = reference;
   const [message, setMessage] = useState<PageMessage | null>(null);
+  const [resetting, setResetting] = useState(false);
+  useAutoDismiss(message, PROXY_TIMINGS.alertMs, () => setMessage(null));
   const form = useForm<FormValues>({
     initialValues: { accessControls: [emptyBlock(1, systems)], requesterComments: '' },
     validate: (values) => validateBlocks(values.accessControls, studyRoles, systems),
@@ -70,7 +86,20 @@ export function ProxyRequestForm({
     },
   });
   const disabled = selected.length === 0 || start.isPending;
-  const block = form.values.accessControls[0]!;
+  const blocks = form.values.accessControls;
+  const allRolesUsed =
+    blocks.length >= PROXY_BATCH_MAX_BLOCKS || studyRoles.every((r) => blocks.some((b) => b.roleName === r.roleName));
+  const removeBlock = (index: number) => {
+    form.setErrors(reindexBlockErrors(form.errors, index) as Record<string, string>);
+    form.removeListItem('accessControls', index);
+  };
+  const reset = () => {
+    setResetting(true);
+    form.setValues({ accessControls: [emptyBlock(1, systems)], requesterComments: '' });
+    form.clearErrors();
+    setMessage(null);
+    setTimeout(() => setResetting(false), PROXY_TIMINGS.resetOverlayMs);
+  };
 
   const onSubmit = form.onSubmit(
     (values) =>
@@ -83,7 +112,13 @@ export function ProxyRequestForm({
   );
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="proxy-form-title">
+    <Paper withBorder p="md" component="section" aria-labelledby="proxy-form-title" pos="relative">
+      <LoadingOverlay
+        visible={resetting}
+        zIndex={2}
+        overlayProps={{ blur: 1 }}
+        loaderProps={{ 'aria-label': 'Resetting' }}
+      />
       <form onSubmit={onSubmit} noValidate aria-labelledby="proxy-form-title">
         <Stack gap="md">
           <Title order={2} id="proxy-form-title">
@@ -96,26 +131,39 @@ export function ProxyRequestForm({
           )}
           <MessageAlert message={message} onClose={() => setMessage(null)} />
           <Text size="sm" c="dimmed">
-            {MESSAGES.formNote} Each selected user gets one request: New Access when they do not hold the study role,
-            Access Change when they do.
+            {MESSAGES.formNote} Each selected user gets one request per role, in order: New Access when they do not hold
+            the study role, Access Change when they do.
           </Text>
           <Fieldset variant="unstyled" disabled={disabled} m={0} p={0}>
             <Stack gap="md">
-              <RoleBlock
-                index={0}
-                value={block}
-                onChange={(next) => {
-                  form.setFieldValue('accessControls.0', next);
-                  form.clearErrors();
-                }}
-                errors={blockErrors(form.errors, 0)}
-                studyRoles={studyRoles}
-                sites={reference.sites}
-                studyNames={reference.studyNames}
-                systems={systems}
-                excludedRoleNames={new Set()}
-                disabled={disabled}
-              />
+              {blocks.map((block, index) => (
+                <RoleBlock
+                  key={block.key}
+                  index={index}
+                  value={block}
+                  onChange={(next) => {
+                    form.setFieldValue(`accessControls.${index}`, next);
+                    form.clearErrors();
+                  }}
+                  errors={blockErrors(form.errors, index)}
+                  studyRoles={studyRoles}
+                  sites={reference.sites}
+                  studyNames={reference.studyNames}
+                  systems={systems}
+                  excludedRoleNames={rolesUsedElsewhere(blocks, index)}
+                  onRemove={blocks.length > 1 && !disabled ? () => removeBlock(index) : undefined}
+                  disabled={disabled}
+                />
+              ))}
+              <Group>
+                <Button
+                  variant="light"
+                  onClick={() => form.insertListItem('accessControls', emptyBlock(nextQuestionNum(blocks), systems))}
+                  disabled={disabled || allRolesUsed}
+                >
+                  Add new role
+                </Button>
+              </Group>
               <CountedTextarea
                 label="Comments (optional)"
                 maxLength={FIELD_LIMITS.proxyRequesterComments}
@@ -126,16 +174,7 @@ export function ProxyRequestForm({
               />
             </Stack>
           </Fieldset>
-          <FormActions
-            label="Submit Request"
-            pending={start.isPending}
-            disabled={disabled}
-            onReset={() => {
-              form.setValues({ accessControls: [emptyBlock(1, systems)], requesterComments: '' });
-              form.clearErrors();
-              setMessage(null);
-            }}
-          />
+          <FormActions label="Submit Request" pending={start.isPending} disabled={disabled} onReset={reset} />
         </Stack>
       </form>
     </Paper>
