@@ -1,10 +1,11 @@
 /**
  * Proxy bulk access-change requests (001 §2.7, §4 Proxy submission, §8 Proxy outcomes): a user without the
  * proxy right reads the spec's sentence and has no menu entry; LAO staff picks an AO, filters and selects a
- * few dozen users, fills the one role block (the form is disabled until a user is selected), submits, watches
- * the progress bar and each user's result land, reloads while the batch runs (held at its first user by the
- * filing locks; the page re-attaches to the running batch), and ends with the summary alert, whose counts are
- * the per-user results', and 'Submit Another Request'; a reviewer then reads one filed request with the proxy's
+ * few dozen users, fills two role blocks (the form is disabled until a user is selected; every user gets one
+ * request per block), submits, watches the progress bar and each user's results land on their row, reloads
+ * while the batch runs (held at its first user by the filing locks; the page re-attaches to the running
+ * batch), and ends with the summary alert, whose counts are the per-block results' and which goes after
+ * 10,000 ms (001 §9), and 'Submit Another Request'; a reviewer then reads one filed request with the proxy's
  * own comment and who filed it, not the raw marker. Axe on every screen.
  */
 import { expect, test } from '@playwright/test';
@@ -46,8 +47,14 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   await expect(page.getByText(PROXY_MESSAGES.selectUser)).toHaveCount(0);
   await shot(page, 'proxy-batch-03-selected');
 
-  await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
-  await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
+  const role1 = page.getByRole('group', { name: 'Role #1' });
+  await pick(page, role1.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+  await pick(page, role1.getByRole('combobox', { name: /^Studies/ }));
+  // A second block: each user gets a second request, for this role.
+  await page.getByRole('button', { name: 'Add new role' }).click();
+  const role2 = page.getByRole('group', { name: 'Role #2' });
+  await pick(page, role2.getByRole('combobox', { name: 'Study Role' }), 'Safety Reviewer');
+  const requests = count * 2;
   await page.getByLabel(/^Comments/).fill('Added for the new protocol');
   // Every user's filing lock is held until the reload is done: the batch waits at its first user, so the
   // reload lands while it runs.
@@ -63,14 +70,14 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
     await page.getByRole('button', { name: 'Submit Request' }).click();
     await expect(page).toHaveURL(/batch=\d+/);
     // Nobody is filed yet: the bar is there at 0 % (an empty bar has no visible width).
-    const bar = page.getByRole('progressbar', { name: 'Submitted users' });
+    const bar = page.getByRole('progressbar', { name: 'Submitted requests' });
     await expect(bar).toHaveAttribute('aria-valuenow', '0');
     await expect(page.getByRole('list', { name: 'Per-user results' }).getByRole('listitem')).toHaveCount(count);
     // A reload while it runs re-attaches to the same batch.
     url = page.url();
     await page.reload();
     await expect(page).toHaveURL(url);
-    await expect(page.getByText(`Submitting 0 of ${count} users`)).toBeVisible();
+    await expect(page.getByText(`Submitting 0 of ${requests} requests`)).toBeVisible();
     await expect(bar).toHaveAttribute('aria-valuenow', '0');
     await expect(summary).toHaveCount(0);
   } finally {
@@ -78,19 +85,26 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   }
 
   await expect(summary).toBeVisible({ timeout: 60_000 });
-  // The summary's counts are the per-user results' (001 §8 'N users with X successes and Y failures').
+  const shownAt = Date.now();
+  const summaryText = await summary.textContent();
+  await shot(page, 'proxy-batch-04-summary');
+  // The summary's counts are the per-block results' (001 §8 'N users with X successes and Y failures').
   const batchId = Number(new URL(url).searchParams.get('batch'));
   const items = await prisma.proxyBatchItem.findMany({ where: { batchId }, orderBy: { requestNum: 'asc' } });
-  expect(items).toHaveLength(count);
+  expect(items).toHaveLength(requests);
+  expect(items.map((i) => i.blockNum)).toEqual(items.map((_, n) => (n % 2) + 1));
   expect(items.every((i) => i.responseStatus !== null)).toBe(true);
   const successes = items.filter((i) => i.success).length;
   expect(successes).toBeGreaterThan(0);
-  await expect(summary).toContainText(PROXY_MESSAGES.submitted(count, successes, count - successes));
-  await expect(page.getByText(`Processed ${count} of ${count} users`)).toBeVisible();
+  expect(summaryText).toContain(PROXY_MESSAGES.submitted(requests, successes, requests - successes));
+  await expect(page.getByText(`Processed ${requests} of ${requests} requests`)).toBeVisible();
   const results = page.getByRole('list', { name: 'Per-user results' });
+  await expect(results.getByRole('listitem')).toHaveCount(count);
   await expect(results.getByText('Waiting', { exact: true })).toHaveCount(0);
-  await expect(results.getByText('Not submitted', { exact: true })).toHaveCount(count - successes);
-  await shot(page, 'proxy-batch-04-summary');
+  await expect(results.getByText('Not submitted', { exact: true })).toHaveCount(requests - successes);
+  // 001 §9: proxy alerts go after 10,000 ms.
+  await expect(summary).toHaveCount(0, { timeout: 20_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(8_000);
 
   await page.getByRole('button', { name: 'Submit Another Request' }).click();
   await expect(page).not.toHaveURL(/batch=/);

@@ -81,7 +81,12 @@ export function BatchProgress({ batch, onAnother }: { batch: ProxyBatchDetail; o
           <Text size="sm" role="status" aria-live="polite">
             {running ? 'Submitting' : 'Processed'} {batch.processed} of {total} {several ? 'requests' : 'users'}
           </Text>
-          <Progress value={percent} animated={running} aria-label="Submitted requests" size="lg" />
+          <Progress
+            value={percent}
+            animated={running}
+            aria-label={several ? 'Submitted requests' : 'Submitted users'}
+            size="lg"
+          />
           <Stack component="ol" gap={4} pl="lg" m={0} aria-label="Per-user results">
             {byUser(batch.results).map((row) => {
               const u = row[0]!;
