@@ -234,7 +234,7 @@ test('an administrator shares a link, a download and an e-learning package with 
 
   await test.step('a user with the role sees each and opens it', async () => {
     await signInAs(page, reader);
-    const resources = page.getByRole('region', { name: 'Resources' });
+    const resources = page.getByRole('region', { name: 'Resources', exact: true });
     await expect(resources.getByRole('link', { name: new RegExp(LINK.title) })).toBeVisible();
     // Links and eLearnings are shown without headings (000 §9); the new category under its name.
     await expect(resources.getByRole('heading', { name: 'Links' })).toHaveCount(0);
@@ -276,7 +276,7 @@ test('an administrator shares a link, a download and an e-learning package with 
 
   await test.step('a user without the role does not see them', async () => {
     await signIn(page, 'user');
-    await expect(page.getByRole('region', { name: 'Resources' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Resources', exact: true })).toBeVisible();
     for (const title of [LINK.title, DOWNLOAD.title, COURSE.title]) {
       await expect(page.getByText(title)).toHaveCount(0);
     }
@@ -289,7 +289,7 @@ test.describe('at phone size', () => {
 
   test('every resource screen is accessible', async ({ page }) => {
     await signIn(page, 'admin');
-    await expect(page.getByRole('region', { name: 'Resources' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Resources', exact: true })).toBeVisible();
     await shot(page, 'resources-phone-dashboard');
     await page.goto('/app/configure/?tab=resourceCategories');
     await expect(page.getByRole('list', { name: 'Resource categories' })).toBeVisible();

@@ -118,7 +118,17 @@ export async function startExtraApi(overrides: Record<string, string>): Promise<
   const url = `http://127.0.0.1:${port}`;
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'api', 'src', 'main.ts')], {
     cwd: REPO,
-    env: { ...process.env, ...portalEnv, PORT: String(port), PORTAL_URL: url, LOG_LEVEL: 'warn', ...overrides },
+    env: {
+      ...process.env,
+      ...portalEnv,
+      PORT: String(port),
+      PORTAL_URL: url,
+      LOG_LEVEL: 'warn',
+      // The stack's API already listens on the e-learning port: this one serves packages sandboxed instead.
+      ELEARNING_PORT: '',
+      ELEARNING_ORIGIN: '',
+      ...overrides,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
