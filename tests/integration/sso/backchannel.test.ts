@@ -10,14 +10,13 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import * as oidc from 'openid-client';
 import { listenForLogoutNotices, startLogoutNotice } from '@portal/worker';
 import { call, signIn } from '../auth-helpers';
 import { startWorker } from '../harness';
 import { uniqueQueue, until } from '../lifecycle/support';
 import {
   Browser,
-  REDIRECT_URI,
+  authorizationRequest,
   discover,
   freePort,
   person,
@@ -57,13 +56,7 @@ beforeAll(async () => {
 async function signedInto(system: Awaited<ReturnType<typeof registerSystem>>, tag: string) {
   const { user, session } = await person(sso.current.t, tag, system.systemId);
   const config = await discover(sso.current.issuer, system.clientId, system.secret);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT_URI,
-    scope: 'openid',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
+  const { url } = await authorizationRequest(config, 'openid');
   await signInThroughPortal(new Browser(sso.current.base), url, session);
   return { user, admin: await signIn(sso.current.t.app, 'reviewer') };
 }
