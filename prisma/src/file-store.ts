@@ -77,12 +77,11 @@ export function fileTransaction<T>(
   );
 }
 
-/** A file waiting on local disk (a temporary place) to be stored: its path, SHA-256 (hex) and size in bytes. */
-export interface PendingFile {
-  path: string;
-  sha256: string;
-  size: number;
-}
+/**
+ * A file waiting to be stored: its SHA-256 (hex), its size in bytes, and its bytes on local disk (a temporary
+ * place, `path`) or, for a small one, in memory (`data`).
+ */
+export type PendingFile = { sha256: string; size: number } & ({ path: string } | { data: Buffer });
 
 /**
  * Claims `files` in the store inside `tx`: an existing file is locked for the transaction (so the collector
@@ -105,8 +104,15 @@ async function claim(tx: Tx, files: readonly PendingFile[]): Promise<Set<string>
   return fresh;
 }
 
-/** Reads `file` from disk in chunks of FILE_CHUNK_BYTES, in order. */
+/** Reads `file` from memory or disk in chunks of FILE_CHUNK_BYTES, in order. */
 async function* chunksOf(file: PendingFile): AsyncGenerator<Buffer> {
+  if ('data' in file) {
+    for (let offset = 0; offset < file.data.length || offset === 0; offset += FILE_CHUNK_BYTES) {
+      yield file.data.subarray(offset, offset + FILE_CHUNK_BYTES);
+      if (file.data.length === 0) return;
+    }
+    return;
+  }
   const handle = await fs.promises.open(file.path, 'r');
   try {
     for (let offset = 0; offset < file.size || (offset === 0 && file.size === 0); offset += FILE_CHUNK_BYTES) {

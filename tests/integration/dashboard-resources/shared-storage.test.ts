@@ -2,7 +2,9 @@
  * The file store shared by every API process (issue 23): two API instances, each with its own connections, on
  * one database. A file saved through one is served by the other (a 2.5 MiB file: three chunks, streamed in
  * order); the same bytes are stored once; deleting an item keeps a file another item uses and removes it with
- * the last one; an e-learning package saved through one is served by the other's e-learning origin.
+ * the last one; an e-learning package saved through one is served by the other's e-learning origin. Each
+ * process keeps the dashboard's answers and which file a package's path names in memory (cache.ts): a change
+ * made through one process reaches the other through PostgreSQL's notifications, polled with a deadline.
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { DASHBOARD_RESOURCE_PATHS as PATHS, type DashboardItem, resourcePath } from '@portal/contract';
 import { buildElearningServer } from '@portal/api';
 import { caller, signIn, startApi, type Session, type TestApi } from '../harness';
+import { until } from '../lifecycle/support';
 import { packageZip, saveItem } from './support';
 
 const ORIGIN = { ELEARNING_ORIGIN: 'http://localhost:18081', ELEARNING_URL_KEY: 'k'.repeat(40) };
@@ -90,6 +93,41 @@ describe('files shared across API processes', () => {
     );
     expect(replaced.json().entryPoint).toBe('story.html');
     expect(await one.prisma.storedFile.count({ where: { sha256: old.fileSha256! } })).toBe(0);
-    expect((await elearningOfTwo.inject({ url: path })).statusCode).toBe(404);
+    // The other process had the old path's file in memory: the announced change drops it.
+    await until(
+      async () => (await elearningOfTwo.inject({ url: path })).statusCode === 404,
+      'the replaced package’s old entry point to be gone from the other process',
+      10_000,
+    );
+  });
+
+  it('drops the other process’s dashboard answer when an item is deactivated or its roles change', async () => {
+    const links = await one.prisma.resourceCategory.findFirstOrThrow({ where: { name: 'Links' } });
+    const link = {
+      ...item,
+      kind: 'LINK',
+      title: 'Cached link',
+      categoryId: links.id,
+      url: 'https://www.example.org/cached',
+    };
+    const saved = (await saveItem(one, adminOne, link)).json() as DashboardItem;
+    const titles = async () =>
+      ((await caller(two.app)(readerTwo, 'GET', PATHS.dashboard)).json() as { items: DashboardItem[] }).items.map(
+        (i) => i.title,
+      );
+    await until(async () => (await titles()).includes('Cached link'), 'the new link on the other process', 10_000);
+    // Served from memory now; the deactivation through the first process must reach it.
+    expect(await titles()).toContain('Cached link');
+    const off = await caller(one.app)(
+      adminOne,
+      'PUT',
+      resourcePath(PATHS.itemToggle, { id: saved.id, action: 'deactivate' }),
+    );
+    expect(off.statusCode).toBe(200);
+    await until(
+      async () => !(await titles()).includes('Cached link'),
+      'the deactivated link gone on the other process',
+      10_000,
+    );
   });
 });

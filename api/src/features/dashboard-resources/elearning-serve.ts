@@ -7,8 +7,9 @@
  * allow-scripts` (never allow-same-origin), which gives the package an opaque origin of its own.
  *
  * Files up to one chunk (1 MiB) are kept in a per-process cache keyed by SHA-256: content-addressed bytes never
- * change, so no process must agree with another about them; which file a path names is read from PostgreSQL on
- * every request, so a replaced or deactivated package is never served from the cache.
+ * change, so no process must agree with another about them. Which file a path names is kept too, in the
+ * resources' caches that PostgreSQL's notifications drop in every process (cache.ts), so a replaced or
+ * deactivated package is never served once its change is committed and announced.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +17,7 @@ import { z } from 'zod';
 import { FILE_CHUNK_BYTES, type PrismaClient, readStoredFile } from '@portal/db';
 import { queryRows } from '../../shared/sql';
 import { ELEARNING_PREFIX, type ItemLinks } from './links';
+import { type ElearningFileMeta, type ResourceCaches, packageFileKey } from './cache';
 import { ElearningFileRowSchema, elearningFileSql } from './sql';
 import { normaliseEntryName } from './elearning-package';
 
@@ -54,7 +56,7 @@ const Params = z.object({ itemId: z.string(), token: z.string(), '*': z.string()
  */
 export function registerElearningRoute(
   app: FastifyInstance,
-  opts: { prisma: PrismaClient; links: ItemLinks; sandbox: boolean; cacheBytes?: number },
+  opts: { prisma: PrismaClient; links: ItemLinks; caches: ResourceCaches; sandbox: boolean; cacheBytes?: number },
 ): void {
   const cache = new ContentCache(opts.cacheBytes ?? 64 * 1024 * 1024);
   const notFound = { message: 'Not found' };
@@ -65,19 +67,26 @@ export function registerElearningRoute(
     if (!params.success || !itemId || !name || !opts.links.verify(itemId, params.data.token)) {
       return reply.code(404).send(notFound);
     }
-    // Which file the path names is read on every request; its bytes come from the cache when it holds them.
+    // Which file the path names, and its bytes, come from the caches when they hold them.
     const read = async (withData: boolean) =>
       z.array(ElearningFileRowSchema).parse(await queryRows(opts.prisma, elearningFileSql(itemId, name, withData)))[0];
     const ask = req.headers['if-none-match'];
-    let file = await read(false);
-    if (!file) return reply.code(404).send(notFound);
+    const key = packageFileKey(itemId, name);
+    let file: ElearningFileMeta | undefined = opts.caches.files.get(key);
+    if (!file) {
+      const mark = opts.caches.files.mark;
+      file = await read(false);
+      if (!file) return reply.code(404).send(notFound);
+      opts.caches.files.set(key, { sha256: file.sha256, size: file.size, contentType: file.contentType }, mark);
+    }
     let data = file.size <= FILE_CHUNK_BYTES ? cache.get(file.sha256) : undefined;
     if (!data && file.size <= FILE_CHUNK_BYTES && ask !== `"${file.sha256}"`) {
-      file = await read(true);
-      if (!file) return reply.code(404).send(notFound);
-      if (file.data) {
-        data = Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength);
-        cache.set(file.sha256, data);
+      const withData = await read(true);
+      if (!withData) return reply.code(404).send(notFound);
+      file = withData;
+      if (withData.data) {
+        data = Buffer.from(withData.data.buffer, withData.data.byteOffset, withData.data.byteLength);
+        cache.set(withData.sha256, data);
       }
     }
     const etag = `"${file.sha256}"`;

@@ -7,6 +7,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
 import { OneLineRequestLog } from '../../http/request-log';
+import { listenForResourceChanges } from './cache';
 import { registerElearningRoute } from './elearning-serve';
 import { itemLinks } from './links';
 
@@ -21,7 +22,8 @@ export async function buildElearningServer(deps: Deps): Promise<FastifyInstance>
     // The portal never frames packages from here, and nothing here is the portal's.
     reply.header('x-frame-options', 'SAMEORIGIN').header('cross-origin-resource-policy', 'same-origin');
   });
-  registerElearningRoute(app, { prisma: deps.prisma, links: itemLinks(deps.cfg), sandbox: false });
+  const caches = await listenForResourceChanges(app, deps.cfg.DATABASE_URL);
+  registerElearningRoute(app, { prisma: deps.prisma, links: itemLinks(deps.cfg), caches, sandbox: false });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'Not found' }));
   return app;
 }

@@ -31,6 +31,7 @@ import {
   toggleCategory,
   updateCategory,
 } from './categories';
+import { listenForResourceChanges } from './cache';
 import { registerElearningRoute } from './elearning-serve';
 import { type ItemDeps, deleteItem, getItem, listItems, saveItem, toggleItem } from './items';
 import { itemLinks } from './links';
@@ -57,10 +58,11 @@ export const dashboardResourceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = as
   });
   await app.register(multipart, multipartOptions(cfg));
 
-  if (!cfg.ELEARNING_ORIGIN) registerElearningRoute(app, { prisma, links, sandbox: true });
+  const caches = await listenForResourceChanges(app, cfg.DATABASE_URL);
+  if (!cfg.ELEARNING_ORIGIN) registerElearningRoute(app, { prisma, links, caches, sandbox: true });
 
   app.get(PATHS.dashboard, { schema: { response: answers(DashboardResourcesSchema) } }, async (req) =>
-    dashboardResources(prisma, links, viewer(requireAuth(req))),
+    dashboardResources(prisma, links, viewer(requireAuth(req)), caches),
   );
   app.get(PATHS.itemFile, { schema: { params: IdParamsSchema, response: answers(FileAnswer) } }, async (req, reply) =>
     sendItemFile(prisma, reply, req.params.id, viewer(requireAuth(req))),

@@ -12,7 +12,16 @@ import { notFound } from '../../http/errors';
 import { queryRows } from '../../shared/sql';
 import { byDisplayOrder, categoryView } from './categories';
 import type { ItemLinks } from './links';
-import { CategorySqlRowSchema, ItemSqlRowSchema, categoriesSql, visibleItemSql, visibleItemsSql } from './sql';
+import { type ResourceCaches, dashboardKey } from './cache';
+import {
+  CategorySqlRowSchema,
+  HeldRolesRowsSchema,
+  ItemSqlRowSchema,
+  categoriesSql,
+  heldRolesSql,
+  visibleItemSql,
+  visibleItemsSql,
+} from './sql';
 import { byItemOrder, itemView } from './views';
 
 /** The person a read is for: their id and whether they hold ADMIN (who sees every active item). */
@@ -46,15 +55,36 @@ function shownCategories(categories: ResourceCategory[]): Map<number, ResourceCa
 
 /**
  * GET /rest/secure/dashboard/resources: the viewer's visible items in shown categories, and those categories
- * with their ancestors, in display order.
+ * with their ancestors, in display order. The viewer's active portal roles are read on every call; the answer
+ * for that set of roles comes from `caches` when it holds it (cache.ts).
  */
 export async function dashboardResources(
   prisma: PrismaClient,
   links: ItemLinks,
   viewer: Viewer,
+  caches?: ResourceCaches,
+): Promise<DashboardResources> {
+  const roleIds = viewer.isAdmin
+    ? []
+    : HeldRolesRowsSchema.parse(await queryRows(prisma, heldRolesSql(viewer.userId)))[0]!.roleIds;
+  const key = dashboardKey(viewer.isAdmin, roleIds);
+  const hit = caches?.dashboards.get(key);
+  if (hit) return hit;
+  const mark = caches?.dashboards.mark ?? 0;
+  const answer = await loadDashboard(prisma, links, roleIds, viewer.isAdmin);
+  caches?.dashboards.set(key, answer, mark);
+  return answer;
+}
+
+/** The dashboard's answer for a set of active portal roles (ADMIN: every active item). */
+async function loadDashboard(
+  prisma: PrismaClient,
+  links: ItemLinks,
+  roleIds: readonly number[],
+  isAdmin: boolean,
 ): Promise<DashboardResources> {
   const [rows, categories] = await Promise.all([
-    queryRows(prisma, visibleItemsSql(viewer.userId, viewer.isAdmin)),
+    queryRows(prisma, visibleItemsSql({ roleIds }, isAdmin)),
     readCategories(prisma),
   ]);
   const shown = shownCategories(categories);

@@ -15,8 +15,24 @@ const ITEM_COLUMNS = Prisma.sql`
   i."fileSha256", i."fileName", i."fileSize"::float8 AS "fileSize", i."fileContentType", i."entryPoint",
   i."imageSha256", i."updatedAt"`;
 
-/** A person's visible items with the roles tied to them (only ADMIN gets the role ids). */
-export function visibleItemsSql(userId: number, isAdmin: boolean): Prisma.Sql {
+/** The active portal roles `userId` holds. */
+const heldRoles = (userId: number): Prisma.Sql => Prisma.sql`
+  SELECT u."portalRoleId"
+  FROM "PortalUserRole" u
+  JOIN "PortalRole" p ON p."id" = u."portalRoleId" AND NOT p."inactive"
+  WHERE u."portalUserId" = ${userId}`;
+
+/** The ids of the active portal roles `userId` holds, ascending, as one row's `roleIds`. */
+export const heldRolesSql = (userId: number): Prisma.Sql =>
+  Prisma.sql`SELECT COALESCE(array_agg(h."portalRoleId" ORDER BY 1), '{}')::int[] AS "roleIds" FROM (${heldRoles(userId)}) h`;
+
+export const HeldRolesRowsSchema = z.array(z.object({ roleIds: z.array(z.number().int()) })).length(1);
+
+/** Whose items: a person (their active portal roles read by the statement) or a set of active portal roles. */
+export type ItemsFor = { userId: number } | { roleIds: readonly number[] };
+
+/** The visible items of `who` with the roles tied to them (only ADMIN gets the role ids). */
+export function visibleItemsSql(who: ItemsFor, isAdmin: boolean): Prisma.Sql {
   if (isAdmin) {
     return Prisma.sql`
       SELECT ${ITEM_COLUMNS},
@@ -25,15 +41,12 @@ export function visibleItemsSql(userId: number, isAdmin: boolean): Prisma.Sql {
       FROM "DashboardItem" i
       WHERE i."active"`;
   }
+  const roles = 'roleIds' in who ? Prisma.sql`SELECT unnest(${[...who.roleIds]}::int[])` : heldRoles(who.userId);
   return Prisma.sql`
     SELECT ${ITEM_COLUMNS}, '{}'::int[] AS "portalRoleIds"
     FROM "DashboardItem" i
     WHERE i."active" AND i."id" IN (
-      SELECT r."itemId"
-      FROM "PortalUserRole" u
-      JOIN "PortalRole" p ON p."id" = u."portalRoleId" AND NOT p."inactive"
-      JOIN "DashboardItemPortalRole" r ON r."portalRoleId" = u."portalRoleId"
-      WHERE u."portalUserId" = ${userId})`;
+      SELECT r."itemId" FROM "DashboardItemPortalRole" r WHERE r."portalRoleId" IN (${roles}))`;
 }
 
 /** Rows of visibleItemsSql. */
@@ -61,7 +74,7 @@ export function visibleItemSql(itemId: number, userId: number, isAdmin: boolean,
   if (isAdmin && anyState) {
     return Prisma.sql`SELECT ${ITEM_COLUMNS}, '{}'::int[] AS "portalRoleIds" FROM "DashboardItem" i WHERE i."id" = ${itemId}`;
   }
-  return Prisma.sql`SELECT * FROM (${visibleItemsSql(userId, isAdmin)}) v WHERE v."id" = ${itemId}`;
+  return Prisma.sql`SELECT * FROM (${visibleItemsSql({ userId }, isAdmin)}) v WHERE v."id" = ${itemId}`;
 }
 
 /**

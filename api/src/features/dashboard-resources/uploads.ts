@@ -18,7 +18,7 @@ import type { ApiConfig } from '../../config';
 import { unprocessable } from '../../http/errors';
 
 /** A file part on local disk: what PendingFile holds, the name it was uploaded with and its declared type. */
-export interface SpooledFile extends PendingFile {
+export interface SpooledFile extends Extract<PendingFile, { path: string }> {
   fileName: string;
   declaredType: string;
   /** Set when the part was larger than `limit` (its bytes were not kept). */
