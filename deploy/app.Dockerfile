@@ -3,6 +3,21 @@
 # command. The services run as built JavaScript (`node --enable-source-maps <pkg>/dist/main.js`): the build
 # step bundles each workspace package into its dist/ (scripts/src/build.ts) and the workflow code into
 # worker/dist/workflow-bundle.js, so nothing is compiled when a container starts.
+
+# The user manual's PDF (issue 23), rendered from docs/manual by Chromium (scripts/src/manual/build-pdf.ts)
+# in a stage of its own, so the runtime image carries the PDF and not a browser.
+FROM node:24-bookworm-slim AS manual
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium fonts-dejavu-core fonts-liberation \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+RUN echo '{"type":"module","private":true}' > package.json \
+  && npm install --no-save --no-audit --no-fund --ignore-scripts marked@18.2.1 playwright-core@1.65.1 tsx@4.23.15
+COPY docs/manual docs/manual
+COPY scripts/src/paths.ts scripts/src/
+COPY scripts/src/manual scripts/src/manual
+RUN CHROMIUM_PATH=/usr/bin/chromium npx tsx scripts/src/manual/build-pdf.ts
+
 FROM node:24-bookworm-slim
 WORKDIR /app
 
@@ -32,6 +47,8 @@ COPY api api
 COPY scripts/src/build.ts scripts/src/paths.ts scripts/src/
 RUN cd prisma && DATABASE_URL=postgresql://x:y@localhost:5432/x npx prisma generate \
   && cd .. && npx tsx scripts/src/build.ts --force
+
+COPY --from=manual /app/docs/manual/dist/user-manual.pdf docs/manual/dist/user-manual.pdf
 
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 USER node
