@@ -85,6 +85,32 @@ describe('the proxy access-change page', () => {
     expect(screen.getByRole('button', { name: 'Submit Another Request' })).toBeInTheDocument();
   });
 
+  it('counts users, not requests, in the summary of a batch with two role blocks', async () => {
+    const done = batch({ processed: 4 });
+    const results = [1, 2].flatMap((u) =>
+      [1, 2].map((b) => ({ ...done.results[u - 1]!, requestNum: (u - 1) * 2 + b, blockNum: b })),
+    );
+    const twoBlocks: ProxyBatchDetail = {
+      ...done,
+      status: 'COMPLETED',
+      accessControls: [
+        { roleName: 'Data Manager', siteIds: [] },
+        { roleName: 'Monitor', siteIds: [] },
+      ] as unknown as ProxyBatchDetail['accessControls'],
+      summary: { ...done.summary, totalRequests: 4, numSuccesses: 3, numFailures: 1 },
+      results,
+    };
+    mockApi({
+      ...referenceHandlers,
+      'GET /rest/secure/user_profile': () => reply(200, profile(true)),
+      [`GET ${BASE}`]: () => reply(200, { content: [] }),
+      [`GET ${BASE}/7`]: () => reply(200, twoBlocks),
+    });
+    render('/app/proxy-access-change-request?batch=7');
+    expect(await screen.findByText(PROXY_MESSAGES.submitted(2, 3, 1))).toBeInTheDocument();
+    expect(screen.getByText('Processed 4 of 4 requests')).toBeInTheDocument();
+  });
+
   it('shows an aborted batch as not submitted, and the empty form disabled', async () => {
     mockApi({
       ...referenceHandlers,
