@@ -45,9 +45,11 @@ function SummaryAlert({ batch }: { batch: ProxyBatchDetail }) {
       </Alert>
     );
   }
+  // With several role blocks a user has one request per block: the sentence names users, its counts requests.
+  const users = new Set(batch.results.map((r) => r.portalUserId)).size || s.totalRequests;
   return (
     <Alert color={s.numFailures ? 'yellow' : 'green'} title={PROXY_MESSAGES.submittedTitle} role="status" {...close}>
-      {PROXY_MESSAGES.submitted(s.totalRequests, s.numSuccesses, s.numFailures)}
+      {PROXY_MESSAGES.submitted(users, s.numSuccesses, s.numFailures)}
     </Alert>
   );
 }
