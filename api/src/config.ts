@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
+import { AccessDateSettingsSchema } from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { OBSERVABILITY_SETTINGS } from './observability/settings';
 
@@ -218,6 +219,8 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   ELEARNING_URL_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   // --- Metrics, probes and load shedding (issue 24; observability/settings.ts) ---
   ...OBSERVABILITY_SETTINGS,
+  // --- Time-bound access (issue 25): ACCESS_MAX_DAYS, ACCESS_EXPIRY_NOTICE_DAYS, NETWORK_TIME_ZONE ---
+  ...AccessDateSettingsSchema.shape,
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

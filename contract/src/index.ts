@@ -7,6 +7,7 @@ export * from './text';
 export * from './messages';
 export * from './errors';
 export * from './schemas';
+export * from './access-dates';
 export * from './reference';
 export * from './configuration';
 export * from './audit';

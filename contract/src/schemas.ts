@@ -4,6 +4,7 @@ import { REQUEST_STATUSES, REQUEST_TYPES } from './statuses';
 import { FIELD_LIMITS } from './limits';
 import { BodyIdSchema, bodyIntSchema, queryIntSchema } from './ids';
 import { textSchema } from './text';
+import { AccessEndDateSchema } from './access-dates';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -109,6 +110,11 @@ export const AccessControlSchema = z.object({
     .max(500)
     .default([]),
   systemAccessIds: z.array(BodyIdSchema).max(100).default([]),
+  /**
+   * Issue 25: the day the access ends (inclusive, in NETWORK_TIME_ZONE), null for none; absent leaves a held
+   * record's end date as it is (clients that never send it keep working).
+   */
+  accessEndDate: AccessEndDateSchema,
 });
 export type AccessControl = z.infer<typeof AccessControlSchema>;
 
@@ -143,6 +149,10 @@ export const UserAccessSchema = z.object({
   laoIds: z.array(z.string()),
   studyNames: z.array(z.string()),
   systemAccessIds: z.array(z.number().int()),
+  /** Issue 25: the last day of the access (inclusive, NETWORK_TIME_ZONE), null for none. */
+  accessEndDate: z.string().nullable(),
+  /** Issue 25: true when the access ends within ACCESS_EXPIRY_NOTICE_DAYS (the screens mark it). */
+  accessEndsSoon: z.boolean(),
   versionno: z.number().int(),
   priorAccessControlId: z.number().int().nullable(),
   originalRevisionNumber: z.number().int().nullable(),

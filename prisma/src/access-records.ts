@@ -9,13 +9,14 @@
  *   longer the active one is stale (optimistic concurrency);
  * - `applyAccessPlan` writes it, versioned: a changed or removed record stays, inactive, and its new version
  *   (versionno + 1) points at it (`priorAccessControlId`, `originalRevisionNumber` = the chain's first id); a
- *   removal's new version is itself inactive, so the chain records when the access ended; the systems the
+ *   removal's new version is itself inactive, so the chain records when the access ended; an end date
+ *   (issue 25) travels with the content, and a version keeping its end date keeps the notice sent for it; the systems the
  *   person no longer holds lose their single sign-on grants in the same transaction (sso-revocation.ts);
  * - `setPortalRoles` replaces the user's portal roles;
  * - `checkAccessWrite` / `writeAccess` put these together for a writer: the checks that need the stored rows
  *   (rules, stale records, portal roles, ADMIN), then the write.
  */
-import { type FieldErrors, GLOBAL_ERRORS } from '@portal/contract';
+import { type FieldErrors, GLOBAL_ERRORS, endDayOf, resolvedEndDay } from '@portal/contract';
 import type { Prisma, UserAccess } from '../generated/client/client';
 import { checkAccessControls, loadReferenceSets } from './access-rules';
 import { lockUserAccess } from './locks';
@@ -32,6 +33,8 @@ export interface AccessRecordWrite {
   laoIds: readonly string[];
   studyNames: readonly string[];
   systemAccessIds: readonly number[];
+  /** Issue 25: the last day of the access ('YYYY-MM-DD'), null for none; absent keeps the held end date. */
+  accessEndDate?: string | null;
 }
 
 export interface AccessPlan {
@@ -76,9 +79,13 @@ export function sameAccessContent(row: UserAccess, want: AccessRecordWrite): boo
     sameList(row.siteCodes, want.siteCodes) &&
     sameList(row.laoIds, want.laoIds) &&
     sameList(row.studyNames, want.studyNames) &&
-    sameList(row.systemAccessIds, want.systemAccessIds)
+    sameList(row.systemAccessIds, want.systemAccessIds) &&
+    endDayOf(row.accessEndDate) === resolvedEndDay(row.accessEndDate, want.accessEndDate)
   );
 }
+
+/** A day 'YYYY-MM-DD' as the `date` column takes it. */
+const dateColumn = (day: string | null): Date | null => (day === null ? null : new Date(`${day}T00:00:00Z`));
 
 /** A record sent by id that is no longer active, or at another version, was changed by someone else. */
 function isStale(want: AccessRecordWrite, active: readonly UserAccess[]): boolean {
@@ -133,6 +140,7 @@ export async function applyAccessPlan(
   const before = await heldSystems(tx, portalUserId);
   const version = async (prior: UserAccess, content: AccessRecordWrite, inactive: boolean) => {
     await tx.userAccess.update({ where: { id: prior.id }, data: { inactive: true, lastModifiedBy: writer.username } });
+    const endDay = resolvedEndDay(prior.accessEndDate, content.accessEndDate);
     const created = await tx.userAccess.create({
       data: {
         portalUserId,
@@ -142,6 +150,9 @@ export async function applyAccessPlan(
         laoIds: [...new Set(content.laoIds)],
         studyNames: [...new Set(content.studyNames)],
         systemAccessIds: [...new Set(content.systemAccessIds)],
+        accessEndDate: dateColumn(endDay),
+        // One notice per end date (issue 25): a version that keeps it keeps the notice already sent.
+        expiryNoticeSentAt: endDay === endDayOf(prior.accessEndDate) ? prior.expiryNoticeSentAt : null,
         versionno: prior.versionno + 1,
         priorAccessControlId: prior.id,
         originalRevisionNumber: prior.originalRevisionNumber ?? prior.id,
@@ -153,7 +164,7 @@ export async function applyAccessPlan(
     changes.push({ roleName: prior.roleName, priorId: prior.id, newId: created.id, inactive });
   };
   for (const { prior, next } of plan.replaces) await version(prior, next, false);
-  for (const prior of plan.removals) await version(prior, prior, true);
+  for (const prior of plan.removals) await version(prior, { ...prior, accessEndDate: undefined }, true);
   for (const want of plan.creates) {
     const created = await tx.userAccess.create({
       data: {
@@ -164,6 +175,7 @@ export async function applyAccessPlan(
         laoIds: [...new Set(want.laoIds)],
         studyNames: [...new Set(want.studyNames)],
         systemAccessIds: [...new Set(want.systemAccessIds)],
+        accessEndDate: dateColumn(want.accessEndDate ?? null),
         versionno: 1,
         sourceRequestId,
         createdBy: writer.username,
@@ -267,8 +279,15 @@ export async function checkAccessWrite(
       want.userAccesses.flatMap((b, i) => (active.some((row) => sameAccessContent(row, b)) ? [i] : [])),
     );
     const errors = checkAccessControls(blocks, await loadReferenceSets(tx), opts.keyPrefix);
+    // An end date sent as the record holds it is not judged again either (it may be today's or one set under
+    // another ACCESS_MAX_DAYS): only an end date this write sets must be within today's window (issue 25).
+    const heldEnd = (i: number) => {
+      const row = active.find((r) => r.roleName === want.userAccesses![i]!.roleName);
+      return row !== undefined && endDayOf(row.accessEndDate) === want.userAccesses![i]!.accessEndDate;
+    };
     for (const [key, reasons] of Object.entries(errors)) {
       const index = Number(/\[(\d+)\]/.exec(key)?.[1]);
+      if (key.endsWith('.accessEndDate') && heldEnd(index)) continue;
       const judged = kept.has(index) ? reasons.filter((r) => key.endsWith('.roleName') && r === 'unique') : reasons;
       if (judged.length) check.fieldErrors[key] = judged;
     }
@@ -313,4 +332,64 @@ export async function writeAccess(
   const changes = check.plan ? await applyAccessPlan(tx, portalUserId, check.plan, writer, sourceRequestId) : [];
   const portalRoles = check.portalRoleIds ? await setPortalRoles(tx, portalUserId, check.portalRoleIds) : null;
   return { changes, portalRoles };
+}
+
+/** One access record the expiry removed (issue 25). */
+export interface ExpiredAccess {
+  /** The record that ended (its chain's active version until now). */
+  priorId: number;
+  /** The removal's inactive version, which carries `expiredAt` until the person's mail is sent. */
+  newId: number;
+  roleName: string;
+  accessEndDate: string;
+}
+
+/**
+ * Removes `portalUserId`'s active records whose end date is before `today` (a day in NETWORK_TIME_ZONE: the
+ * access ended at the end of its end date), through the same versioned write and single sign-on revocation as
+ * any removal, with one `ACCESS_EXPIRED` audit row per record keyed `access-expired:<record id>`. Takes the
+ * user's lock and re-reads under it, so a retried or overlapping run finds the record gone and removes it once;
+ * an open request of the person does not hold the removal back (its review meets it as a stale record).
+ */
+export async function expireAccess(
+  tx: Tx,
+  portalUserId: number,
+  today: string,
+  writer: AccessWriter,
+  workflowId: string | null = null,
+): Promise<ExpiredAccess[]> {
+  const active = await lockAndLoadAccess(tx, portalUserId);
+  const ended = active.filter((r) => {
+    const end = endDayOf(r.accessEndDate);
+    return end !== null && end < today;
+  });
+  if (!ended.length) return [];
+  const plan = { creates: [], replaces: [], removals: ended, stale: [] };
+  const changes = await applyAccessPlan(tx, portalUserId, plan, writer);
+  await tx.userAccess.updateMany({
+    where: { id: { in: changes.map((c) => c.newId) } },
+    data: { expiredAt: new Date() },
+  });
+  const expired = changes.map((c) => {
+    const prior = ended.find((r) => r.id === c.priorId)!;
+    return {
+      priorId: prior.id,
+      newId: c.newId,
+      roleName: prior.roleName,
+      accessEndDate: endDayOf(prior.accessEndDate)!,
+    };
+  });
+  await tx.auditEvent.createMany({
+    data: expired.map((e) => ({
+      actorUsername: writer.username,
+      entityType: 'UserAccess',
+      entityId: String(portalUserId),
+      action: 'ACCESS_EXPIRED',
+      after: { ...e },
+      workflowId,
+      idempotencyKey: `access-expired:${e.priorId}`,
+    })),
+    skipDuplicates: true,
+  });
+  return expired;
 }

@@ -2,11 +2,20 @@
  * Server-side rules of role blocks and access records (000 §5 Role block, 001 §5 "Server-side"): the study
  * role exists and is active, is used once per list, AOs/LAOs follow allowAOs/allowLAOs and are required when
  * siteRequired, studies are required when studyRequired, every code names a known record, and the fixed
- * 'Portal Gateway' system is included. Shared by the API (filing, the admin's access calls, the review's
+ * 'Portal Gateway' system is included, and an end date sent is neither past nor beyond ACCESS_MAX_DAYS (issue 25).
+ * Shared by the API (filing, the admin's access calls, the review's
  * pre-check) and the worker (the review commit's re-check), so both answer the same `fieldErrors`. The
  * browser checks the same; the server's check is the law.
  */
-import { type AccessControl, type FieldErrors, MESSAGES } from '@portal/contract';
+import {
+  type AccessControl,
+  type AccessDateSettings,
+  AccessDateSettingsSchema,
+  type FieldErrors,
+  MESSAGES,
+  accessEndDateProblem,
+  dayIn,
+} from '@portal/contract';
 import type { Prisma } from '../generated/client/client';
 
 type Db = Pick<Prisma.TransactionClient, 'studyRole' | 'site' | 'study' | 'systemAccess'>;
@@ -18,6 +27,18 @@ export interface ReferenceSets {
   studies: Set<string>;
   systemIds: Set<number>;
   fixedSystemIds: number[];
+  /** Issue 25: today in NETWORK_TIME_ZONE and ACCESS_MAX_DAYS, against which a sent end date is checked. */
+  endDates?: { today: string; maxDays: number };
+}
+
+let settings: AccessDateSettings | undefined;
+
+/**
+ * Time-bound access settings (ACCESS_MAX_DAYS, ACCESS_EXPIRY_NOTICE_DAYS, NETWORK_TIME_ZONE), read from the
+ * environment once per process; the API's and the worker's configuration validate the same variables at start.
+ */
+export function accessDateSettings(): AccessDateSettings {
+  return (settings ??= AccessDateSettingsSchema.parse(process.env));
 }
 
 /** Loads the active reference data the rules check against (a client or a transaction). */
@@ -35,6 +56,10 @@ export async function loadReferenceSets(db: Db): Promise<ReferenceSets> {
     studies: new Set(studies.map((s) => s.study)),
     systemIds: new Set(systems.map((s) => s.id)),
     fixedSystemIds: systems.filter((s) => s.fixed).map((s) => s.id),
+    endDates: {
+      today: dayIn(accessDateSettings().NETWORK_TIME_ZONE, new Date()),
+      maxDays: accessDateSettings().ACCESS_MAX_DAYS,
+    },
   };
 }
 
@@ -73,6 +98,10 @@ export function checkAccessControls(
     if (b.systemAccessIds.some((id) => !ref.systemIds.has(id))) add(i, 'systemAccessIds', 'unknown');
     if (ref.fixedSystemIds.some((id) => !b.systemAccessIds.includes(id))) {
       add(i, 'systemAccessIds', MESSAGES.access.fixedSystemRequired);
+    }
+    if (typeof b.accessEndDate === 'string' && ref.endDates) {
+      const problem = accessEndDateProblem(b.accessEndDate, ref.endDates);
+      if (problem) add(i, 'accessEndDate', problem);
     }
   });
   return errors;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
+import { AccessDateSettingsSchema } from '@portal/contract';
 import { type DirectoryConfig, DirectoryConfigSchema } from '@portal/directory';
 
 /** A Temporal duration ('3 days', '90s', '15 minutes'), checked by parsing it. */
@@ -51,6 +52,12 @@ export const WorkerConfigSchema = z.object({
    */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Time-bound access (issue 25): the expiry schedule runs every ACCESS_EXPIRY_EVERY; ACCESS_MAX_DAYS,
+   * ACCESS_EXPIRY_NOTICE_DAYS and NETWORK_TIME_ZONE as the API reads them.
+   */
+  ACCESS_EXPIRY_EVERY: duration.default('15 minutes'),
+  ...AccessDateSettingsSchema.shape,
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

@@ -3,8 +3,9 @@
  * every `every`, `reviewerDigestWorkflow` lists what waited longer than `waitingLongerThan` and mails `to`.
  * Idempotent: every worker start converges the schedule on its configuration.
  */
-import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { type DigestInput, REVIEWER_DIGEST_SCHEDULE_ID, REVIEWER_DIGEST_WORKFLOW_TYPE } from '@portal/workflows';
+import { upsertIntervalSchedule } from './schedule-upsert';
 
 export interface DigestScheduleOptions extends DigestInput {
   /** Temporal duration between runs, e.g. '1 day'. */
@@ -15,24 +16,12 @@ export interface DigestScheduleOptions extends DigestInput {
 
 export async function ensureReviewerDigestSchedule(client: Client, opts: DigestScheduleOptions): Promise<void> {
   const scheduleId = opts.scheduleId ?? REVIEWER_DIGEST_SCHEDULE_ID;
-  const action = {
-    type: 'startWorkflow' as const,
+  await upsertIntervalSchedule(client, scheduleId, opts.every, {
+    type: 'startWorkflow',
     workflowType: REVIEWER_DIGEST_WORKFLOW_TYPE,
     workflowId: `${scheduleId}-run`,
     taskQueue: opts.taskQueue,
     args: [{ waitingLongerThan: opts.waitingLongerThan, to: opts.to } satisfies DigestInput],
     staticSummary: `Reviewers' digest: requests waiting longer than ${opts.waitingLongerThan}, mailed to ${opts.to}`,
-  };
-  const spec = { intervals: [{ every: opts.every }] };
-  try {
-    await client.schedule.create({
-      scheduleId,
-      spec,
-      action,
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
-  }
+  });
 }

@@ -6,5 +6,6 @@ export { reconcileUnstartedRequests, startReconciler } from './reconciler';
 export { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
 export { listenForLogoutNotices } from './sso-logout-listener';
 export { ensureReviewerDigestSchedule } from './digest-schedule';
+export { ensureAccessExpirySchedule } from './access-expiry-schedule';
 export { sendOnce } from './mail/outbox';
 export { createTransport } from './mail/transport';

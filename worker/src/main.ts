@@ -1,6 +1,7 @@
 /**
- * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest schedule, runs
- * the reconciler (on start and on a timer), the back-channel logout listener and the worker until SIGINT/SIGTERM.
+ * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest and the access
+ * expiry schedules, runs the reconciler (on start and on a timer), the back-channel logout listener and the
+ * worker until SIGINT/SIGTERM.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { createPrisma } from '@portal/db';
 import { startTracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
+import { ensureAccessExpirySchedule } from './access-expiry-schedule';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
 import { createWorkerMetrics } from './observability/activity-metrics';
 import { startWorkerMetricsServer } from './observability/metrics-server';
@@ -79,6 +81,12 @@ async function main(): Promise<void> {
       taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     });
   }
+  await ensureAccessExpirySchedule(client, {
+    every: cfg.ACCESS_EXPIRY_EVERY,
+    timeZone: cfg.NETWORK_TIME_ZONE,
+    noticeDays: cfg.ACCESS_EXPIRY_NOTICE_DAYS,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+  });
   const stopReconciler = startReconciler({
     prisma,
     client,

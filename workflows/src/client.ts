@@ -8,6 +8,7 @@ export * from './access-change/definition';
 export * from './registration/definition';
 export * from './profile-change/definition';
 export * from './digest/types';
+export * from './access-expiry/types';
 export * from './search-attributes';
 export * from './proxy-batch/types';
 export * from './proxy-batch/start';

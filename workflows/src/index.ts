@@ -8,3 +8,4 @@ export { profileChangeWorkflow } from './profile-change/workflow';
 export { reviewerDigestWorkflow } from './digest/workflow';
 export { proxyBatchWorkflow } from './proxy-batch/workflow';
 export { ssoLogoutWorkflow } from './sso-logout/workflow';
+export { accessExpiryWorkflow } from './access-expiry/workflow';

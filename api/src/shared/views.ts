@@ -10,8 +10,11 @@ import {
   type UserAccess,
   type UserSite,
   USER_ACCESS_ENTITY,
+  dayIn,
+  endDayOf,
+  endsWithin,
 } from '@portal/contract';
-import type { Prisma, PrismaClient } from '@portal/db';
+import { type Prisma, type PrismaClient, accessDateSettings } from '@portal/db';
 import type { ApiConfig } from '../config';
 
 export type StudyRoleRow = Prisma.StudyRoleGetPayload<{ include: { systems: true } }>;
@@ -70,6 +73,23 @@ export async function loadLaoSiteCodes(db: Db, laoIds: Iterable<string>): Promis
   return new Map(laos.map((s) => [s.laoCode!, s.siteCode]));
 }
 
+/**
+ * A record's end date (issue 25) and whether it ends within ACCESS_EXPIRY_NOTICE_DAYS of today in
+ * NETWORK_TIME_ZONE (the screens mark those).
+ */
+export function accessEndView(
+  end: Date | null,
+  now = new Date(),
+): { accessEndDate: string | null; accessEndsSoon: boolean } {
+  const accessEndDate = endDayOf(end);
+  if (accessEndDate === null) return { accessEndDate, accessEndsSoon: false };
+  const { NETWORK_TIME_ZONE, ACCESS_EXPIRY_NOTICE_DAYS } = accessDateSettings();
+  return {
+    accessEndDate,
+    accessEndsSoon: endsWithin(accessEndDate, dayIn(NETWORK_TIME_ZONE, now), ACCESS_EXPIRY_NOTICE_DAYS),
+  };
+}
+
 /** One access record in the shape of 000 §3, with `laoSiteCodes` from `loadLaoSiteCodes`. */
 export const userAccessView = (a: UserAccessRow, laoSiteCodes: ReadonlyMap<string, string>): UserAccess => ({
   id: a.id,
@@ -83,6 +103,7 @@ export const userAccessView = (a: UserAccessRow, laoSiteCodes: ReadonlyMap<strin
   laoIds: a.laoIds,
   studyNames: a.studyNames,
   systemAccessIds: a.systemAccessIds,
+  ...accessEndView(a.accessEndDate),
   versionno: a.versionno,
   priorAccessControlId: a.priorAccessControlId,
   originalRevisionNumber: a.originalRevisionNumber,

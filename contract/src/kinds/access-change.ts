@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REQUEST_STATUSES } from '../statuses';
+import { CalendarDaySchema, endDayOf } from '../access-dates';
 
 /**
  * Access-modification request lists and the access-modification report (001 §2.11, §7, §8): the query of
@@ -12,13 +13,7 @@ import { REQUEST_STATUSES } from '../statuses';
 export const AccessModStatusParamsSchema = z.object({ status: z.enum(REQUEST_STATUSES) });
 
 /** A calendar day `YYYY-MM-DD` that exists (2026-02-30 is `invalid`). */
-const DaySchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'invalid' })
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
-  }, 'invalid');
+const DaySchema = CalendarDaySchema;
 
 /**
  * The report's query (001 §7): optional startDate and endDate (days, inclusive, UTC, on the date submitted) and
@@ -87,6 +82,8 @@ export interface AccessParts {
   laoIds: readonly string[];
   studyNames: readonly string[];
   systemAccessIds: readonly number[];
+  /** Issue 25: a held record's end date (a stored `date` or a day), or a block's (absent: the held one stays). */
+  accessEndDate?: Date | string | null;
 }
 
 const sameSet = <T>(a: readonly T[], b: readonly T[]): boolean => {
@@ -96,7 +93,8 @@ const sameSet = <T>(a: readonly T[], b: readonly T[]): boolean => {
 };
 
 /**
- * True when `block` asks for exactly the access `held` grants (order and duplicates ignored): a CHANGE that
+ * True when `block` asks for exactly the access `held` grants (order and duplicates ignored; an end date
+ * counts, one the block does not send stays as held, issue 25): a CHANGE that
  * changes nothing, which the server answers 304 'There are no changes to submit.' when it carries no comments
  * (001 §5, §7).
  */
@@ -106,7 +104,8 @@ export function sameAccess(held: AccessParts, block: AccessParts): boolean {
     sameSet(held.siteCodes, block.siteCodes) &&
     sameSet(held.laoIds, block.laoIds) &&
     sameSet(held.studyNames, block.studyNames) &&
-    sameSet(held.systemAccessIds, block.systemAccessIds)
+    sameSet(held.systemAccessIds, block.systemAccessIds) &&
+    (block.accessEndDate === undefined || endDayOf(held.accessEndDate) === endDayOf(block.accessEndDate))
   );
 }
 

@@ -19,6 +19,8 @@ const record = (id: number, roleName: string, patch: Partial<UserAccess> = {}): 
   siteCodes: [],
   laoIds: [],
   studyNames: [],
+  accessEndDate: null,
+  accessEndsSoon: false,
   systemAccessIds: [1],
   versionno: 3,
   priorAccessControlId: null,

@@ -187,6 +187,8 @@ describe('user detail', () => {
       siteCodes: [],
       laoIds: [],
       studyNames: ['STUDY-1'],
+      accessEndDate: null,
+      accessEndsSoon: false,
       systemAccessIds: [1],
       versionno: 2,
       priorAccessControlId: null,

@@ -2,6 +2,7 @@
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import type {
+  AccessExpiryActivities,
   DigestActivities,
   LifecycleActivities,
   ProxyBatchActivities,
@@ -15,6 +16,7 @@ import {
   createReadCommittedSave,
   createUndoOutsideEffects,
 } from './commit';
+import { createAccessExpiryActivities } from './access-expiry';
 import { createSendReviewerDigest } from './digest';
 import { createRecordMailFailure, createSendResolutionMail } from './mail';
 import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
@@ -22,7 +24,11 @@ import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
 export type { MailSettings } from '../mail/transport';
 export type { SsoSettings } from './sso-logout';
 
-export type PortalActivities = LifecycleActivities & DigestActivities & ProxyBatchActivities & SsoLogoutActivities;
+export type PortalActivities = LifecycleActivities &
+  DigestActivities &
+  ProxyBatchActivities &
+  SsoLogoutActivities &
+  AccessExpiryActivities;
 
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
@@ -45,5 +51,6 @@ export function createActivities(
     sendReviewerDigest: createSendReviewerDigest(prisma, transport, mail),
     ...createProxyBatchActivities(prisma),
     ...createSsoLogoutActivities(prisma, sso),
+    ...createAccessExpiryActivities(prisma, transport, mail),
   };
 }

@@ -37,6 +37,8 @@ const held: UserAccess = {
   siteCodes: ['A200'],
   laoIds: [],
   studyNames: ['STUDY-1'],
+  accessEndDate: null,
+  accessEndsSoon: false,
   systemAccessIds: [1, 2],
   versionno: 1,
   priorAccessControlId: null,
