@@ -96,7 +96,8 @@ export type UsersQuery = z.infer<typeof UsersQuerySchema>;
 /**
  * One row of the Users list (000 §3 User, as the list shows it): the person, `inactive` (the list derives
  * Active or Inactive from it), and the sites of the user's current access records: `siteCodes` (AO Member
- * ID(s)) and `laoIds` (LAO Affiliation(s), the LAOs' codes, the API's otherIdentifier), each sorted and unique.
+ * ID(s)) and `laoIds` (LAO Affiliation(s), the LAOs' codes, the API's otherIdentifier), each sorted and unique,
+ * and the first end date of those records (issue 25).
  */
 export const UserListRowSchema = z.object({
   id: z.number().int(),
@@ -105,5 +106,9 @@ export const UserListRowSchema = z.object({
   inactive: z.boolean(),
   siteCodes: z.array(z.string()),
   laoIds: z.array(z.string()),
+  /** Issue 25: the earliest end date of the user's current access records ('YYYY-MM-DD'), null when none ends. */
+  accessEndDate: z.string().nullable(),
+  /** Issue 25: true when one of those records ends within ACCESS_EXPIRY_NOTICE_DAYS (the list marks it). */
+  accessEndsSoon: z.boolean(),
 });
 export type UserListRow = z.infer<typeof UserListRowSchema>;

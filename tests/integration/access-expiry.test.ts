@@ -121,6 +121,11 @@ describe('end dates on the Access tab (000 §7 user_access, issue 25)', () => {
     expect(short.statusCode, short.body).toBe(200);
     const [v2] = await recordsOf(u);
     expect(v2).toMatchObject({ accessEndDate: soon, accessEndsSoon: true, versionno: 2 });
+    // The users list shows the first end date of the person's access, marked within the notice window.
+    const listed = await call(admin, 'GET', `/rest/secure/user_management/users?filter=${u.username}`);
+    expect(listed.json().content).toEqual([
+      expect.objectContaining({ id: u.user.id, accessEndDate: soon, accessEndsSoon: true }),
+    ]);
     // null takes the end date away.
     expect((await call(admin, 'PUT', url, { userAccesses: [{ ...v2, accessEndDate: null }] })).statusCode).toBe(200);
     expect((await recordsOf(u))[0]).toMatchObject({ accessEndDate: null, accessEndsSoon: false, versionno: 3 });

@@ -102,6 +102,8 @@ describe('GET users: tabs, paging and sorting (000 §2 Users list, §7, §9)', (
       inactive: false,
       siteCodes: [],
       laoIds: [],
+      accessEndDate: null,
+      accessEndsSoon: false,
     });
   });
 

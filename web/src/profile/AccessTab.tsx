@@ -3,6 +3,7 @@ import { MESSAGES, type Profile, type UserAccess } from '@portal/contract';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useOwnAccess, useOwnRequests } from '../lib/sessionQueries';
+import { AccessEnd } from '../shared/AccessEnd';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { MyApplications } from '../shared/MyApplications';
@@ -73,6 +74,12 @@ export function AccessTab({ profile }: { profile: Profile }) {
             accessor: 'systemAccessIds',
             title: 'Systems / Applications',
             render: (r) => joinOrMissing(systemNames(r.systemAccessIds, systems.data)),
+          },
+          {
+            accessor: 'accessEndDate',
+            title: 'Access Ends',
+            sortable: true,
+            render: (r) => <AccessEnd date={r.accessEndDate} soon={r.accessEndsSoon} />,
           },
         ]}
       />

@@ -33,7 +33,7 @@ export function AccessBlocksEditor<V extends { accessControls: AccessBlock[] }>(
   const setBlock = (index: number, next: AccessBlock) => {
     onChange(value.map((b, i) => (i === index ? next : b)));
     const rest = { ...errors };
-    for (const field of ['roleName', 'sites', 'studyNames', 'systemAccessIds']) {
+    for (const field of ['roleName', 'sites', 'studyNames', 'systemAccessIds', 'accessEndDate']) {
       delete rest[`accessControls.${index}.${field}`];
     }
     onErrorsChange(rest);
@@ -64,6 +64,8 @@ export function AccessBlocksEditor<V extends { accessControls: AccessBlock[] }>(
           excludedRoleNames={rolesUsedElsewhere(value, index)}
           onRemove={readOnly ? undefined : () => removeBlock(index)}
           disabled={readOnly}
+          withEndDate
+          endsSoon={block.accessEndsSoon}
         />
       ))}
       {!readOnly && (

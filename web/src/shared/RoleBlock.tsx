@@ -1,6 +1,19 @@
-import { Button, Checkbox, Fieldset, Group, MultiSelect, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useMemo } from 'react';
 import {
+  ACCESS_DATE_MESSAGES,
   CONSTANTS,
   relationIndex,
   sitesForStudies,
@@ -29,6 +42,11 @@ export interface RoleBlockValue {
   studyNames: string[];
   /** System ids as strings (checkbox values). */
   systemAccessIds: string[];
+  /**
+   * Issue 25: the last day of the access ('YYYY-MM-DD'; '' none). Absent: the block does not set it (screens
+   * without end dates, whose requests keep a held end date).
+   */
+  accessEndDate?: string;
 }
 
 export interface RoleBlockErrors {
@@ -36,6 +54,7 @@ export interface RoleBlockErrors {
   sites?: string;
   studyNames?: string;
   systemAccessIds?: string;
+  accessEndDate?: string;
 }
 
 export interface RoleBlockProps {
@@ -59,6 +78,10 @@ export interface RoleBlockProps {
    * null: filtering off. While they load, or after a failed load, every option is offered.
    */
   relations?: RelationIndex | null;
+  /** Issue 25: the block offers an end date (own requests, proxy batches, the Access tab and the review). */
+  withEndDate?: boolean;
+  /** Issue 25: the stored access ends within the notice window (marked 'Ends soon'). */
+  endsSoon?: boolean;
 }
 
 export function fixedSystemId(systems: readonly System[]): string | undefined {
@@ -232,6 +255,25 @@ export function RoleBlock(props: RoleBlockProps) {
             ))}
           </SimpleGrid>
         </Checkbox.Group>
+        {props.withEndDate && (
+          <Group gap="sm" align="flex-end">
+            <TextInput
+              type="date"
+              label={`${ACCESS_DATE_MESSAGES.label} (optional)`}
+              description={ACCESS_DATE_MESSAGES.description}
+              value={value.accessEndDate ?? ''}
+              onChange={(e) => onChange({ ...value, accessEndDate: e.currentTarget.value })}
+              error={errors.accessEndDate}
+              disabled={disabled}
+              maw={280}
+            />
+            {props.endsSoon && (
+              <Badge color="orange" variant="light" mb={6}>
+                {ACCESS_DATE_MESSAGES.endsSoon}
+              </Badge>
+            )}
+          </Group>
+        )}
         {props.onRemove && (
           <Group justify="flex-end">
             <Button variant="subtle" color="red" size="compact-sm" onClick={props.onRemove} disabled={disabled}>

@@ -71,4 +71,31 @@ describe('accessBlocks', () => {
     expect(removed).toEqual([]);
     expect(requestedAccessApplied(removed, removal)).toBe(true);
   });
+
+  it('carries end dates (issue 25): held ones stay unless the request names one; a cleared one goes as null', () => {
+    const dated = () =>
+      blocksFromRecords(
+        [record(5, 'Investigator', { accessEndDate: '2027-03-01', accessEndsSoon: true }), record(6, 'Data Manager')],
+        systemsFixture,
+      );
+    const blocks = dated();
+    expect(blocks.map((b) => [b.roleName, b.accessEndDate, b.accessEndsSoon])).toEqual([
+      ['Data Manager', '', false],
+      ['Investigator', '2027-03-01', true],
+    ]);
+    // An old client's request names no end date: the held one stays.
+    const kept = applyRequestedAccess(dated(), { requestType: 'CHANGE', accessControls: [asked] }, systemsFixture);
+    expect(kept[1]).toMatchObject({ accessEndDate: '2027-03-01', recordId: 5 });
+    expect(requestedAccessApplied(kept, { requestType: 'CHANGE', accessControls: [asked] })).toBe(true);
+    // An extension names a later one: applied, and the warning knows whether it is.
+    const extension = { requestType: 'CHANGE' as const, accessControls: [{ ...asked, accessEndDate: '2027-09-01' }] };
+    expect(requestedAccessApplied(kept, extension)).toBe(false);
+    const extended = applyRequestedAccess(dated(), extension, systemsFixture);
+    expect(extended[1]).toMatchObject({ accessEndDate: '2027-09-01', recordId: 5, versionno: 3 });
+    expect(requestedAccessApplied(extended, extension)).toBe(true);
+    const sent = toUserAccesses(extended, 7);
+    expect(sent[1]).toMatchObject({ id: 5, accessEndDate: '2027-09-01' });
+    // A block without an end date goes as null (none), not absent.
+    expect(sent[0]!.accessEndDate).toBeNull();
+  });
 });

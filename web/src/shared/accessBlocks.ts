@@ -20,6 +20,8 @@ export interface AccessBlock extends RoleBlockValue {
   /** The stored record the block was read from (null for a new role). */
   recordId: number | null;
   versionno: number | null;
+  /** Issue 25: the stored record ends within the notice window. */
+  accessEndsSoon?: boolean;
 }
 
 const withFixed = (ids: string[], systems: readonly System[]) => {
@@ -41,9 +43,11 @@ export function blocksFromRecords(records: readonly UserAccess[], systems: reado
         laoIds: [...r.laoIds],
         studyNames: [...r.studyNames],
         systemAccessIds: withFixed(r.systemAccessIds.map(String), systems),
+        accessEndDate: r.accessEndDate ?? '',
       }),
       recordId: r.id,
       versionno: r.versionno,
+      accessEndsSoon: r.accessEndsSoon,
     }));
 }
 
@@ -58,6 +62,8 @@ function blockFromRequest(block: AccessControl, questionNum: number, systems: re
       laoIds: [...block.laoIds],
       studyNames: [...block.studyNames],
       systemAccessIds: withFixed(block.systemAccessIds.map(String), systems),
+      // Issue 25: a request that names no end date leaves the block's as it is (see applyRequestedAccess).
+      ...(block.accessEndDate === undefined ? {} : { accessEndDate: block.accessEndDate ?? '' }),
     }),
     recordId: null,
     versionno: null,
@@ -80,7 +86,14 @@ export function applyRequestedAccess(
     const at = next.findIndex((b) => b.roleName === wanted.roleName);
     const questionNum = at >= 0 ? next[at]!.questionNum : Math.max(0, ...next.map((b) => b.questionNum)) + 1;
     const block = blockFromRequest(wanted, questionNum, systems);
-    if (at >= 0) next = next.map((b, i) => (i === at ? { ...block, recordId: b.recordId, versionno: b.versionno } : b));
+    const keep = (b: AccessBlock): AccessBlock => ({
+      ...block,
+      accessEndDate: block.accessEndDate ?? b.accessEndDate,
+      recordId: b.recordId,
+      versionno: b.versionno,
+      accessEndsSoon: b.accessEndsSoon,
+    });
+    if (at >= 0) next = next.map((b, i) => (i === at ? keep(b) : b));
     else next.push(block);
   }
   return next;
@@ -103,7 +116,8 @@ export function requestedAccessApplied(
       sameSet(have.siteCodes, ask.siteCodes) &&
       sameSet(have.laoIds, ask.laoIds) &&
       sameSet(have.studyNames, ask.studyNames) &&
-      ask.systemAccessIds.every((id) => have.systemAccessIds.includes(id))
+      ask.systemAccessIds.every((id) => have.systemAccessIds.includes(id)) &&
+      (ask.accessEndDate === undefined || (have.accessEndDate ?? null) === ask.accessEndDate)
     );
   });
 }

@@ -3,7 +3,7 @@
  * server's 422 keys renamed (extendedQuestionAnswers → the block, sites → AO/LAO) and translated, errors
  * re-indexed when a block is removed (up to 50 later blocks), and study roles used in other blocks.
  */
-import { MESSAGES } from '@portal/contract';
+import { ACCESS_DATE_MESSAGES, MESSAGES } from '@portal/contract';
 import { describe, expect, it } from 'vitest';
 import { studyRolesFixture, systemsFixture } from '../testing/referenceFixtures';
 import type { RoleBlockValue } from './RoleBlock';
@@ -13,6 +13,7 @@ import {
   reindexBlockErrors,
   rolesUsedElsewhere,
   serverErrorsToForm,
+  toAccessControl,
   validateBlocks,
 } from './roleBlockForm';
 
@@ -75,6 +76,25 @@ describe('role-block rules', () => {
       requesterComments: 'Comments are too long',
     });
     expect(unmatched).toEqual(['somethingElse is invalid']);
+  });
+
+  it('puts the end date errors under the block and sends an end date only when the block offers one (issue 25)', () => {
+    const { errors } = serverErrorsToForm(
+      {
+        'accessControls[0].accessEndDate': [ACCESS_DATE_MESSAGES.past],
+        'accessControls[1].accessEndDate': ['invalid'],
+      },
+      {},
+    );
+    expect(errors).toEqual({
+      'accessControls.0.accessEndDate': ACCESS_DATE_MESSAGES.past,
+      'accessControls.1.accessEndDate': 'Access end date is invalid',
+    });
+    expect(toAccessControl(block({ roleName: 'Data Manager' }))).not.toHaveProperty('accessEndDate');
+    expect(toAccessControl(block({ roleName: 'Data Manager', accessEndDate: '' })).accessEndDate).toBeNull();
+    expect(toAccessControl(block({ roleName: 'Data Manager', accessEndDate: '2027-01-31' })).accessEndDate).toBe(
+      '2027-01-31',
+    );
   });
 
   it("drops a removed block's errors and moves later blocks' errors up (up to 50 later blocks)", () => {

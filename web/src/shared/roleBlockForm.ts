@@ -1,4 +1,5 @@
 import {
+  ACCESS_DATE_MESSAGES,
   MESSAGES,
   translateFieldErrors,
   type AccessControl,
@@ -49,6 +50,7 @@ export const BLOCK_LABELS = {
   laoIds: 'LAOs',
   studyNames: 'Studies',
   systemAccessIds: 'Systems',
+  accessEndDate: ACCESS_DATE_MESSAGES.label,
 } as const;
 const PLURAL_BLOCK_FIELDS = new Set(['siteCodes', 'laoIds', 'studyNames', 'systemAccessIds']);
 
@@ -168,6 +170,7 @@ export function blockErrors(errors: Record<string, unknown>, index: number): Rol
     sites: get('sites'),
     studyNames: get('studyNames'),
     systemAccessIds: get('systemAccessIds'),
+    accessEndDate: get('accessEndDate'),
   };
 }
 
@@ -180,6 +183,8 @@ export function toAccessControl(block: RoleBlockValue): AccessControl {
     laoIds: block.laoIds,
     studyNames: block.studyNames,
     systemAccessIds: block.systemAccessIds.map(Number).filter((n) => Number.isInteger(n) && n > 0),
+    // Issue 25: sent only by a block that offers it ('' is none); absent keeps a held end date.
+    ...(block.accessEndDate === undefined ? {} : { accessEndDate: block.accessEndDate || null }),
   };
 }
 

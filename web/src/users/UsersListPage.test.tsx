@@ -22,6 +22,8 @@ const row: UserListRow = {
   inactive: false,
   siteCodes: [],
   laoIds: ['MA036'],
+  accessEndDate: null,
+  accessEndsSoon: false,
 };
 const page = (content: UserListRow[]): Page<UserListRow> => ({
   content,

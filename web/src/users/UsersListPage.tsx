@@ -9,6 +9,7 @@ import {
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
+import { AccessEnd } from '../shared/AccessEnd';
 import { CondensedList } from '../shared/CondensedList';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
@@ -108,6 +109,11 @@ export function UsersListPage() {
             render: (r) => <CondensedList items={r.laoIds} noun={['LAO', 'LAOs']} />,
           },
           { accessor: 'phoneNumber', title: 'Phone', sortable: true, render: (r) => orMissing(r.phoneNumber) },
+          {
+            accessor: 'accessEndDate',
+            title: 'Access Ends',
+            render: (r) => (r.accessEndDate ? <AccessEnd date={r.accessEndDate} soon={r.accessEndsSoon} /> : null),
+          },
         ]}
       />
     </Stack>

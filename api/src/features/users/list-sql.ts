@@ -8,7 +8,7 @@
  * Rows are parsed with zod. `tests/bench/users-list.ts` runs the same statements on PostgreSQL directly.
  */
 import type { UserSortField } from '@portal/contract';
-import { Prisma } from '@portal/db';
+import { Prisma, accessDateSettings } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
 import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 
@@ -119,6 +119,19 @@ const currentSites = (column: 'siteCodes' | 'laoIds') =>
       WHERE a."portalUserId" = u."id" AND NOT a."inactive" ORDER BY c) AS "${column}"`);
 
 /**
+ * The earliest end date of a user's current access records and whether one ends within the notice window,
+ * today taken in NETWORK_TIME_ZONE (issue 25); on the (portalUserId, inactive) index like the sites.
+ */
+function currentEnd(): Prisma.Sql {
+  const { NETWORK_TIME_ZONE, ACCESS_EXPIRY_NOTICE_DAYS } = accessDateSettings();
+  const today = Prisma.sql`(now() AT TIME ZONE ${NETWORK_TIME_ZONE})::date`;
+  const current = Prisma.sql`FROM "UserAccess" a WHERE a."portalUserId" = u."id" AND NOT a."inactive"`;
+  return Prisma.sql`(SELECT to_char(min(a."accessEndDate"), 'YYYY-MM-DD') ${current}) AS "accessEndDate",
+      EXISTS (SELECT 1 ${current} AND a."accessEndDate" >= ${today}
+        AND a."accessEndDate" <= ${today} + ${ACCESS_EXPIRY_NOTICE_DAYS}::int) AS "accessEndsSoon"`;
+}
+
+/**
  * The two statements of one list page: `rows` (the page sorted by `field` `dir`, then by id, with the
  * sites of the page's users only) and `count` (every matching user of the tab, less the excluded).
  */
@@ -141,7 +154,7 @@ export function usersListSql(
   const users = withoutExcluded(tab, q);
   const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
       u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
-      ${currentSites('siteCodes')}, ${currentSites('laoIds')}
+      ${currentSites('siteCodes')}, ${currentSites('laoIds')}, ${currentEnd()}
     FROM (SELECT * FROM ${users} ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))}
       ${limitOffset(window)}) u
     ORDER BY ${order}`;

@@ -139,6 +139,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
     form.clearFieldError(`accessControls.${index}.sites`);
     form.clearFieldError(`accessControls.${index}.studyNames`);
     form.clearFieldError(`accessControls.${index}.systemAccessIds`);
+    form.clearFieldError(`accessControls.${index}.accessEndDate`);
   };
   // 001 §5: the removed block's errors go, later blocks' errors move up with their blocks.
   const removeBlock = (index: number) => {
@@ -195,6 +196,7 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
             }
             roleLocked={isUpdate}
             disabled={disabled}
+            withEndDate
             onRemove={!isUpdate && blocks.length > 1 ? () => removeBlock(index) : undefined}
           />
         ))}

@@ -37,6 +37,8 @@ export function blockFromAccess(access: UserAccess, systems: readonly System[]):
     laoIds: [...access.laoIds],
     studyNames: [...access.studyNames],
     systemAccessIds: fixed && !ids.includes(fixed) ? [fixed, ...ids] : ids,
+    // Issue 25: an extension is a modify request with a later end date.
+    accessEndDate: access.accessEndDate ?? '',
   });
 }
 

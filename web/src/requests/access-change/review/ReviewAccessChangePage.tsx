@@ -1,5 +1,6 @@
 import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
+  ACCESS_DATE_MESSAGES,
   MESSAGES,
   REQUEST_STATUS_LABELS,
   REQUEST_TYPE_LABELS,
@@ -15,6 +16,7 @@ import { useEditorReference } from '../../../shared/useAccessReference';
 import { LoadError } from '../../../shared/ErrorAlert';
 import { formatDateTime, joinOrMissing, orMissing } from '../../../shared/format';
 import { PageLoader } from '../../../shared/PageLoader';
+import { AccessEnd } from '../../../shared/AccessEnd';
 import { systemNames, useSystems } from '../../../shared/referenceData';
 import { shownRequesterComment } from '../../../shared/requesterComment';
 import { useAccessChangeRequest } from '../api/getAccessChangeRequest';
@@ -53,6 +55,9 @@ function AccessItems({ access, systems }: { access: UserAccess; systems?: System
       <Item label="AOs">{joinOrMissing(access.siteCodes)}</Item>
       <Item label="Studies">{joinOrMissing(access.studyNames)}</Item>
       <Item label="Systems">{joinOrMissing(systemNames(access.systemAccessIds, systems))}</Item>
+      <Item label={ACCESS_DATE_MESSAGES.label}>
+        <AccessEnd date={access.accessEndDate} soon={access.accessEndsSoon} />
+      </Item>
     </SimpleGrid>
   );
 }

@@ -153,6 +153,7 @@ export function ProxyRequestForm({
                   excludedRoleNames={rolesUsedElsewhere(blocks, index)}
                   onRemove={blocks.length > 1 && !disabled ? () => removeBlock(index) : undefined}
                   disabled={disabled}
+                  withEndDate
                 />
               ))}
               <Group>

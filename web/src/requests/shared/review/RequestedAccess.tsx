@@ -1,5 +1,6 @@
 import { Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
-import type { AccessControl, System } from '@portal/contract';
+import { ACCESS_DATE_MESSAGES, type AccessControl, type System } from '@portal/contract';
+import { AccessEnd } from '../../../shared/AccessEnd';
 import { joinOrMissing } from '../../../shared/format';
 import { systemNames } from '../../../shared/referenceData';
 import { proxyNote } from '../../../shared/requesterComment';
@@ -17,6 +18,11 @@ function RequestedRole({ block, index, systems }: { block: AccessControl; index:
         <Item label="AOs">{joinOrMissing(block.siteCodes)}</Item>
         <Item label="Studies">{joinOrMissing(block.studyNames)}</Item>
         <Item label="Systems">{joinOrMissing(systemNames(block.systemAccessIds, systems))}</Item>
+        {block.accessEndDate !== undefined && (
+          <Item label={ACCESS_DATE_MESSAGES.label}>
+            <AccessEnd date={block.accessEndDate} soon={false} />
+          </Item>
+        )}
       </SimpleGrid>
     </Paper>
   );
