@@ -2,7 +2,7 @@
  * Issue 24 Growth: every statement of the review queue, the Users list, the audit trail and the
  * access-modification report is served by an index, never by a sequential scan over the big tables. The
  * statements are the API's own: the builders the routes call (first pages, pages read from the end, filtered
- * pages, counts; the report's first and later batches). The test database is small, so each EXPLAIN runs with
+ * pages, counts; the report's batch boundaries and its first, later and last batches). The test database is small, so each EXPLAIN runs with
  * enable_seqscan off: PostgreSQL then still chooses a sequential scan only where no index can serve the
  * statement, which is what this test must catch.
  */
@@ -13,7 +13,7 @@ import { UserRequestsStatusSchema } from '@portal/contract';
 import { userRequestQueueSql } from '../../api/src/features/requests/queue-sql';
 import { usersListSql } from '../../api/src/features/users/list-sql';
 import { auditEventsSql } from '../../api/src/features/audit/list-sql';
-import { reportBatchSql } from '../../api/src/features/reports/report';
+import { reportBoundarySql, reportRowsSql } from '../../api/src/features/reports/report';
 import { stackEnv } from './fixtures';
 
 /** The tables that grow to millions of rows. */
@@ -120,8 +120,12 @@ describe('the report statements use indexes', () => {
   it('its first batch and a later one, with and without filters', async () => {
     const after = { sysdat: new Date('2024-01-01T00:00:00.000Z'), id: 1000 };
     for (const q of [{}, { startDate: '2020-01-01', endDate: '2026-01-01', proxyRequests: 'false' as const }]) {
-      expect(await explainSql(reportBatchSql(q, undefined))).toEqual([]);
-      expect(await explainSql(reportBatchSql(q, after))).toEqual([]);
+      const upTo = { sysdat: new Date('2025-01-01T00:00:00.000Z'), id: 2000 };
+      expect(await explainSql(reportBoundarySql(q, undefined))).toEqual([]);
+      expect(await explainSql(reportBoundarySql(q, after))).toEqual([]);
+      expect(await explainSql(reportRowsSql(q, undefined, upTo))).toEqual([]);
+      expect(await explainSql(reportRowsSql(q, after, upTo))).toEqual([]);
+      expect(await explainSql(reportRowsSql(q, after))).toEqual([]);
     }
   });
 });
