@@ -12,7 +12,8 @@ import { readMail } from '@portal/scripts';
 import { ensureAccessExpirySchedule } from '@portal/worker';
 import { ACCESS_EXPIRY_WORKFLOW_TYPE, type AccessExpiryInput, type AccessExpiryResult } from '@portal/workflows';
 import { type TestUser, createTestUser } from './auth-helpers';
-import { stackEnv, waitForMail } from './fixtures';
+import { demoRequestParts, stackEnv, waitForMail } from './fixtures';
+import { BATCH_URL, batchEnded, subjectsAt } from './proxy-batch/support';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
 import { until } from './lifecycle/support';
 
@@ -129,6 +130,41 @@ describe('end dates on the Access tab (000 §7 user_access, issue 25)', () => {
     // null takes the end date away.
     expect((await call(admin, 'PUT', url, { userAccesses: [{ ...v2, accessEndDate: null }] })).statusCode).toBe(200);
     expect((await recordsOf(u))[0]).toMatchObject({ accessEndDate: null, accessEndsSoon: false, versionno: 3 });
+  });
+});
+
+describe('end dates on requests and proxy batches (issue 25)', () => {
+  it('refuses a past end date on an own request and a batch; a batch files it into every request', async () => {
+    const u = await createTestUser(api, 'xpreq');
+    const session = await signIn(api.app, u.username, u.password);
+    const past = await call(session, 'POST', '/rest/secure/user_access_mod_request', {
+      portalUserId: u.user.id,
+      requestType: 'NEW',
+      accessControls: [await blockOf('Safety Reviewer', { accessEndDate: addDays(today(), -1) })],
+    });
+    expect(past.statusCode).toBe(422);
+    expect(past.json().fieldErrors).toEqual({ 'accessControls[0].accessEndDate': [ACCESS_DATE_MESSAGES.past] });
+
+    const laostaff = await signIn(api.app, 'laostaff');
+    const { block } = await demoRequestParts(api.prisma);
+    const users = await subjectsAt(api.prisma, 'MA036', 2, 'xppb');
+    const far = await call(laostaff, 'POST', BATCH_URL, {
+      portalUserIds: users.map((x) => x.id),
+      accessControls: [{ ...block, accessEndDate: addDays(today(), 800) }],
+    });
+    expect(far.statusCode).toBe(422);
+    expect(far.json().fieldErrors).toEqual({ 'accessControls[0].accessEndDate': [ACCESS_DATE_MESSAGES.tooFar(730)] });
+    const end = addDays(today(), 30);
+    const started = await call(laostaff, 'POST', BATCH_URL, {
+      portalUserIds: users.map((x) => x.id),
+      accessControls: [{ ...block, accessEndDate: end }],
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    expect((await batchEnded(api.prisma, started.json().id)).status).toBe('COMPLETED');
+    const filed = await api.prisma.accessModRequest.findMany({
+      where: { subjectUserId: { in: users.map((x) => x.id) } },
+    });
+    expect(filed.map((r) => (r.accessControls as { accessEndDate?: string }[])[0]!.accessEndDate)).toEqual([end, end]);
   });
 });
 

@@ -91,6 +91,17 @@ describe('the OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
+  it('shows a role block’s end date as optional and nullable, so old clients stay valid (issue 25)', () => {
+    type Obj = { properties?: Record<string, unknown>; required?: string[]; items?: Obj };
+    const body = doc.paths['/rest/secure/user_access_mod_request']!.post!.requestBody!.content!['application/json']!
+      .schema as Obj;
+    const block = (body.properties!.accessControls as Obj).items!;
+    expect(block.properties!.accessEndDate).toEqual({
+      anyOf: [{ type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' }, { type: 'null' }],
+    });
+    expect(block.required).not.toContain('accessEndDate');
+  });
+
   it('marks the secure routes as needing the session cookie and the XSRF header', () => {
     const secure = app.routeCatalog.filter((r) => r.url.startsWith('/rest/secure/'));
     expect(secure.length).toBeGreaterThan(0);
