@@ -48,10 +48,11 @@ export const WorkerConfigSchema = z.object({
   REVIEWER_DIGEST_TO: z.union([z.email(), z.literal('')]).default('user-support@portal.test'),
   /**
    * Issue 24: where the worker serves /metrics (its activity outcomes and the Temporal SDK's runtime metrics,
-   * observability/); unset, no metrics listener and no SDK exporter. METRICS_HOST defaults to loopback.
+   * observability/); unset, no metrics listener and no SDK exporter. WORKER_METRICS_HOST defaults to loopback.
+   * Names of their own, so an API and a worker sharing one host and one environment do not claim one port.
    */
-  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**
    * Time-bound access (issue 25): the expiry schedule runs every ACCESS_EXPIRY_EVERY; ACCESS_MAX_DAYS,
    * ACCESS_EXPIRY_NOTICE_DAYS and NETWORK_TIME_ZONE as the API reads them.

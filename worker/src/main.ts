@@ -38,12 +38,12 @@ async function main(): Promise<void> {
   const tracing = startTracing('portal-worker');
   // TLS, mutual TLS or an API key (TEMPORAL_TLS_*, TEMPORAL_API_KEY), validated before anything connects.
   const temporalOptions = loadTemporalConnection(cfg.TEMPORAL_ADDRESS);
-  // Metrics (issue 24) on METRICS_PORT: the SDK's exporter must be installed before the first connection.
-  const metrics = cfg.METRICS_PORT ? createWorkerMetrics() : undefined;
-  const stopMetrics = cfg.METRICS_PORT
+  // Metrics (issue 24) on WORKER_METRICS_PORT: the SDK's exporter must be installed before the first connection.
+  const metrics = cfg.WORKER_METRICS_PORT ? createWorkerMetrics() : undefined;
+  const stopMetrics = cfg.WORKER_METRICS_PORT
     ? await startWorkerMetricsServer({
-        host: cfg.METRICS_HOST,
-        port: cfg.METRICS_PORT,
+        host: cfg.WORKER_METRICS_HOST,
+        port: cfg.WORKER_METRICS_PORT,
         metrics: metrics!,
         sdkMetricsUrl: await installSdkMetrics(),
       })

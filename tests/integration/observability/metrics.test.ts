@@ -1,6 +1,6 @@
 /**
  * Metrics (issue 24) on the real stack: the API's /metrics behind its token (and on its own listener), the
- * worker process's /metrics on METRICS_PORT with the Temporal SDK's runtime series; both scraped and parsed:
+ * worker process's /metrics on WORKER_METRICS_PORT with the Temporal SDK's runtime series; both scraped and parsed:
  * the families present, and the counters and gauges moving after a filing and its review, a failed sign-in and a refusal by
  * the forgot-password limit.
  */
@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   api = await startApi({ TEMPORAL_TASK_QUEUE: queue, METRICS_TOKEN: TOKEN, RATE_LIMIT_FORGOT_PASSWORD_MAX: '1' });
   const port = await freePort();
-  worker = await startWorkerProcess(queue, { METRICS_PORT: String(port) });
+  worker = await startWorkerProcess(queue, { WORKER_METRICS_PORT: String(port) });
   workerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
 });
 
@@ -175,7 +175,7 @@ describe('the API /metrics', () => {
   });
 });
 
-describe('the worker /metrics (METRICS_PORT)', () => {
+describe('the worker /metrics (WORKER_METRICS_PORT)', () => {
   it("serves the Temporal SDK's runtime metrics and its activities' outcomes, which move after a review", async () => {
     const completed = (s: Scrape) =>
       s.samples('portal_activity_executions_total').filter((x) => x.labels.outcome === 'completed').length;

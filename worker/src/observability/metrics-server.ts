@@ -1,5 +1,5 @@
 /**
- * The worker's /metrics listener (issue 24; METRICS_PORT): the portal's activity metrics and the SDK's runtime
+ * The worker's /metrics listener (issue 24; WORKER_METRICS_PORT): the portal's activity metrics and the SDK's runtime
  * metrics (sdk-metrics.ts, read from the core's loopback exporter within a second) in one Prometheus text.
  * The worker has no other HTTP port; this one answers /metrics and /livez only.
  */
