@@ -15,7 +15,7 @@ import { type TestUser, createTestUser } from './auth-helpers';
 import { demoRequestParts, stackEnv, waitForMail } from './fixtures';
 import { BATCH_URL, batchEnded, subjectsAt } from './proxy-batch/support';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
-import { until } from './lifecycle/support';
+import { maybeRecordHistory, until } from './lifecycle/support';
 
 const taskQueue = `access-expiry-${Date.now()}`;
 const BASE = '/rest/secure/user_access';
@@ -60,12 +60,20 @@ const mailsTo = async (to: string, subjectPart: string) =>
     (m) => m.to.some((t) => t.address === to) && m.subject.includes(subjectPart),
   );
 
-/** One run of the expiry workflow with the clock at `daysAhead` days from now (the schedule's input otherwise). */
+/**
+ * One run of the expiry workflow with the clock at `daysAhead` days from now (the schedule's input otherwise);
+ * with `history`, its history is recorded under tests/histories/access-expiry/ when RECORD_HISTORIES=1.
+ */
 let runs = 0;
-function runExpiry(daysAhead: number, extra: Partial<AccessExpiryInput> = {}): Promise<AccessExpiryResult> {
-  return api.deps.temporal.workflow.execute(ACCESS_EXPIRY_WORKFLOW_TYPE, {
+async function runExpiry(
+  daysAhead: number,
+  extra: Partial<AccessExpiryInput> = {},
+  history?: string,
+): Promise<AccessExpiryResult> {
+  const workflowId = `${taskQueue}-run-${++runs}`;
+  const result = await api.deps.temporal.workflow.execute(ACCESS_EXPIRY_WORKFLOW_TYPE, {
     taskQueue,
-    workflowId: `${taskQueue}-run-${++runs}`,
+    workflowId,
     args: [
       {
         timeZone: 'UTC',
@@ -76,6 +84,8 @@ function runExpiry(daysAhead: number, extra: Partial<AccessExpiryInput> = {}): P
     ],
     workflowExecutionTimeout: '2 minutes',
   });
+  if (history) await maybeRecordHistory({ client: api.deps.temporal }, workflowId, 'access-expiry', history);
+  return result;
 }
 
 describe('end dates on the Access tab (000 §7 user_access, issue 25)', () => {
@@ -191,7 +201,7 @@ describe('the access expiry workflow (issue 25)', () => {
     expect((await activeOf(u)).map((r) => r.id)).toEqual([dm!.id, sr!.id]);
 
     // Two days on, three overlapping runs: the record is removed once.
-    await Promise.all([runExpiry(2), runExpiry(2), runExpiry(2)]);
+    await Promise.all([runExpiry(2, {}, 'removed-overlapping'), runExpiry(2), runExpiry(2)]);
     expect((await activeOf(u)).map((r) => r.roleName)).toEqual(['Data Manager']);
     const versions = await api.prisma.userAccess.findMany({ where: { priorAccessControlId: sr!.id } });
     expect(versions).toHaveLength(1);
@@ -219,6 +229,45 @@ describe('the access expiry workflow (issue 25)', () => {
     expect(open.requestStatus).toBe('NEW');
   });
 
+  it('leaves the mail to the next run when SMTP stays down past the run’s mail deadline; the removal stands', async () => {
+    const u = await createTestUser(api, 'xpsmtp');
+    await call(admin, 'PUT', `${BASE}/user/${u.user.id}`, {
+      userAccesses: [await blockOf('Safety Reviewer', { accessEndDate: today() })],
+    });
+    // A worker of its own whose SMTP server refuses every connection (nothing listens on port 9).
+    const downQueue = `${taskQueue}-smtp-down`;
+    const stop = await startWorker(api, downQueue, { smtpUrl: 'smtp://127.0.0.1:9' });
+    const workflowId = `${downQueue}-run`;
+    try {
+      const result = await api.deps.temporal.workflow.execute(ACCESS_EXPIRY_WORKFLOW_TYPE, {
+        taskQueue: downQueue,
+        workflowId,
+        args: [
+          {
+            timeZone: 'UTC',
+            noticeDays: 14,
+            now: new Date(Date.now() + 2 * DAY).toISOString(),
+            mailDeadline: '3 seconds',
+          } satisfies AccessExpiryInput,
+        ],
+        workflowExecutionTimeout: '2 minutes',
+      });
+      expect(result.removed).toBeGreaterThanOrEqual(1);
+      expect(result.mailed).toBe(0);
+      await maybeRecordHistory({ client: api.deps.temporal }, workflowId, 'access-expiry', 'mail-left-for-next-run');
+    } finally {
+      await stop();
+    }
+    expect(await activeOf(u)).toEqual([]);
+    const removal = await api.prisma.userAccess.findFirstOrThrow({
+      where: { portalUserId: u.user.id, expiredAt: { not: null } },
+    });
+    expect(removal.expiryMailSentAt).toBeNull();
+    // The next run (SMTP back) sends it.
+    await runExpiry(2);
+    await waitForMail(u.email, 'access has ended');
+  });
+
   it('removes in batches: a run with a batch of 1 removes every ended record of several people', async () => {
     const people = await Promise.all([createTestUser(api, 'xpb1'), createTestUser(api, 'xpb2')]);
     for (const p of people) {
@@ -226,7 +275,7 @@ describe('the access expiry workflow (issue 25)', () => {
         userAccesses: [await blockOf('Safety Reviewer', { accessEndDate: today() })],
       });
     }
-    const result = await runExpiry(1, { batchSize: 1 });
+    const result = await runExpiry(1, { batchSize: 1 }, 'batches');
     expect(result.removed).toBeGreaterThanOrEqual(2);
     for (const p of people) expect(await activeOf(p)).toEqual([]);
   });
@@ -241,7 +290,7 @@ describe('the access expiry workflow (issue 25)', () => {
     await runExpiry(0);
     expect(await mailsTo(u.email, 'access ends on')).toHaveLength(0);
     // Inside the window: one notice, whatever the number of runs.
-    await runExpiry(7);
+    await runExpiry(7, {}, 'notice');
     const notice = await waitForMail(u.email, `access ends on ${end}`);
     const [record] = await activeOf(u);
     expect(notice.text).toContain(`existingUserAccessId=${record!.id}`);

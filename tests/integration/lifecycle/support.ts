@@ -219,7 +219,12 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
  * With RECORD_HISTORIES=1, writes the closed workflow's history to tests/histories/<kind>/<name>.json, for
  * the replay test. Never otherwise: a reshaped workflow retires its histories deliberately (docs/decisions.md).
  */
-export async function maybeRecordHistory(env: TemporalTestEnv, workflowId: string, kind: string, name: string) {
+export async function maybeRecordHistory(
+  env: Pick<TemporalTestEnv, 'client'>,
+  workflowId: string,
+  kind: string,
+  name: string,
+) {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
   const file = path.join(HISTORIES_DIR, kind, `${name}.json`);
