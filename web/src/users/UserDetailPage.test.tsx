@@ -3,7 +3,7 @@
  * failure, View User without WRITE_USERS, the internal lock, Save with 304, 422 and success, the country
  * clearing the state, and the status change behind 'Change User Status'.
  */
-import { USER_ACCESS_MESSAGES, type PortalRole, type UserDetail } from '@portal/contract';
+import { ACCESS_DATE_MESSAGES, USER_ACCESS_MESSAGES, type PortalRole, type UserDetail } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../testing/mockApi';
@@ -70,6 +70,30 @@ function renderDetail(
 }
 
 const WRITER: ('WRITE_USERS' | 'READ_USERS')[] = ['WRITE_USERS', 'READ_USERS'];
+
+/** A Data Manager record the Access tab tests show. */
+const dmAccess = {
+  id: 3,
+  portalUserId: 7,
+  entity: 'PortalUser' as const,
+  formId: null,
+  roleName: 'Data Manager',
+  inactive: false,
+  sites: [],
+  siteCodes: [],
+  laoIds: [],
+  studyNames: ['STUDY-1'],
+  accessEndDate: null,
+  accessEndsSoon: false,
+  systemAccessIds: [1],
+  versionno: 2,
+  priorAccessControlId: null,
+  originalRevisionNumber: null,
+  createdBy: 'admin',
+  lastModifiedBy: 'admin',
+  sysdat: '2026-01-01T00:00:00.000Z',
+  dchng: '2026-01-01T00:00:00.000Z',
+};
 
 describe('user detail', () => {
   it("says 'Unable to load the specified user.' when the load fails", async () => {
@@ -176,28 +200,7 @@ describe('user detail', () => {
   });
 
   it('edits the access as role blocks on the Access tab and saves them with PUT user_access/user/{id}', async () => {
-    const access = {
-      id: 3,
-      portalUserId: 7,
-      entity: 'PortalUser' as const,
-      formId: null,
-      roleName: 'Data Manager',
-      inactive: false,
-      sites: [],
-      siteCodes: [],
-      laoIds: [],
-      studyNames: ['STUDY-1'],
-      accessEndDate: null,
-      accessEndsSoon: false,
-      systemAccessIds: [1],
-      versionno: 2,
-      priorAccessControlId: null,
-      originalRevisionNumber: null,
-      createdBy: 'admin',
-      lastModifiedBy: 'admin',
-      sysdat: '2026-01-01T00:00:00.000Z',
-      dchng: '2026-01-01T00:00:00.000Z',
-    };
+    const access = dmAccess;
     const SAVE = 'PUT /rest/secure/user_access/user/7';
     const { user, api } = renderDetail(
       '/app/users/7?tab=access',
@@ -215,5 +218,30 @@ describe('user detail', () => {
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText(USER_ACCESS_MESSAGES.requestInProgress)).toBeInTheDocument();
     expect(api.callsTo(SAVE)[0]!.body).toEqual({ userAccesses: [] });
+  });
+
+  it('shows an end date on the Access tab, marks one ending soon and saves a changed one (issue 25)', async () => {
+    const SAVE = 'PUT /rest/secure/user_access/user/7';
+    const access = { ...dmAccess, accessEndDate: '2027-03-01', accessEndsSoon: true };
+    const { user, api } = renderDetail(
+      '/app/users/7?tab=access',
+      {
+        ...referenceHandlers,
+        'GET /rest/public/site_relation': () => reply(200, []),
+        [`GET ${BASE}/user/7`]: () => reply(200, person({ userAccesses: [access] })),
+        [SAVE]: () => reply(422, { fieldErrors: { 'userAccesses[0].accessEndDate': [ACCESS_DATE_MESSAGES.past] } }),
+      },
+      WRITER,
+    );
+    const field = await screen.findByLabelText(/^Access end date/);
+    expect(field).toHaveValue('2027-03-01');
+    expect(screen.getByText(ACCESS_DATE_MESSAGES.endsSoon)).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, '2027-06-30');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(ACCESS_DATE_MESSAGES.past)).toBeInTheDocument();
+    expect(api.callsTo(SAVE)[0]!.body).toMatchObject({
+      userAccesses: [{ id: 3, versionno: 2, roleName: 'Data Manager', accessEndDate: '2027-06-30' }],
+    });
   });
 });

@@ -183,6 +183,24 @@ describe('Request New Access / Request Modified Access', { timeout: 60_000 }, ()
     });
   });
 
+  it('asks for an extension: the held end date prefilled, a later one sent with the CHANGE (issue 25)', async () => {
+    const { user, sent } = renderPage(
+      `${PATH}?accessRequestType=UPDATE&userId=7&existingUserAccessId=31`,
+      () => reply(200, { id: 5 }),
+      { access: [{ ...held, accessEndDate: '2027-03-01', accessEndsSoon: true }] },
+    );
+    const field = await screen.findByLabelText(/^Access end date/);
+    expect(field).toHaveValue('2027-03-01');
+    await user.clear(field);
+    await user.type(field, '2027-09-30');
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({
+      requestType: 'CHANGE',
+      accessControls: [{ roleName: 'Investigator', accessEndDate: '2027-09-30' }],
+    });
+  });
+
   it('preselects the system named by ?systemId= and keeps it when a study role is chosen (issue 22)', async () => {
     const { user, sent } = renderPage(`${PATH}?accessRequestType=NEW&systemId=2`, () => reply(200, { id: 5 }), {
       access: [],
