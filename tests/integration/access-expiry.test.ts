@@ -268,6 +268,21 @@ describe('the access expiry workflow (issue 25)', () => {
     await waitForMail(u.email, 'access has ended');
   });
 
+  it('ends an access at the end of its last day in the network time zone', async () => {
+    const u = await createTestUser(api, 'xptz');
+    const end = today();
+    await call(admin, 'PUT', `${BASE}/user/${u.user.id}`, {
+      userAccesses: [await blockOf('Safety Reviewer', { accessEndDate: end })],
+    });
+    const noon = `${end}T12:00:00.000Z`;
+    // At noon UTC it is still that day in Pago Pago (UTC-11): the access holds.
+    await runExpiry(0, { now: noon, timeZone: 'Pacific/Pago_Pago' });
+    expect(await activeOf(u)).toHaveLength(1);
+    // In Kiritimati (UTC+14) the day after has begun: the access ended.
+    await runExpiry(0, { now: noon, timeZone: 'Pacific/Kiritimati' });
+    expect(await activeOf(u)).toEqual([]);
+  });
+
   it('removes in batches: a run with a batch of 1 removes every ended record of several people', async () => {
     const people = await Promise.all([createTestUser(api, 'xpb1'), createTestUser(api, 'xpb2')]);
     for (const p of people) {
