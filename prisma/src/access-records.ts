@@ -10,11 +10,13 @@
  * - `applyAccessPlan` writes it, versioned: a changed or removed record stays, inactive, and its new version
  *   (versionno + 1) points at it (`priorAccessControlId`, `originalRevisionNumber` = the chain's first id); a
  *   removal's new version is itself inactive, so the chain records when the access ended; an end date
- *   (issue 25) travels with the content, and a version keeping its end date keeps the notice sent for it; the systems the
- *   person no longer holds lose their single sign-on grants in the same transaction (sso-revocation.ts);
+ *   (issue 25) travels with the content, and a version keeping its end date keeps the notice sent for it; the
+ *   systems the person no longer holds lose their single sign-on grants in the same transaction
+ *   (sso-revocation.ts);
  * - `setPortalRoles` replaces the user's portal roles;
  * - `checkAccessWrite` / `writeAccess` put these together for a writer: the checks that need the stored rows
- *   (rules, stale records, portal roles, ADMIN), then the write.
+ *   (rules, stale records, portal roles, ADMIN), then the write;
+ * - `expireAccess` removes the records past their end date (issue 25: the access expiry's one write).
  */
 import { type FieldErrors, GLOBAL_ERRORS, endDayOf, resolvedEndDay } from '@portal/contract';
 import type { Prisma, UserAccess } from '../generated/client/client';
