@@ -149,6 +149,22 @@ describe('HTTP caching (000 §4: a reload costs no query)', () => {
   }
 });
 
+describe('the health check', () => {
+  for (const fault of FAULTS) {
+    it(`answers 503 naming the database, never hangs, while the database is ${faultName(fault)}`, async () => {
+      await withApiBehindProxy(async (broken, proxy) => {
+        expect((await answered(broken, { url: '/rest/public/health' })).statusCode).toBe(200);
+        proxy.fail(fault);
+        const res = await answered(broken, { url: '/rest/public/health' });
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toEqual({ message: 'The database is not answering.' });
+        proxy.heal();
+        expect((await answered(broken, { url: '/rest/public/health' })).statusCode).toBe(200);
+      });
+    });
+  }
+});
+
 describe('secured reference lists for the administration screens', () => {
   let readonly: Session;
   let user: Session;
