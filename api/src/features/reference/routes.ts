@@ -102,6 +102,10 @@ const loadActiveSystems: Loader = async (prisma) =>
  */
 const LOAD_DEADLINE_MS = 10_000;
 
+/** How long (ms) the health check waits for the database. */
+const HEALTH_DEADLINE_MS = 5_000;
+const DATABASE_DOWN = 'The database is not answering.';
+
 /** `promise`, or a rejection once `ms` passed without its answer. */
 function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -172,10 +176,21 @@ export const referenceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
   const states = (req: FastifyRequest, reply: FastifyReply, country: string, secured: boolean) =>
     list(`states:${country}`, fixed, () => statesOf(prisma, cache, country), M.states, secured)(req, reply);
 
-  app.get('/rest/public/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => {
-    await prisma.$queryRaw`SELECT 1`;
-    return { status: 'ok' as const };
-  });
+  // The process answers and its database does, within HEALTH_DEADLINE_MS: a stopped or frozen database is a
+  // 503 naming it, never a 500 or a hung probe (/readyz names every dependency).
+  app.get(
+    '/rest/public/health',
+    { schema: { response: { 200: z.object({ status: z.literal('ok') }), 503: MessageSchema } } },
+    async (req) => {
+      try {
+        await withinDeadline(prisma.$queryRaw`SELECT 1`, HEALTH_DEADLINE_MS);
+      } catch (err) {
+        req.log.warn({ err }, 'health: the database did not answer');
+        throw new HttpError(503, { message: DATABASE_DOWN });
+      }
+      return { status: 'ok' as const };
+    },
+  );
 
   app.get('/rest/public/sites', { schema: { response: listOf(SiteSchema) } }, list('sites', fixed, loadSites, M.sites));
   app.get(
