@@ -229,6 +229,35 @@ describe('the access expiry workflow (issue 25)', () => {
     expect(open.requestStatus).toBe('NEW');
   });
 
+  it('removes the others when one person’s removal keeps failing, ends the run, and removes that one later', async () => {
+    const [good, bad] = [await createTestUser(api, 'xpgood'), await createTestUser(api, 'xpbad')];
+    for (const u of [good, bad]) {
+      await call(admin, 'PUT', `${BASE}/user/${u.user.id}`, {
+        userAccesses: [await blockOf('Safety Reviewer', { accessEndDate: today() })],
+      });
+    }
+    // PostgreSQL refuses every change to one person's access records (a record the writer cannot remove).
+    const name = `test_refuse_access_${bad.user.id}`;
+    await api.prisma.$executeRawUnsafe(
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+    );
+    await api.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER ${name} BEFORE UPDATE ON "UserAccess" FOR EACH ROW WHEN (OLD."portalUserId" = ${bad.user.id}) EXECUTE FUNCTION ${name}()`,
+    );
+    try {
+      const result = await runExpiry(2, { removalAttempts: 2 });
+      expect(result.failed).toBeGreaterThanOrEqual(1);
+      expect(await activeOf(good)).toEqual([]);
+      expect((await activeOf(bad)).map((r) => r.roleName)).toEqual(['Safety Reviewer']);
+    } finally {
+      await api.prisma.$executeRawUnsafe(`DROP TRIGGER ${name} ON "UserAccess"`);
+      await api.prisma.$executeRawUnsafe(`DROP FUNCTION ${name}()`);
+    }
+    // The next run removes it.
+    await runExpiry(2, { removalAttempts: 2 });
+    expect(await activeOf(bad)).toEqual([]);
+  });
+
   it('leaves the mail to the next run when SMTP stays down past the run’s mail deadline; the removal stands', async () => {
     const u = await createTestUser(api, 'xpsmtp');
     await call(admin, 'PUT', `${BASE}/user/${u.user.id}`, {
