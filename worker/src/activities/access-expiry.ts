@@ -7,6 +7,7 @@
  * - `sendAccessExpiryNotices` sends the one notice per record chain and end date, and marks the record.
  * Mails go through the outbox (`sendOnce`, keyed per record), so a retried or overlapping run sends each once.
  */
+import { log } from '@temporalio/activity';
 import type { Transporter } from 'nodemailer';
 import type { AccessExpiryActivities, ExpiryBatchInput, ExpiryNoticeInput } from '@portal/workflows';
 import { addDays, dayIn, endDayOf } from '@portal/contract';
@@ -31,23 +32,43 @@ export function createAccessExpiryActivities(
 ): AccessExpiryActivities {
   const domain = senderDomain(settings.from);
 
-  async function expireAccessBatch(input: ExpiryBatchInput): Promise<{ removed: number; more: boolean }> {
+  async function expireAccessBatch(
+    input: ExpiryBatchInput,
+  ): Promise<{ removed: number; failedUserIds: number[]; more: boolean }> {
     const today = dayIn(input.timeZone, new Date(input.now));
+    const skip = input.skipUserIds ?? [];
     const due = await prisma.userAccess.findMany({
-      where: { inactive: false, accessEndDate: { lt: dateColumn(today) } },
+      where: {
+        inactive: false,
+        accessEndDate: { lt: dateColumn(today) },
+        ...(skip.length ? { portalUserId: { notIn: skip } } : {}),
+      },
       select: { portalUserId: true },
       orderBy: [{ accessEndDate: 'asc' }, { id: 'asc' }],
       take: input.limit,
     });
     let removed = 0;
+    let done = 0;
+    const failedUserIds: number[] = [];
+    let lastError: unknown;
     for (const portalUserId of new Set(due.map((d) => d.portalUserId))) {
-      const expired = await prisma.$transaction(
-        (tx) => expireAccess(tx, portalUserId, today, EXPIRY_WRITER, input.runKey.slice(0, 64)),
-        { timeout: 20_000, maxWait: 10_000 },
-      );
-      removed += expired.length;
+      try {
+        const expired = await prisma.$transaction(
+          (tx) => expireAccess(tx, portalUserId, today, EXPIRY_WRITER, input.runKey.slice(0, 64)),
+          { timeout: 20_000, maxWait: 10_000 },
+        );
+        removed += expired.length;
+        done += 1;
+      } catch (err) {
+        // One person's records must not hold every other removal back: left to the next run.
+        failedUserIds.push(portalUserId);
+        lastError = err;
+        log.warn('access expiry: removal failed', { portalUserId, error: String(err) });
+      }
     }
-    return { removed, more: due.length === input.limit };
+    // Nobody removed and someone failed: most likely PostgreSQL itself, which the activity's retry waits for.
+    if (failedUserIds.length && !done) throw lastError;
+    return { removed, failedUserIds, more: due.length === input.limit };
   }
 
   async function sendAccessExpiredMails(input: { limit: number }): Promise<{ sent: number; more: boolean }> {
