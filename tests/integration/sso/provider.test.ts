@@ -1,12 +1,13 @@
 /**
  * The portal as the network's OpenID Connect provider (issue 22), with openid-client as the relying party
  * against the real API (listening), PostgreSQL and slapd: discovery, code + PKCE, the ID token verified against
- * the JWKS, userinfo claims per scope, refresh rotation, the refusal cases, and a removal of access that ends
- * the next refresh.
+ * the JWKS, userinfo claims per scope, refresh rotation, the refusal cases, and a removal of access (by the
+ * Access tab, deactivation or the access expiry) that ends the next refresh.
  */
 import { describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
-import { ssoRefusalText } from '@portal/contract';
+import { addDays, dayIn, ssoRefusalText } from '@portal/contract';
+import { expireAccess } from '@portal/db';
 import { rotateSigningKey } from '../../../api/src/features/oidc/keys';
 import { call, signIn } from '../auth-helpers';
 import {
@@ -158,23 +159,28 @@ describe('the provider (issue 22)', () => {
     }
   });
 
+  /** A person holding `systemId`, signed in to it through the portal: one grant, and their tokens. */
+  const signedInWithGrant = async (config: oidc.Configuration, systemId: number, tag: string) => {
+    const p = await person(sso.current.t, tag, systemId);
+    const { url, verifier, state } = await authorize(config, 'openid');
+    const { callback } = await signInThroughPortal(new Browser(sso.current.base), url, p.session);
+    const tokens = await oidc.authorizationCodeGrant(config, callback!, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    expect(await grantsOf(p.user.subjectId)).toBe(1);
+    return { ...p, tokens };
+  };
+  const grantsOf = async (subjectId: string) =>
+    (
+      await sso.current.t.prisma.$queryRaw<[{ n: number }]>`
+        SELECT count(*)::int AS n FROM "OidcPayload" WHERE "kind" = 'Grant' AND "payload"->>'accountId' = ${subjectId}`
+    )[0].n;
+
   it("revokes the grants of a removed system in the writer's transaction, and all of them on deactivation", async () => {
     const system = await registerSystem(sso.current.t);
     const config = await discover(sso.current.issuer, system.clientId, system.secret);
-    const grantsOf = (subjectId: string) =>
-      sso.current.t.prisma.$queryRaw<[{ n: number }]>`
-        SELECT count(*)::int AS n FROM "OidcPayload" WHERE "kind" = 'Grant' AND "payload"->>'accountId' = ${subjectId}`;
-    const signedIn = async (tag: string) => {
-      const p = await person(sso.current.t, tag, system.systemId);
-      const { url, verifier, state } = await authorize(config, 'openid');
-      const { callback } = await signInThroughPortal(new Browser(sso.current.base), url, p.session);
-      const tokens = await oidc.authorizationCodeGrant(config, callback!, {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-      });
-      expect((await grantsOf(p.user.subjectId))[0].n).toBe(1);
-      return { ...p, tokens };
-    };
+    const signedIn = (tag: string) => signedInWithGrant(config, system.systemId, tag);
     const admin = await signIn(sso.current.t.app, 'reviewer');
 
     // The admin's Access tab takes the system away (000 §7 PUT user_access/user/{id}).
@@ -183,7 +189,7 @@ describe('the provider (issue 22)', () => {
       userAccesses: [],
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect((await grantsOf(removed.user.subjectId))[0].n).toBe(0);
+    expect(await grantsOf(removed.user.subjectId)).toBe(0);
     await expect(oidc.refreshTokenGrant(config, removed.tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
@@ -197,8 +203,30 @@ describe('the provider (issue 22)', () => {
       `/rest/secure/user_management/deactivate_user/${deactivated.user.id}`,
     );
     expect(off.statusCode, off.body).toBe(200);
-    expect((await grantsOf(deactivated.user.subjectId))[0].n).toBe(0);
+    expect(await grantsOf(deactivated.user.subjectId)).toBe(0);
     await expect(oidc.refreshTokenGrant(config, deactivated.tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it('revokes the grants of an access the expiry removes (issue 25), as any removal by the writer', async () => {
+    const system = await registerSystem(sso.current.t);
+    const config = await discover(sso.current.issuer, system.clientId, system.secret);
+    const p = await signedInWithGrant(config, system.systemId, 'ssoexp');
+    const { prisma } = sso.current.t;
+    // The access ended yesterday (set in the database: the API refuses an end date in the past).
+    const yesterday = addDays(dayIn('UTC', new Date()), -1);
+    await prisma.userAccess.updateMany({
+      where: { portalUserId: p.user.id },
+      data: { accessEndDate: new Date(`${yesterday}T00:00:00Z`) },
+    });
+    // What the expiry's activity runs for the person: the one writer's expireAccess.
+    const expired = await prisma.$transaction((tx) =>
+      expireAccess(tx, p.user.id, dayIn('UTC', new Date()), { username: 'system' }),
+    );
+    expect(expired).toHaveLength(1);
+    expect(await grantsOf(p.user.subjectId)).toBe(0);
+    await expect(oidc.refreshTokenGrant(config, p.tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
   });
