@@ -88,7 +88,7 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   const shownAt = Date.now();
   const summaryText = await summary.textContent();
   await shot(page, 'proxy-batch-04-summary');
-  // The summary's counts are the per-block results' (001 §8 'N users with X successes and Y failures').
+  // 001 §8 'N users with X successes and Y failures': N counts the users, X and Y the per-block results.
   const batchId = Number(new URL(url).searchParams.get('batch'));
   const items = await prisma.proxyBatchItem.findMany({ where: { batchId }, orderBy: { requestNum: 'asc' } });
   expect(items).toHaveLength(requests);
@@ -96,7 +96,7 @@ test('a proxy batch of a few dozen users, watched to its summary', async ({ page
   expect(items.every((i) => i.responseStatus !== null)).toBe(true);
   const successes = items.filter((i) => i.success).length;
   expect(successes).toBeGreaterThan(0);
-  expect(summaryText).toContain(PROXY_MESSAGES.submitted(requests, successes, requests - successes));
+  expect(summaryText).toContain(PROXY_MESSAGES.submitted(count, successes, requests - successes));
   await expect(page.getByText(`Processed ${requests} of ${requests} requests`)).toBeVisible();
   const results = page.getByRole('list', { name: 'Per-user results' });
   await expect(results.getByRole('listitem')).toHaveCount(count);
