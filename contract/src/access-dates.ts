@@ -66,7 +66,7 @@ export const ACCESS_DATE_MESSAGES = {
   endsSoon: 'Ends soon',
   noEndDate: 'No end date',
   label: 'Access end date',
-  description: 'Optional: the access ends at the end of this day.',
+  description: 'The access ends at the end of this day.',
 } as const;
 
 /**
