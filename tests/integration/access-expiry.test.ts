@@ -12,7 +12,7 @@ import { readMail } from '@portal/scripts';
 import { ensureAccessExpirySchedule } from '@portal/worker';
 import { ACCESS_EXPIRY_WORKFLOW_TYPE, type AccessExpiryInput, type AccessExpiryResult } from '@portal/workflows';
 import { type TestUser, createTestUser } from './auth-helpers';
-import { demoRequestParts, stackEnv, waitForMail } from './fixtures';
+import { demoRequestParts, roleBlockOf, stackEnv, waitForMail } from './fixtures';
 import { BATCH_URL, batchEnded, subjectsAt } from './proxy-batch/support';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
 import { maybeRecordHistory, until } from './lifecycle/support';
@@ -40,17 +40,7 @@ afterAll(async () => {
 });
 
 const today = () => dayIn('UTC', new Date());
-const systemsOf = async (roleName: string) =>
-  (await api.prisma.studyRoleSystem.findMany({ where: { studyRole: { roleName } } })).map((s) => s.systemId);
-const studyName = async () => (await api.prisma.study.findFirstOrThrow({ orderBy: { study: 'asc' } })).study;
-const blockOf = async (roleName: string, extra: Record<string, unknown> = {}) => ({
-  roleName,
-  siteCodes: [],
-  laoIds: [],
-  studyNames: roleName === 'Safety Reviewer' ? [] : [await studyName()],
-  systemAccessIds: await systemsOf(roleName),
-  ...extra,
-});
+const blockOf = (roleName: string, extra: Record<string, unknown> = {}) => roleBlockOf(api.prisma, roleName, extra);
 const recordsOf = async (u: TestUser): Promise<UserAccess[]> =>
   (await call(admin, 'GET', `${BASE}/user/${u.user.id}`)).json().content;
 const activeOf = (u: TestUser) =>

@@ -13,7 +13,7 @@ import { type TestUser, createTestUser } from './auth-helpers';
 import { type DatabaseBehindProxy, openDatabaseBehindProxy } from '../support/database-fault';
 import { FAULTS, faultName } from '../support/fault-proxy';
 import { pendingActivity } from '../support/pending-activity';
-import { stackEnv } from './fixtures';
+import { roleBlockOf, stackEnv, systemsOfRole } from './fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
 import { until } from './lifecycle/support';
 
@@ -47,17 +47,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-const systemsOf = async (roleName: string) =>
-  (await api.prisma.studyRoleSystem.findMany({ where: { studyRole: { roleName } } })).map((s) => s.systemId);
-const studyName = async () => (await api.prisma.study.findFirstOrThrow({ orderBy: { study: 'asc' } })).study;
-const blockOf = async (roleName: string, extra: Record<string, unknown> = {}) => ({
-  roleName,
-  siteCodes: [],
-  laoIds: [],
-  studyNames: roleName === 'Safety Reviewer' ? [] : [await studyName()],
-  systemAccessIds: await systemsOf(roleName),
-  ...extra,
-});
+const systemsOf = (roleName: string) => systemsOfRole(api.prisma, roleName);
+const blockOf = (roleName: string, extra: Record<string, unknown> = {}) => roleBlockOf(api.prisma, roleName, extra);
 const activeOf = (u: TestUser) =>
   api.prisma.userAccess.findMany({ where: { portalUserId: u.user.id, inactive: false }, orderBy: { roleName: 'asc' } });
 const rolesOf = async (u: TestUser) =>

@@ -81,3 +81,23 @@ export function grantBlock(prisma: PrismaClient, portalUserId: number, block: Ac
     },
   });
 }
+
+/** The ids of the systems configured for study role `roleName`. */
+export const systemsOfRole = async (prisma: PrismaClient, roleName: string): Promise<number[]> =>
+  (await prisma.studyRoleSystem.findMany({ where: { studyRole: { roleName } } })).map((s) => s.systemId);
+
+/**
+ * A role block of `roleName` as the Access tab sends it: the role's systems and the first study (none for
+ * 'Safety Reviewer', which takes no study), with `extra` fields over it.
+ */
+export async function roleBlockOf(prisma: PrismaClient, roleName: string, extra: Record<string, unknown> = {}) {
+  const study = await prisma.study.findFirstOrThrow({ orderBy: { study: 'asc' } });
+  return {
+    roleName,
+    siteCodes: [],
+    laoIds: [],
+    studyNames: roleName === 'Safety Reviewer' ? [] : [study.study],
+    systemAccessIds: await systemsOfRole(prisma, roleName),
+    ...extra,
+  };
+}
