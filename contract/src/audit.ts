@@ -20,6 +20,7 @@ export const AUDIT_ENTITY_TYPES = [
   'SsoClient',
   'ResourceCategory',
   'DashboardItem',
+  'AccessReview',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -33,6 +34,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   SsoClient: 'Single sign-on client',
   ResourceCategory: 'Resource category',
   DashboardItem: 'Dashboard item',
+  AccessReview: 'Access review campaign',
 };
 
 /** Actions written for configuration changes (requests: CREATED, STATUS_*, REVIEW_SAVED, APPLY_*, MAIL_SENT). */

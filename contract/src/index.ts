@@ -8,6 +8,7 @@ export * from './messages';
 export * from './errors';
 export * from './schemas';
 export * from './access-dates';
+export * from './access-reviews';
 export * from './reference';
 export * from './configuration';
 export * from './audit';

@@ -9,6 +9,8 @@ export * from './registration/definition';
 export * from './profile-change/definition';
 export * from './digest/types';
 export * from './access-expiry/types';
+export * from './access-review/types';
+export * from './access-review/start';
 export * from './search-attributes';
 export * from './proxy-batch/types';
 export * from './proxy-batch/start';

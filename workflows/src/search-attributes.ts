@@ -13,6 +13,8 @@ export const RequestStatusKey = defineSearchAttributeKey('RequestStatus', 'KEYWO
 export const SubjectUserIdKey = defineSearchAttributeKey('SubjectUserId', 'INT');
 export const RequesterUserIdKey = defineSearchAttributeKey('RequesterUserId', 'INT');
 export const ProxyBatchIdKey = defineSearchAttributeKey('ProxyBatchId', 'KEYWORD');
+/** Issue 25: the access review campaign a workflow runs (`access-review-<id>`). */
+export const AccessReviewIdKey = defineSearchAttributeKey('AccessReviewId', 'KEYWORD');
 
 /** Every custom search attribute key, in registration order. */
 export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeType>[] = [
@@ -21,6 +23,7 @@ export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeT
   SubjectUserIdKey,
   RequesterUserIdKey,
   ProxyBatchIdKey,
+  AccessReviewIdKey,
 ];
 
 /** The CLI's spelling of a search attribute type (`temporal operator search-attribute create --type`). */
