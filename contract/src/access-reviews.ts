@@ -294,6 +294,8 @@ export const ProvenanceEventSchema = z.object({
   requestId: z.number().int().nullable(),
   batchId: z.number().int().nullable(),
   campaignId: z.number().int().nullable(),
+  /** The campaign's name as its decision row recorded it (CAMPAIGN events), else null. */
+  campaignName: z.string().nullable(),
   workflowId: z.string().nullable(),
   comment: z.string().nullable(),
 });
