@@ -14,6 +14,7 @@ export * from './locks';
 export * from './password-links';
 export * from './access-rules';
 export * from './access-records';
+export * from './access-review-removal';
 export * from './access-change-filing';
 export * from './sso-revocation';
 export * from './oidc-keys';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
-import { AccessDateSettingsSchema } from '@portal/contract';
+import { AccessDateSettingsSchema, AccessReviewSettingsSchema } from '@portal/contract';
 import { type DirectoryConfig, DirectoryConfigSchema } from '@portal/directory';
 
 /** A Temporal duration ('3 days', '90s', '15 minutes'), checked by parsing it. */
@@ -59,6 +59,8 @@ export const WorkerConfigSchema = z.object({
    */
   ACCESS_EXPIRY_EVERY: duration.default('15 minutes'),
   ...AccessDateSettingsSchema.shape,
+  /** Access review campaigns (issue 25): the study role whose holders review their LAOs' items. */
+  ...AccessReviewSettingsSchema.shape,
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

@@ -9,3 +9,4 @@ export { ensureReviewerDigestSchedule } from './digest-schedule';
 export { ensureAccessExpirySchedule } from './access-expiry-schedule';
 export { sendOnce } from './mail/outbox';
 export { createTransport } from './mail/transport';
+export { startUnstartedAccessReview, unstartedAccessReviews } from './access-review-reconcile';

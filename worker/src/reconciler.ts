@@ -3,8 +3,9 @@
  * its workflow; when that start failed (Temporal away, a crash between commit and start), the row stays
  * unmarked. This starts the workflow of every row left unmarked after a grace period, with the same
  * policies as filing (USE_EXISTING, REJECT_DUPLICATE), marks the row, and logs and audits the repair; and it
- * stores ABORTED a proxy batch whose workflow closed while its row says RUNNING, and starts the back-channel
- * logout of every notice a revocation wrote (issue 22). Runs on worker start and on
+ * stores ABORTED a proxy batch whose workflow closed while its row says RUNNING, starts the back-channel
+ * logout of every notice a revocation wrote (issue 22) and every access review campaign left unstarted
+ * (issue 25, access-review-reconcile.ts). Runs on worker start and on
  * a timer; safe to run from several workers at once.
  */
 import type { Client } from '@temporalio/client';
@@ -20,6 +21,7 @@ import {
 } from './kinds/proxy-batch/reconcile';
 import type { UnstartedRequest } from './kinds/types';
 import { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
+import { startUnstartedAccessReview, unstartedAccessReviews } from './access-review-reconcile';
 
 export interface ReconcilerOptions {
   prisma: PrismaClient;
@@ -128,6 +130,11 @@ export async function reconcileUnstartedRequests(opts: ReconcilerOptions): Promi
     await runningBatches(opts.prisma),
     (row) => row.workflowId,
     (row) => abortClosedBatch(opts, row),
+  );
+  await each(
+    await unstartedAccessReviews(opts.prisma, before),
+    (row) => row.workflowId,
+    (row) => startUnstartedAccessReview(opts, row),
   );
   await each(
     await unstartedLogoutNotices(opts.prisma),

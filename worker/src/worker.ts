@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { AccessReviewSettings } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
@@ -35,6 +36,8 @@ export async function createWorker(opts: {
   overrides?: Partial<PortalActivities>;
   /** Signs back-channel logout tokens (issue 22); without it none is sent. */
   sso?: SsoSettings;
+  /** Access review campaigns' settings (issue 25: ACCESS_REVIEW_STUDY_ROLE); default 'LAO Staff'. */
+  accessReview?: AccessReviewSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -51,7 +54,10 @@ export async function createWorker(opts: {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
-    activities: { ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso), ...opts.overrides },
+    activities: {
+      ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso, opts.accessReview),
+      ...opts.overrides,
+    },
     // A bundle built ahead of time already holds the workflow interceptors (WORKFLOW_TRACING_MODULE).
     ...tracing,
     interceptors: {

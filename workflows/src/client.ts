@@ -11,6 +11,7 @@ export * from './digest/types';
 export * from './access-expiry/types';
 export * from './access-review/types';
 export * from './access-review/start';
+export * from './access-review/activities';
 export * from './search-attributes';
 export * from './proxy-batch/types';
 export * from './proxy-batch/start';

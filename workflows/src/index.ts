@@ -9,3 +9,5 @@ export { reviewerDigestWorkflow } from './digest/workflow';
 export { proxyBatchWorkflow } from './proxy-batch/workflow';
 export { ssoLogoutWorkflow } from './sso-logout/workflow';
 export { accessExpiryWorkflow } from './access-expiry/workflow';
+export { accessReviewWorkflow } from './access-review/workflow';
+export { accessReviewScheduledWorkflow } from './access-review/scheduled-workflow';

@@ -1,8 +1,11 @@
 /** Builds the worker's activity implementations around one Prisma client and one SMTP transport. */
+import { ACCESS_REVIEW_DEFAULTS, type AccessReviewSettings } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import type {
   AccessExpiryActivities,
+  AccessReviewActivities,
+  AccessReviewScheduleActivities,
   DigestActivities,
   LifecycleActivities,
   ProxyBatchActivities,
@@ -17,6 +20,10 @@ import {
   createUndoOutsideEffects,
 } from './commit';
 import { createAccessExpiryActivities } from './access-expiry';
+import { createAccessReviewCloseActivities } from './access-review-close';
+import { createAccessReviewMailActivities } from './access-review-mail';
+import { createAccessReviewScheduleActivities } from './access-review-schedule';
+import { createAccessReviewSnapshotActivities } from './access-review-snapshot';
 import { createSendReviewerDigest } from './digest';
 import { createRecordMailFailure, createSendResolutionMail } from './mail';
 import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
@@ -28,17 +35,21 @@ export type PortalActivities = LifecycleActivities &
   DigestActivities &
   ProxyBatchActivities &
   SsoLogoutActivities &
-  AccessExpiryActivities;
+  AccessExpiryActivities &
+  AccessReviewActivities &
+  AccessReviewScheduleActivities;
 
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
- * signs back-channel logout tokens; without it (single sign-on off) none is sent.
+ * signs back-channel logout tokens; without it (single sign-on off) none is sent. `accessReview`: the study role
+ * whose holders review their LAOs' items (ACCESS_REVIEW_STUDY_ROLE).
  */
 export function createActivities(
   prisma: PrismaClient,
   mail: MailSettings,
   directory?: DirectoryConfig,
   sso: SsoSettings = { issuer: '', production: false },
+  accessReview: AccessReviewSettings = { ACCESS_REVIEW_STUDY_ROLE: ACCESS_REVIEW_DEFAULTS.studyRole },
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -52,5 +63,9 @@ export function createActivities(
     ...createProxyBatchActivities(prisma),
     ...createSsoLogoutActivities(prisma, sso),
     ...createAccessExpiryActivities(prisma, transport, mail),
+    ...createAccessReviewSnapshotActivities(prisma),
+    ...createAccessReviewMailActivities(prisma, transport, mail, accessReview),
+    ...createAccessReviewCloseActivities(prisma),
+    ...createAccessReviewScheduleActivities(prisma),
   };
 }

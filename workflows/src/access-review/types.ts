@@ -36,8 +36,14 @@ export interface AccessReviewInput {
   reminderEvery: string | null;
   /** Carried across continue-as-new: where the snapshot goes on (the last UserAccess id stored), absent at start. */
   snapshotAfterId?: number;
-  /** Carried across continue-as-new once open (tests: the deadline instant, ISO 8601). */
+  /** Carried across continue-as-new once open: the phase it goes on in. */
   phase?: AccessReviewPhase;
+  /** Carried across continue-as-new once open: when it opened and its deadline (ISO 8601). */
+  openedAt?: string;
+  deadline?: string;
+  /** Carried across continue-as-new once open: reminder rounds done and mails given up so far. */
+  remindersSent?: number;
+  mailsFailed?: number;
   snapshotBatch?: number;
   snapshotBatchesPerRun?: number;
   removalBatch?: number;
@@ -85,3 +91,13 @@ export interface AccessReviewScheduledInput {
   duration?: string;
   reminderEvery?: string | null;
 }
+
+/** The `close` update's refusal while the items are still being stored (a cancel is allowed then). */
+export const ACCESS_REVIEW_CLOSE_DURING_SNAPSHOT =
+  'This access review campaign is still storing its items: cancel it, or close it once it is open.';
+/** The ApplicationFailure type of a refused `close` or `cancel`. */
+export const ACCESS_REVIEW_UPDATE_REFUSED = 'ACCESS_REVIEW_UPDATE_REFUSED';
+/** Reviewers mailed per invitation or reminder activity. */
+export const ACCESS_REVIEW_MAIL_CHUNK = 100;
+/** Who closes a campaign at its deadline (closedByUsername, the audit rows' actor). */
+export const ACCESS_REVIEW_SYSTEM_ACTOR = 'system';
