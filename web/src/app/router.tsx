@@ -66,6 +66,10 @@ const ResourceCategoryPage = screen(() => import('../configure/dashboard/Categor
 const DashboardItemPage = screen(() => import('../configure/dashboard/ItemPage'), 'ItemPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
 const UserDetailPage = screen(() => import('../users/UserDetailPage'), 'UserDetailPage');
+const AccessReviewsPage = screen(() => import('../access-reviews/AccessReviewsPage'), 'AccessReviewsPage');
+const CampaignsPage = screen(() => import('../access-reviews/admin/CampaignsPage'), 'CampaignsPage');
+const NewCampaignPage = screen(() => import('../access-reviews/admin/NewCampaignPage'), 'NewCampaignPage');
+const CampaignPage = screen(() => import('../access-reviews/admin/CampaignPage'), 'CampaignPage');
 const SsoStepPage = screen(() => import('../sso/SsoStepPage'), 'SsoStepPage');
 const SsoRefusedPage = screen(() => import('../sso/SsoRefusedPage'), 'SsoRefusedPage');
 
@@ -156,6 +160,12 @@ export const router = createBrowserRouter([
       // The dashboard's resources (issue 23): ADMIN only, viewing included.
       secure(app.configure.resourceCategory.path, ResourceCategoryPage, 'ADMIN'),
       secure(app.configure.dashboardItem.path, DashboardItemPage, 'ADMIN'),
+      // Issue 25: any signed-in user may open Access Reviews (it says when there is nothing to review); the
+      // campaigns are ADMIN's.
+      secure(app.accessReviews.path, AccessReviewsPage),
+      secure(app.accessReviewCampaigns.path, CampaignsPage, 'ADMIN'),
+      secure(app.accessReviewCampaigns.create.path, NewCampaignPage, 'ADMIN'),
+      secure(app.accessReviewCampaigns.one.path, CampaignPage, 'ADMIN'),
       secure(app.auditTrail.path, AuditTrailPage, 'READ_USERS'),
       secure(app.userDetail.path, UserDetailPage, 'READ_USERS'),
       { path: '*', element: <NotFound home={app.dashboard.href} /> },

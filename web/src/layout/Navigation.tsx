@@ -2,6 +2,7 @@ import { NavLink, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { hasAllPermissions, type Permission } from '@portal/contract';
 import { Link, useLocation } from 'react-router-dom';
 import { USER_MANUAL_URL } from '../lib/config';
+import { useMyAccessReviews } from '../lib/myAccessReviews';
 import { paths } from '../lib/paths';
 import { useProfile } from '../lib/sessionQueries';
 
@@ -36,6 +37,13 @@ const PROXY_ACCESS_CHANGE: NavItem = {
   isActive: (p) => p === app.proxyAccessChange.path,
 };
 
+/** Issue 25: only when GET access_review/mine says the user reviews (LAO staff of an LAO, User Support). */
+const ACCESS_REVIEWS: NavItem = {
+  label: 'Access Reviews',
+  to: app.accessReviews.href(),
+  isActive: (p) => p === app.accessReviews.path,
+};
+
 /** Under the 'Administration' heading, shown to users with READ_USERS, in 000 §2's order (Routes table). */
 const ADMIN_ITEMS: NavItem[] = [
   {
@@ -50,6 +58,13 @@ const ADMIN_ITEMS: NavItem[] = [
     to: `${app.configure.path}/`,
     isActive: (p) => p.startsWith(app.configure.path),
     permission: 'READ_USERS',
+  },
+  // Issue 25: access review campaigns and recurring reviews, ADMIN only.
+  {
+    label: 'Access Review Campaigns',
+    to: app.accessReviewCampaigns.href(),
+    isActive: (p) => p.startsWith(app.accessReviewCampaigns.path),
+    permission: 'ADMIN',
   },
   {
     label: 'Audit Trail',
@@ -81,6 +96,7 @@ export function Navigation({
   const admin = ADMIN_ITEMS.filter(visible);
   const profile = useProfile();
   const proxy = !profile.isLoading && profile.data?.canSubmitProxyAccessChangeRequests.canSubmit === true;
+  const reviewer = useMyAccessReviews().data?.reviewer === true;
 
   const render = (item: NavItem) => {
     const active = item.isActive(pathname, tab);
@@ -102,6 +118,7 @@ export function Navigation({
     <Stack component="nav" aria-label="Main navigation" gap={2}>
       {MAIN_ITEMS.filter(visible).map(render)}
       {proxy && render(PROXY_ACCESS_CHANGE)}
+      {reviewer && render(ACCESS_REVIEWS)}
       {canChangePassword && render(CHANGE_PASSWORD)}
       {hasAllPermissions(permissions, ['READ_USERS']) && admin.length > 0 && (
         <>

@@ -152,6 +152,19 @@ export const paths = {
         },
       },
     },
+    /** Access Reviews (issue 25): the reviewer's items; `campaignId` picks a campaign (the invitation mail links it). */
+    accessReviews: {
+      path: '/app/access-reviews',
+      href: (campaignId?: number) =>
+        campaignId ? `/app/access-reviews?campaignId=${campaignId}` : '/app/access-reviews',
+    },
+    /** Access review campaigns (issue 25, ADMIN): the list (`recurring` tab), a new campaign, one campaign. */
+    accessReviewCampaigns: {
+      path: '/app/access-review-campaigns',
+      href: (tab?: 'recurring') => (tab ? `/app/access-review-campaigns?tab=${tab}` : '/app/access-review-campaigns'),
+      create: { path: '/app/access-review-campaigns/new', href: '/app/access-review-campaigns/new' },
+      one: { path: '/app/access-review-campaigns/:id', href: (id: number) => `/app/access-review-campaigns/${id}` },
+    },
     auditTrail: {
       path: '/app/audit-trail',
       /** The audit trail, or one record's history in it. */

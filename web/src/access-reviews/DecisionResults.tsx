@@ -1,0 +1,60 @@
+import { Alert, Badge, Paper, Stack, Text, Title } from '@mantine/core';
+import { ACCESS_REVIEW_MESSAGES, type AccessReviewDecisionResult } from '@portal/contract';
+
+/** A result's message: the contract's text, also when the server names it by its key ('changedSinceSnapshot'). */
+export function resultMessage(message: string | null): string | null {
+  const known = (ACCESS_REVIEW_MESSAGES as Record<string, unknown>)[message ?? ''];
+  return typeof known === 'string' ? known : message;
+}
+
+/** What the page knew of each item when it decided (its name), by item id. */
+export type ItemNames = ReadonlyMap<number, string>;
+
+/**
+ * The answer of a bulk decision, like a proxy batch's per-user results (issue 25): a summary ('N decisions
+ * saved', and how many were refused), then one line per item tried: Saved or Refused with the reason, and the
+ * note of an item that changed since the snapshot. Items decided by filter that were not on the page are
+ * named by their number.
+ */
+export function DecisionResults({
+  result,
+  decision,
+  names,
+  onDismiss,
+}: {
+  result: AccessReviewDecisionResult;
+  decision: 'KEEP' | 'REMOVE';
+  names: ItemNames;
+  onDismiss: () => void;
+}) {
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="decision-results-title">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="decision-results-title">
+          Results of {decision === 'KEEP' ? 'Keep' : 'Remove'}
+        </Title>
+        <Alert
+          color={result.refused ? 'yellow' : 'green'}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss results"
+          onClose={onDismiss}
+        >
+          {ACCESS_REVIEW_MESSAGES.decided(result.decided)}
+          {result.refused > 0 && `, ${result.refused} refused`}.
+        </Alert>
+        <Stack component="ol" gap={4} pl="lg" m={0} aria-label="Per-item results">
+          {result.results.map((r) => (
+            <Text component="li" size="sm" key={r.itemId}>
+              {names.get(r.itemId) ?? `Item ${r.itemId}`}{' '}
+              <Badge color={r.ok ? 'green' : 'red'} variant="light" size="sm" tt="none">
+                {r.ok ? 'Saved' : 'Refused'}
+              </Badge>
+              {r.message && <span> {resultMessage(r.message)}</span>}
+            </Text>
+          ))}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
