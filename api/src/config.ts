@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
-import { AccessDateSettingsSchema } from '@portal/contract';
+import { AccessDateSettingsSchema, AccessReviewSettingsSchema } from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { OBSERVABILITY_SETTINGS } from './observability/settings';
 
@@ -221,6 +221,8 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   ...OBSERVABILITY_SETTINGS,
   // --- Time-bound access (issue 25): ACCESS_MAX_DAYS, ACCESS_EXPIRY_NOTICE_DAYS, NETWORK_TIME_ZONE ---
   ...AccessDateSettingsSchema.shape,
+  // --- Access review campaigns (issue 25): ACCESS_REVIEW_STUDY_ROLE, whose holders review their LAOs' items ---
+  ...AccessReviewSettingsSchema.shape,
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

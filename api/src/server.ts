@@ -17,6 +17,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { registerSecurity } from './auth/security';
 import type { Deps } from './deps';
+import { accessReviewRoutes } from './features/access-reviews/routes';
 import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
 import { configurationRoutes } from './features/configuration/routes';
@@ -103,6 +104,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     registrationRoutes,
     userDetailRoutes,
     userAccessRoutes,
+    accessReviewRoutes,
     usersListRoutes,
     dashboardRoutes,
     dashboardResourceRoutes,

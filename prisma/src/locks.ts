@@ -16,10 +16,12 @@ export const LOCK_NAMESPACES = {
   REGISTRATION: 1002,
   PROFILE_CHANGE: 1003,
   PROXY_BATCH: 1004,
+  /** Issue 25: an ADMIN's filing of a one-off access review campaign (subject: the ADMIN). */
+  ACCESS_REVIEW: 1005,
   USER_ACCESS: 2001,
   EMAIL: 2002,
 } as const;
-export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE' | 'PROXY_BATCH';
+export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE' | 'PROXY_BATCH' | 'ACCESS_REVIEW';
 
 type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
