@@ -1,0 +1,50 @@
+import type { AccessReviewCampaignDetail, AccessReviewSchedule } from '@portal/contract';
+
+/** Fixtures of the ADMIN campaign screens' tests (issue 25): an open campaign with progress, a schedule. */
+export const campaignFixture: AccessReviewCampaignDetail = {
+  id: 12,
+  workflowId: 'access-review-12',
+  workflowUrl: 'http://temporal.test/namespaces/default/workflows/access-review-12',
+  name: 'MA036 spring review',
+  scope: { systemAccessIds: [2], roleNames: [], laoIds: ['MA036'] },
+  reviewers: 'LAO_STAFF',
+  durationDays: 14,
+  reminderEveryDays: 3,
+  defaultDecision: 'KEEP',
+  status: 'OPEN',
+  scheduleId: null,
+  createdByUsername: 'admin',
+  sysdat: '2026-11-20T09:00:00.000Z',
+  openedAt: '2026-11-20T09:00:05.000Z',
+  deadline: '2026-12-04T09:00:05.000Z',
+  closedAt: null,
+  closedByUsername: null,
+  itemsTotal: 10,
+  decided: 6,
+  undecided: 4,
+  toRemove: 2,
+  removedCount: 0,
+  keptCount: 0,
+  changedCount: 0,
+  byReviewer: [{ username: 'laostaff', keep: 4, remove: 2 }],
+  undecidedByPool: [
+    { pool: 'MA036', count: 3 },
+    { pool: 'User Support', count: 1 },
+  ],
+};
+
+export const scheduleFixture: AccessReviewSchedule = {
+  id: 3,
+  scheduleId: 'access-review-schedule-3',
+  scheduleUrl: 'http://temporal.test/namespaces/default/schedules/access-review-schedule-3',
+  name: 'Quarterly review',
+  scope: { systemAccessIds: [], roleNames: [], laoIds: [] },
+  reviewers: 'USER_SUPPORT',
+  durationDays: 14,
+  reminderEveryDays: 0,
+  defaultDecision: 'KEEP',
+  everyDays: 90,
+  inactive: false,
+  sysdat: '2026-11-01T09:00:00.000Z',
+  campaigns: 2,
+};
