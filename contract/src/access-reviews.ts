@@ -280,7 +280,16 @@ export type MyAccessReviews = z.infer<typeof MyAccessReviewsSchema>;
 
 // --- Why does this person have this access (provenance) ---
 
-export const PROVENANCE_SOURCES = ['REQUEST', 'PROXY_BATCH', 'ADMIN_EDIT', 'CAMPAIGN', 'EXPIRY', 'OTHER'] as const;
+/** Where an event came from; REGISTRATION: the approval of the person's registration (its id in `requestId`). */
+export const PROVENANCE_SOURCES = [
+  'REQUEST',
+  'PROXY_BATCH',
+  'REGISTRATION',
+  'ADMIN_EDIT',
+  'CAMPAIGN',
+  'EXPIRY',
+  'OTHER',
+] as const;
 export type ProvenanceSource = (typeof PROVENANCE_SOURCES)[number];
 
 /** One event of an access record's history, read from the audit trail. */
@@ -290,7 +299,7 @@ export const ProvenanceEventSchema = z.object({
   label: z.string(),
   source: z.enum(PROVENANCE_SOURCES),
   actorUsername: z.string(),
-  /** The access-change request, proxy batch or campaign it came from, when any. */
+  /** The access-change request (the registration for REGISTRATION), proxy batch or campaign it came from. */
   requestId: z.number().int().nullable(),
   batchId: z.number().int().nullable(),
   campaignId: z.number().int().nullable(),

@@ -46,6 +46,20 @@ const answer: Provenance = {
       ],
     },
     { accessId: 42, roleName: 'Monitor', events: [] },
+    {
+      accessId: 43,
+      roleName: 'Safety Reviewer',
+      events: [
+        event({ label: 'Granted', source: 'REGISTRATION', requestId: 5, actorUsername: 'reviewer1' }),
+        event({ label: 'Changed (no audit row)', source: 'OTHER', actorUsername: 'seed' }),
+        event({
+          label: 'Expired',
+          source: 'EXPIRY',
+          actorUsername: 'system',
+          comment: 'The access ended on 2026-11-01.',
+        }),
+      ],
+    },
   ],
 };
 
@@ -82,6 +96,18 @@ describe('AccessProvenance', () => {
     expect(items[3]).toHaveTextContent(/Kept in review, from access review campaign ‘Q4 review’ #9, by laostaff/);
     expect(items[3]).toHaveTextContent('Comment: still on the study');
     expect(items[0]!.querySelector('time')).toHaveAttribute('datetime', '2026-11-02T14:30:00.000Z');
+  });
+
+  it('names a registration, a version without an audit row and an expiry', async () => {
+    renderHistory(() => reply(200, answer), [43], ['USER', 'READ_USERS']);
+    const items = within(await screen.findByRole('list')).getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(/Granted, from registration #5, by reviewer1/);
+    expect(screen.getByRole('link', { name: 'registration #5' })).toHaveAttribute(
+      'href',
+      '/app/user-requests/registration/5',
+    );
+    expect(items[1]).toHaveTextContent(/Changed \(no audit row\), from a record written without an audit row, by seed/);
+    expect(items[2]).toHaveTextContent(/Expired, from the end date \(access expiry\), by system/);
   });
 
   it('names the request without a link for a person who may not open reviews', async () => {

@@ -16,32 +16,40 @@ export const PROVENANCE_TEXTS = {
   listLabel: (roleName: string) => `History of the ${roleName} access`,
 } as const;
 
-/** Where an event came from, in words; the request and the proxy batch as links for those who may open them. */
-function sourceOf(event: ProvenanceEvent, canOpenRequests: boolean): ReactNode {
+/** A numbered source, as a link for those who may open it (`href` null: as text). */
+function named(text: string, href: string | null): ReactNode {
+  return href ? (
+    <Anchor component={Link} to={href} size="sm">
+      {text}
+    </Anchor>
+  ) : (
+    <>{text}</>
+  );
+}
+
+/** Where an event came from, in words; requests, registrations and proxy batches linked for READ_USERS. */
+function sourceOf(event: ProvenanceEvent, canOpen: boolean): ReactNode {
+  const { requestId, batchId } = event;
   const request =
-    event.requestId === null ? null : canOpenRequests ? (
-      <Anchor component={Link} to={paths.app.accessChangeReview.href(event.requestId)} size="sm">
-        access-change request #{event.requestId}
-      </Anchor>
-    ) : (
-      <>access-change request #{event.requestId}</>
-    );
+    requestId === null
+      ? null
+      : named(`access-change request #${requestId}`, canOpen ? paths.app.accessChangeReview.href(requestId) : null);
   switch (event.source) {
     case 'REQUEST':
       return request ?? 'an access-change request';
     case 'PROXY_BATCH':
       return (
         <>
-          {event.batchId === null ? (
-            'a proxy batch'
-          ) : (
-            <Anchor component={Link} to={paths.app.proxyAccessChange.href(event.batchId)} size="sm">
-              proxy batch #{event.batchId}
-            </Anchor>
-          )}
+          {batchId === null
+            ? 'a proxy batch'
+            : named(`proxy batch #${batchId}`, canOpen ? paths.app.proxyAccessChange.href(batchId) : null)}
           {request && <> ({request})</>}
         </>
       );
+    case 'REGISTRATION':
+      return requestId === null
+        ? 'the approval of the registration'
+        : named(`registration #${requestId}`, canOpen ? paths.app.registrationReview.href(requestId) : null);
     case 'ADMIN_EDIT':
       return "an administrator's edit of the Access tab";
     case 'CAMPAIGN': {
@@ -53,12 +61,12 @@ function sourceOf(event: ProvenanceEvent, canOpenRequests: boolean): ReactNode {
     case 'EXPIRY':
       return 'the end date (access expiry)';
     default:
-      return 'a record written before the audit trail named it';
+      return request ? <>{request} (written without an audit row)</> : 'a record written without an audit row';
   }
 }
 
 /** One event: when, what, from where, by whom and the comment, as one readable list item. */
-function EventItem({ event, canOpenRequests }: { event: ProvenanceEvent; canOpenRequests: boolean }) {
+function EventItem({ event, canOpen }: { event: ProvenanceEvent; canOpen: boolean }) {
   return (
     <li>
       <Group gap={6} wrap="wrap" align="baseline">
@@ -66,7 +74,7 @@ function EventItem({ event, canOpenRequests }: { event: ProvenanceEvent; canOpen
           <time dateTime={event.at}>{formatDateTime(event.at)}</time>
         </Text>
         <Text size="sm" span>
-          {event.label}, from {sourceOf(event, canOpenRequests)}, by {event.actorUsername}
+          {event.label}, from {sourceOf(event, canOpen)}, by {event.actorUsername}
         </Text>
       </Group>
       {event.comment && (
@@ -87,7 +95,7 @@ function EventItem({ event, canOpenRequests }: { event: ProvenanceEvent; canOpen
  */
 export function AccessProvenance({ portalUserId, accessId }: { portalUserId: number; accessId: number }) {
   const provenance = useAccessProvenance(portalUserId);
-  const canOpenRequests = useHasPermissions('READ_USERS');
+  const canOpen = useHasPermissions('READ_USERS');
   if (provenance.isError) {
     return <LoadError text={PROVENANCE_TEXTS.loadFailed} onRetry={() => void provenance.refetch()} />;
   }
@@ -110,7 +118,7 @@ export function AccessProvenance({ portalUserId, accessId }: { portalUserId: num
   return (
     <Stack gap={4} component="ol" aria-label={PROVENANCE_TEXTS.listLabel(record.roleName)} m={0} pl="md">
       {record.events.map((event, i) => (
-        <EventItem key={`${event.at}-${i}`} event={event} canOpenRequests={canOpenRequests} />
+        <EventItem key={`${event.at}-${i}`} event={event} canOpen={canOpen} />
       ))}
     </Stack>
   );

@@ -3,11 +3,13 @@
  * record, one revision (READ_USERS); GET one user's records (READ_USERS); POST a record, PUT a record, PUT a
  * user's whole access (WRITE_USERS; 422 with REQUEST_IN_PROGRESS while the user has an open access-change
  * request, fieldErrors and STALE_VERSION; 304 when nothing changes). The signed-in user's own records
- * (GET .../user) are the profile feature's.
+ * (GET .../user) are the profile feature's. GET user/{portalUserId}/provenance (issue 25): why the person holds
+ * each active record (the person, READ_USERS or a campaign reviewer of theirs; provenance.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AccessProvenanceSchema,
   CreateUserAccessBodySchema,
   IdParamsSchema,
   PortalUserIdParamsSchema,
@@ -20,6 +22,7 @@ import {
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { accessProvenanceOf, assertMayReadProvenance } from './provenance';
 import {
   createAccess,
   getAccess,
@@ -53,6 +56,23 @@ export const userAccessRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
       },
     },
     async (req) => ({ content: await userAccessOf(prisma, req.params.portalUserId) }),
+  );
+
+  app.get(
+    `${BASE}/user/:portalUserId/provenance`,
+    {
+      // Signed in; who may read whose history is checked against the stored rows (assertMayReadProvenance).
+      config: { permission: 'USER' },
+      schema: {
+        params: PortalUserIdParamsSchema,
+        response: { 200: AccessProvenanceSchema, 404: MessageSchema, ...SECURE_ERRORS },
+      },
+    },
+    async (req) => {
+      const id = req.params.portalUserId;
+      await assertMayReadProvenance(prisma, deps.cfg.ACCESS_REVIEW_STUDY_ROLE, requireAuth(req), id);
+      return accessProvenanceOf(prisma, id);
+    },
   );
 
   app.get(`${BASE}/:id`, { config: READ, schema: { params: IdParamsSchema, response: one } }, (req) =>
