@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useOwnAccess, useOwnRequests } from '../lib/sessionQueries';
 import { AccessEnd } from '../shared/AccessEnd';
+import { AccessHistorySection } from '../shared/AccessProvenance';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { MyApplications } from '../shared/MyApplications';
@@ -17,8 +18,9 @@ const newAccessUrl = (userId: number, roleNamesInUse: readonly string[]) =>
   paths.app.requestAccess.href({ type: 'NEW', userId, roleNamesInUse });
 
 /**
- * Profile Access tab (000 §2 Profile screen): the user's access by study role, each row a modify request; then
- * 'My applications', the held systems with single sign-on (issue 22 Launch).
+ * Profile Access tab (000 §2 Profile screen): the user's access by study role, each row a modify request; each
+ * record's History (issue 25 'Why does this person have this access'); then 'My applications', the held systems
+ * with single sign-on (issue 22 Launch).
  */
 export function AccessTab({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
@@ -82,6 +84,11 @@ export function AccessTab({ profile }: { profile: Profile }) {
             render: (r) => <AccessEnd date={r.accessEndDate} soon={r.accessEndsSoon} />,
           },
         ]}
+      />
+      <AccessHistorySection
+        portalUserId={profile.portalUserId}
+        records={access.data ?? []}
+        headingId="profile-access-history-heading"
       />
       <MyApplications headingId="profile-applications-heading" />
     </Stack>

@@ -8,7 +8,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, sequence, type Handler } from '../testing/mockApi';
 import { renderRoute } from '../testing/render';
-import { AccessProvenance, PROVENANCE_TEXTS } from './AccessProvenance';
+import { AccessHistorySection, AccessProvenance, PROVENANCE_TEXTS } from './AccessProvenance';
 
 const URL_KEY = 'GET /rest/secure/user_access/user/7/provenance';
 
@@ -137,5 +137,29 @@ describe('AccessProvenance', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(PROVENANCE_TEXTS.loadFailed);
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('list')).toBeInTheDocument();
+  });
+
+  it("the Access tabs' expanders read nothing until one is opened, then show that record's history", async () => {
+    const api = mockApi({ [URL_KEY]: () => reply(200, answer) });
+    const records = [
+      { id: 41, roleName: 'Data Manager' },
+      { id: 42, roleName: 'Monitor' },
+    ];
+    const { user } = renderRoute({
+      path: '/',
+      url: '/',
+      element: <AccessHistorySection portalUserId={7} records={records} headingId="h" />,
+    });
+    expect(screen.getByRole('heading', { name: PROVENANCE_TEXTS.sectionTitle })).toBeInTheDocument();
+    const dm = screen.getByRole('button', { name: PROVENANCE_TEXTS.expander('Data Manager') });
+    expect(dm).toHaveAttribute('aria-expanded', 'false');
+    expect(api.calls).toHaveLength(0);
+    await user.click(dm);
+    expect(dm).toHaveAttribute('aria-expanded', 'true');
+    const list = await screen.findByRole('list', { name: PROVENANCE_TEXTS.listLabel('Data Manager') });
+    expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent(/Granted, from access-change request #12/);
+    await user.click(screen.getByRole('button', { name: PROVENANCE_TEXTS.expander('Monitor') }));
+    expect(await screen.findByText(PROVENANCE_TEXTS.empty)).toBeInTheDocument();
+    expect(api.calls).toHaveLength(1);
   });
 });

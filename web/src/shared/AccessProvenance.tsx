@@ -1,6 +1,6 @@
-import { Anchor, Group, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Accordion, Anchor, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ProvenanceEvent } from '@portal/contract';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
@@ -14,6 +14,10 @@ export const PROVENANCE_TEXTS = {
   empty: 'No history recorded',
   loadFailed: 'Problem loading the history of this access.',
   listLabel: (roleName: string) => `History of the ${roleName} access`,
+  sectionTitle: 'Where this access came from',
+  sectionIntro:
+    'For each access, the request, review, proxy batch, edit or campaign decision that granted, changed or kept it.',
+  expander: (roleName: string) => `History: ${roleName}`,
 } as const;
 
 /** A numbered source, as a link for those who may open it (`href` null: as text). */
@@ -120,6 +124,43 @@ export function AccessProvenance({ portalUserId, accessId }: { portalUserId: num
       {record.events.map((event, i) => (
         <EventItem key={`${event.at}-${i}`} event={event} canOpen={canOpen} />
       ))}
+    </Stack>
+  );
+}
+
+/**
+ * The Access tabs' 'History' expanders (issue 25): one per access record, labelled by its study role, each
+ * showing `AccessProvenance` once opened (a closed one reads nothing; the open ones share one call per person).
+ */
+export function AccessHistorySection({
+  portalUserId,
+  records,
+  headingId,
+}: {
+  portalUserId: number;
+  records: readonly { id: number; roleName: string }[];
+  headingId: string;
+}) {
+  const [open, setOpen] = useState<string[]>([]);
+  if (!records.length) return null;
+  return (
+    <Stack gap="xs" component="section" aria-labelledby={headingId}>
+      <Title order={3} size="h5" id={headingId}>
+        {PROVENANCE_TEXTS.sectionTitle}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {PROVENANCE_TEXTS.sectionIntro}
+      </Text>
+      <Accordion multiple value={open} onChange={setOpen} variant="contained">
+        {records.map((r) => (
+          <Accordion.Item key={r.id} value={String(r.id)}>
+            <Accordion.Control>{PROVENANCE_TEXTS.expander(r.roleName)}</Accordion.Control>
+            <Accordion.Panel>
+              {open.includes(String(r.id)) && <AccessProvenance portalUserId={portalUserId} accessId={r.id} />}
+            </Accordion.Panel>
+          </Accordion.Item>
+        ))}
+      </Accordion>
     </Stack>
   );
 }

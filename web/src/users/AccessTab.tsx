@@ -8,6 +8,7 @@ import { ApiError } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { useHasPermissions } from '../lib/sessionQueries';
 import { AccessBlocksEditor } from '../shared/AccessBlocksEditor';
+import { AccessHistorySection } from '../shared/AccessProvenance';
 import { type EditorReference, useEditorReference } from '../shared/useAccessReference';
 import { accessErrorsToForm, blocksFromRecords, toUserAccesses, type AccessBlock } from '../shared/accessBlocks';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
@@ -24,7 +25,8 @@ const safeReturn = (url: string | null) => (url && url.startsWith('/app/') ? url
  * Access tab (000 §2 User detail, admin view): the user's access as repeatable role blocks with 'Add new role',
  * 'Remove role', 'Save Changes' and 'Reset' for WRITE_USERS (read-only otherwise), saved with PUT
  * user_access/user/{portalUserId} (000 §7). A save answers 'User's Access Updated' and returns after 750 ms;
- * 304 is 'There are no changes to submit.'; REQUEST_IN_PROGRESS and field errors as 000 §8 words them.
+ * 304 is 'There are no changes to submit.'; REQUEST_IN_PROGRESS and field errors as 000 §8 words them. Below,
+ * each saved record's History (issue 25 'Why does this person have this access').
  */
 export function AccessTab({ user }: { user: UserDetail }) {
   const reference = useEditorReference();
@@ -117,6 +119,11 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Editor
           mt="sm"
         />
       )}
+      <AccessHistorySection
+        portalUserId={user.id}
+        records={user.userAccesses}
+        headingId="user-access-history-heading"
+      />
     </Stack>
   );
 }
