@@ -35,6 +35,19 @@ const EXPECTED: Record<string, string[]> = {
   // 'approved' holds a comment-only save and a refused one before the approval (directory write, then commit).
   // 'rejected-directory-restored': the directory written, the activity failed, the rejection restored it.
   'profile-change': ['approved', 'rejected', 'mail-failed', 'rejected-directory-restored'],
+  // Access review campaigns (issue 25): the snapshot's last run after continue-as-new, reminders until the
+  // deadline, the close's removals (KEEP and REMOVE defaults, a changed record), an early close, a cancel
+  // (open and during the snapshot), a scheduled run starting its campaign as a child.
+  'access-review': [
+    'snapshot-continued-as-new',
+    'deadline-with-reminders',
+    'deadline-removed',
+    'deadline-default-remove-changed',
+    'closed-early',
+    'cancelled',
+    'cancelled-during-snapshot',
+    'scheduled-run',
+  ],
 };
 
 describe('recorded histories', () => {
