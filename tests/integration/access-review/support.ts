@@ -9,7 +9,14 @@ import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { readMail, type CaughtMail } from '@portal/scripts';
 import type { AccessReviewScope } from '@portal/contract';
-import type { AccessReviewCampaign, PortalUser, PrismaClient, UserAccess } from '@portal/db';
+import {
+  type AccessReviewCampaign,
+  LOCK_NAMESPACES,
+  type PortalUser,
+  type PrismaClient,
+  type UserAccess,
+  lockUserAccess,
+} from '@portal/db';
 import {
   type AccessReviewInput,
   accessReviewInputOf,
@@ -206,9 +213,61 @@ export async function holdItemSlot(
   };
 }
 
-/** True when a session waits for a lock on a transaction (the held item slot, or a held user lock). */
-export async function someoneWaits(prisma: PrismaClient, locktype: 'transactionid' | 'advisory'): Promise<boolean> {
+/** True when a session waits for a held item slot (the snapshot batch that reached it). */
+export async function someoneWaits(prisma: PrismaClient, locktype: 'transactionid'): Promise<boolean> {
   const [row] = await prisma.$queryRaw<[{ n: number }]>`
     SELECT count(*)::int AS n FROM pg_locks WHERE locktype = ${locktype} AND NOT granted`;
   return row.n > 0;
+}
+
+/**
+ * Takes `portalUserId`'s access lock (the writer's, rule 7) in an open transaction: the campaign's removal of
+ * that person waits inside its activity until the release. @returns the release (idempotent) once held.
+ */
+export async function holdUserLock(prisma: PrismaClient, portalUserId: number): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held!: () => void;
+  const isHeld = new Promise<void>((r) => (held = r));
+  const tx = prisma.$transaction(
+    async (t) => {
+      await lockUserAccess(t, portalUserId);
+      held();
+      await released;
+    },
+    { maxWait: 10_000, timeout: 300_000 },
+  );
+  await Promise.race([isHeld, tx]);
+  return async () => {
+    release();
+    await tx;
+  };
+}
+
+/** True when some session waits for `portalUserId`'s access lock. */
+export async function userLockWaits(prisma: PrismaClient, portalUserId: number): Promise<boolean> {
+  const [row] = await prisma.$queryRaw<[{ n: number }]>`
+    SELECT count(*)::int AS n FROM pg_locks
+     WHERE locktype = 'advisory' AND NOT granted AND classid::bigint = ${LOCK_NAMESPACES.USER_ACCESS}::bigint
+       AND objid::bigint = ${portalUserId}::bigint AND objsubid = 2`;
+  return row.n > 0;
+}
+
+/** `n` people, each with one active record of every role of `roles` (one statement per table). */
+export async function peopleWith(prisma: PrismaClient, n: number, roles: string[], name: string) {
+  const prefix = tag(name);
+  const users = await prisma.portalUser.createManyAndReturn({
+    data: Array.from({ length: n }, (_, i) => ({
+      username: `${prefix}${i}`,
+      firstName: 'Review',
+      lastName: `${name}${i}`,
+      email: `${prefix}${i}@it.portal.test`,
+    })),
+  });
+  await prisma.userAccess.createMany({
+    data: users.flatMap((u) =>
+      roles.map((roleName) => ({ portalUserId: u.id, roleName, createdBy: 'test', lastModifiedBy: 'test' })),
+    ),
+  });
+  return users.sort((a, b) => a.id - b.id);
 }

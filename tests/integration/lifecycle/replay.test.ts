@@ -37,7 +37,8 @@ const EXPECTED: Record<string, string[]> = {
   'profile-change': ['approved', 'rejected', 'mail-failed', 'rejected-directory-restored'],
   // Access review campaigns (issue 25): the snapshot's last run after continue-as-new, reminders until the
   // deadline, the close's removals (KEEP and REMOVE defaults, a changed record), an early close, a cancel
-  // (open and during the snapshot), a scheduled run starting its campaign as a child.
+  // (open and during the snapshot), a scheduled run starting its campaign as a child, removals that waited for
+  // PostgreSQL, and mails given up with SMTP down.
   'access-review': [
     'snapshot-continued-as-new',
     'deadline-with-reminders',
@@ -47,6 +48,8 @@ const EXPECTED: Record<string, string[]> = {
     'cancelled',
     'cancelled-during-snapshot',
     'scheduled-run',
+    'removals-waited-for-database',
+    'mail-failed',
   ],
 };
 
