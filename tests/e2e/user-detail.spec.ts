@@ -89,7 +89,9 @@ test('an administrator edits, saves and deactivates a user', async ({ page }) =>
   await signOut(page);
 });
 
-test('the Access tab shows what the user holds as role blocks (editing: access-review.spec.ts)', async ({ page }) => {
+test('the Access tab shows what the user holds as role blocks and where each came from (editing: access-review.spec.ts)', async ({
+  page,
+}) => {
   await signIn(page, 'admin');
   await page.goto('/app/users?filter=laostaff%40portal.test');
   await page.getByRole('table').getByText('laostaff@portal.test').click();
@@ -98,6 +100,12 @@ test('the Access tab shows what the user holds as role blocks (editing: access-r
   const block = page.getByRole('group', { name: 'Role #1' });
   await expect(block.getByRole('combobox', { name: 'Study Role' })).toHaveValue('LAO Staff');
   await expect(page.getByRole('button', { name: 'Add new role' })).toBeVisible();
+  // Why they hold it (issue 25): the record's History tells its grant (the seed's, written before any audit row).
+  const history = page.getByRole('button', { name: 'History: LAO Staff' });
+  await expect(history).toHaveAttribute('aria-expanded', 'false');
+  await history.click();
+  const events = page.getByRole('list', { name: 'History of the LAO Staff access' });
+  await expect(events.getByRole('listitem').first()).toContainText(/Granted.*by seed/);
   await shot(page, '48-user-detail-access');
   await signOut(page);
 });

@@ -106,7 +106,7 @@ describe('AccessProvenance', () => {
       'href',
       '/app/user-requests/registration/5',
     );
-    expect(items[1]).toHaveTextContent(/Changed \(no audit row\), from a record written without an audit row, by seed/);
+    expect(items[1]).toHaveTextContent(/Changed \(no audit row\), from the record itself, by seed/);
     expect(items[2]).toHaveTextContent(/Expired, from the end date \(access expiry\), by system/);
   });
 

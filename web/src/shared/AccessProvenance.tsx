@@ -1,4 +1,4 @@
-import { Accordion, Anchor, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ProvenanceEvent } from '@portal/contract';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -65,7 +65,7 @@ function sourceOf(event: ProvenanceEvent, canOpen: boolean): ReactNode {
     case 'EXPIRY':
       return 'the end date (access expiry)';
     default:
-      return request ? <>{request} (written without an audit row)</> : 'a record written without an audit row';
+      return request ? <>{request} (the record itself)</> : 'the record itself';
   }
 }
 
@@ -128,9 +128,33 @@ export function AccessProvenance({ portalUserId, accessId }: { portalUserId: num
   );
 }
 
+/** One record's 'History' expander: a button (aria-expanded) and, once opened, the record's events. */
+function HistoryExpander({ portalUserId, record }: { portalUserId: number; record: { id: number; roleName: string } }) {
+  const [open, setOpen] = useState(false);
+  const regionId = `access-history-${record.id}`;
+  return (
+    <div>
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        aria-expanded={open}
+        aria-controls={regionId}
+        onClick={() => setOpen((o) => !o)}
+        leftSection={<span aria-hidden>{open ? '▾' : '▸'}</span>}
+      >
+        {PROVENANCE_TEXTS.expander(record.roleName)}
+      </Button>
+      <div id={regionId} hidden={!open}>
+        {open && <AccessProvenance portalUserId={portalUserId} accessId={record.id} />}
+      </div>
+    </div>
+  );
+}
+
 /**
  * The Access tabs' 'History' expanders (issue 25): one per access record, labelled by its study role, each
  * showing `AccessProvenance` once opened (a closed one reads nothing; the open ones share one call per person).
+ * Built of Button and Stack, whose styles the app loads (web/src/app/mantine-styles.ts).
  */
 export function AccessHistorySection({
   portalUserId,
@@ -141,7 +165,6 @@ export function AccessHistorySection({
   records: readonly { id: number; roleName: string }[];
   headingId: string;
 }) {
-  const [open, setOpen] = useState<string[]>([]);
   if (!records.length) return null;
   return (
     <Stack gap="xs" component="section" aria-labelledby={headingId}>
@@ -151,16 +174,9 @@ export function AccessHistorySection({
       <Text size="sm" c="dimmed">
         {PROVENANCE_TEXTS.sectionIntro}
       </Text>
-      <Accordion multiple value={open} onChange={setOpen} variant="contained">
-        {records.map((r) => (
-          <Accordion.Item key={r.id} value={String(r.id)}>
-            <Accordion.Control>{PROVENANCE_TEXTS.expander(r.roleName)}</Accordion.Control>
-            <Accordion.Panel>
-              {open.includes(String(r.id)) && <AccessProvenance portalUserId={portalUserId} accessId={r.id} />}
-            </Accordion.Panel>
-          </Accordion.Item>
-        ))}
-      </Accordion>
+      {records.map((r) => (
+        <HistoryExpander key={r.id} portalUserId={portalUserId} record={r} />
+      ))}
     </Stack>
   );
 }
