@@ -13,7 +13,8 @@ import { provenanceAuditSql } from '../../api/src/features/user-access/provenanc
 import { type TestUser, createTestUser } from './auth-helpers';
 import { demoRequestParts, grantBlock, roleBlockOf } from './fixtures';
 import { BATCH_URL, batchEnded, subjectsAt } from './proxy-batch/support';
-import { type Session, type TestApi, caller, signIn, startApi, startWorker } from './harness';
+import { type Session, type TestApi, caller, signIn, startApi } from './harness';
+import { fileByProxy, startRegistrationWorker } from './registrations/support';
 
 const taskQueue = `access-provenance-${Date.now()}`;
 const BASE = '/rest/secure/user_access';
@@ -28,7 +29,8 @@ let stopWorker: () => Promise<void>;
 beforeAll(async () => {
   api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, REVIEW_DEADLINE_MS: '8000' });
   call = caller(api.app);
-  stopWorker = await startWorker(api, taskQueue);
+  // With the directory: a registration's approval creates the person's entry.
+  stopWorker = await startRegistrationWorker(api, taskQueue);
   const sessions = await Promise.all(PERSONAS.map(async (p) => [p, await signIn(api.app, p)] as const));
   as = Object.fromEntries(sessions) as typeof as;
 });
@@ -252,6 +254,67 @@ describe('the events of an access record (issue 25 provenance)', () => {
       ['Kept by review', 'CAMPAIGN', 'system', 4711, 'Yearly review 2026'],
     ]);
     expect(records[0]!.events[1]).toMatchObject({ comment: 'Still on the study.', workflowId: 'access-review-4711' });
+  });
+});
+
+describe('grants outside the access-change review (issue 25 provenance)', () => {
+  it("shows a registration's approval as REGISTRATION with the registration and its reviewer", async () => {
+    const reg = await fileByProxy(api, as.user);
+    const userRole = await api.prisma.portalRole.findUniqueOrThrow({ where: { description: 'Network User' } });
+    const username = `pvreg${reg.id}`;
+    const approved = await call(as.reviewer, 'PUT', '/rest/secure/user_registration_action/approve', {
+      registrationForm: { id: reg.id, versionno: 0, reviewerComments: 'welcome' },
+      portalRoleIds: [userRole.id],
+      username,
+      gecos: 'Reg Tester',
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const created = await api.prisma.portalUser.findUniqueOrThrow({ where: { username } });
+    const { records } = await provenanceOf(created.id);
+    expect(records).toEqual([
+      {
+        accessId: expect.any(Number),
+        roleName: 'Data Manager',
+        events: [
+          expect.objectContaining({
+            label: 'Granted',
+            source: 'REGISTRATION',
+            requestId: reg.id,
+            actorUsername: 'reviewer',
+            workflowId: reg.workflowId,
+          }),
+        ],
+      },
+    ]);
+  });
+
+  it("names a kept item that nobody decided as the campaign's default", async () => {
+    const u = await createTestUser(api, 'pvdef');
+    await call(as.admin, 'PUT', `${BASE}/user/${u.user.id}`, { userAccesses: [await blockOf('Safety Reviewer')] });
+    const [record] = await recordsOf(u.user.id);
+    await api.prisma.auditEvent.create({
+      data: {
+        actorUsername: 'system',
+        entityType: 'UserAccess',
+        entityId: String(u.user.id),
+        action: 'ACCESS_KEPT_BY_REVIEW',
+        after: {
+          accessId: record!.id,
+          itemId: 2,
+          campaignId: 4712,
+          campaignName: 'Q1',
+          decision: 'KEEP',
+          comment: null,
+          defaulted: true,
+        },
+        workflowId: 'access-review-4712',
+      },
+    });
+    const { records } = await provenanceOf(u.user.id);
+    expect(records[0]!.events.map((e) => [e.label, e.source, e.comment])).toEqual([
+      ['Granted', 'ADMIN_EDIT', null],
+      ["Kept by review (the campaign's default)", 'CAMPAIGN', null],
+    ]);
   });
 });
 

@@ -77,6 +77,8 @@ const CampaignAfter = z.object({
   campaignName: z.string().optional(),
   decision: z.string().optional(),
   comment: z.string().nullish(),
+  /** The campaign's default decision for an item nobody decided (the outcome rows at close). */
+  defaulted: z.boolean().optional(),
 });
 
 /** The request an event names, as the requests table holds it: filed by a proxy batch, the reviewer's comment. */
@@ -145,9 +147,10 @@ export function eventsOfRow(row: AuditRow, requests: ReadonlyMap<number, Request
     const after = CampaignAfter.safeParse(row.after);
     if (!after.success) return [];
     const decided = after.data.decision ? `${label}: ${after.data.decision.toLowerCase()}` : label;
+    const outcome = after.data.defaulted ? `${label} (the campaign's default)` : label;
     const event: ProvenanceEvent = {
       ...base,
-      label: row.action === 'ACCESS_REVIEW_DECIDED' ? decided : label,
+      label: row.action === 'ACCESS_REVIEW_DECIDED' ? decided : outcome,
       source: 'CAMPAIGN',
       campaignId: after.data.campaignId,
       campaignName: after.data.campaignName ?? null,
