@@ -9,6 +9,9 @@ const DECISIONS = {
   NONE: { label: 'Undecided', color: 'gray' },
 } as const;
 
+/** A badge keeps its whole word in a narrow column (Mantine cuts a badge's label with an ellipsis). */
+const NO_CUT = { root: { maxWidth: 'none', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
+
 /** The outcome of a closed campaign's item. */
 const OUTCOMES: Record<AccessReviewOutcome, { label: string; color: string }> = {
   KEPT: { label: 'Kept', color: 'green' },
@@ -40,11 +43,11 @@ export function ItemDecision({ item }: { item: AccessReviewItem }) {
   return (
     <Stack gap={4}>
       <Group gap={4}>
-        <Badge color={d.color} variant="light" size="sm" tt="none">
+        <Badge color={d.color} variant="light" size="sm" tt="none" styles={NO_CUT}>
           {d.label}
         </Badge>
         {outcome && (
-          <Badge color={outcome.color} variant="outline" size="sm" tt="none">
+          <Badge color={outcome.color} variant="outline" size="sm" tt="none" styles={NO_CUT}>
             {outcome.label}
           </Badge>
         )}

@@ -1,4 +1,4 @@
-import { Group, SegmentedControl, TextInput } from '@mantine/core';
+import { Group, Radio, TextInput } from '@mantine/core';
 import { ACCESS_REVIEW_ITEM_STATES } from '@portal/contract';
 
 export type ItemState = (typeof ACCESS_REVIEW_ITEM_STATES)[number];
@@ -34,12 +34,13 @@ export function ReviewFilters({
         maxLength={256}
         w={{ base: '100%', sm: 340 }}
       />
-      <SegmentedControl
-        aria-label="Show items"
-        value={state}
-        onChange={(v) => onState(v as ItemState)}
-        data={ACCESS_REVIEW_ITEM_STATES.map((s) => ({ value: s, label: STATE_LABELS[s] }))}
-      />
+      <Radio.Group label="Show items" value={state} onChange={(v) => onState(v as ItemState)}>
+        <Group gap="md" mt={6} mb={8}>
+          {ACCESS_REVIEW_ITEM_STATES.map((s) => (
+            <Radio key={s} value={s} label={STATE_LABELS[s]} />
+          ))}
+        </Group>
+      </Radio.Group>
     </Group>
   );
 }

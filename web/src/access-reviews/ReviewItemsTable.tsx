@@ -50,7 +50,7 @@ function ItemRow({ item, selection }: { item: AccessReviewItem; selection: Revie
             aria-label={`History of ${itemName(item)}`}
             onClick={() => setOpen((o) => !o)}
           >
-            {open ? 'Hide history' : 'History'}
+            History
           </Anchor>
         </Table.Td>
         <Table.Td {...cell('AOs')}>

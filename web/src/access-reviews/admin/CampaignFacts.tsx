@@ -33,6 +33,8 @@ export function CampaignCounts({ c }: { c: AccessReviewCampaignDetail }) {
   );
 }
 
+const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+
 /** The campaign's definition and its dates, as a two-column description. */
 export function CampaignDefinition({ c, systemNames }: { c: AccessReviewCampaignDetail; systemNames: string[] }) {
   const rows: [string, string][] = [
@@ -40,8 +42,8 @@ export function CampaignDefinition({ c, systemNames }: { c: AccessReviewCampaign
     ['Systems', joinOrMissing(systemNames)],
     ['Study roles', joinOrMissing(c.scope.roleNames)],
     ['LAOs', joinOrMissing(c.scope.laoIds)],
-    ['Duration', `${c.durationDays} days`],
-    ['Reminders', c.reminderEveryDays ? `Every ${c.reminderEveryDays} days` : 'None'],
+    ['Duration', days(c.durationDays)],
+    ['Reminders', c.reminderEveryDays ? `Every ${days(c.reminderEveryDays)}` : 'None'],
     ['Undecided items at the deadline', c.defaultDecision === 'KEEP' ? 'Keep' : 'Remove'],
     ['Created', `${formatDateTime(c.sysdat)} by ${c.createdByUsername}`],
     ['Opened', formatDateTime(c.openedAt)],
@@ -65,7 +67,12 @@ export function CampaignDefinition({ c, systemNames }: { c: AccessReviewCampaign
 /** The chart's numbers as a table, for exact reading. */
 export function ChartTable({ lines }: { lines: ChartLine[] }) {
   return (
-    <Table withTableBorder aria-label="Decisions by reviewer and undecided items by pool" maw={560}>
+    <Table
+      withTableBorder
+      horizontalSpacing="xs"
+      aria-label="Decisions by reviewer and undecided items by pool"
+      maw={560}
+    >
       <Table.Thead>
         <Table.Tr>
           <Table.Th scope="col">Reviewer or pool</Table.Th>
