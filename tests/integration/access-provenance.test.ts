@@ -85,6 +85,14 @@ async function approve(request: { id: number; versionno: number }, userAccesses:
   return { before, after: new Date() };
 }
 
+/** A new person holding one Safety Reviewer record, granted on the Access tab by admin. */
+async function personWithSafetyReviewer(tag: string) {
+  const u = await createTestUser(api, tag);
+  await call(as.admin, 'PUT', `${BASE}/user/${u.user.id}`, { userAccesses: [await blockOf('Safety Reviewer')] });
+  const [record] = await recordsOf(u.user.id);
+  return { u, record: record! };
+}
+
 const within = (at: string, from: Date, to: Date) => {
   expect(new Date(at).getTime()).toBeGreaterThanOrEqual(from.getTime() - 1000);
   expect(new Date(at).getTime()).toBeLessThanOrEqual(to.getTime() + 1000);
@@ -221,39 +229,38 @@ describe('the events of an access record (issue 25 provenance)', () => {
   });
 
   it('shows the campaign rows of a record as CAMPAIGN with the campaign, the reviewer and the comment', async () => {
-    const u = await createTestUser(api, 'pvcamp');
-    await call(as.admin, 'PUT', `${BASE}/user/${u.user.id}`, { userAccesses: [await blockOf('Safety Reviewer')] });
-    const [record] = await recordsOf(u.user.id);
-    const campaign = { campaignId: 4711, campaignName: 'Yearly review 2026' };
-    // The rows as the campaign writes them (the brief's rules): the decision, then the outcome at close.
+    const { u, record } = await personWithSafetyReviewer('pvcamp');
+    const yearly = { itemId: 1, campaignId: 4711, campaignName: 'Yearly review 2026', decision: 'KEEP' };
+    const row = (action: string, actorUsername: string, after: Record<string, unknown>, inSeconds: number) => ({
+      actorUsername,
+      entityType: 'UserAccess',
+      entityId: String(u.user.id),
+      action,
+      after: { accessId: record.id, ...after },
+      workflowId: `access-review-${String(after.campaignId)}`,
+      at: new Date(Date.now() + inSeconds * 1000),
+    });
+    // The rows as the campaigns write them (the brief's rules): a decision, its outcome at close, and a later
+    // campaign's outcome for an item nobody decided (its default).
+    const comment = 'Still on the study.';
     await api.prisma.auditEvent.createMany({
       data: [
-        {
-          actorUsername: 'laostaff',
-          entityType: 'UserAccess',
-          entityId: String(u.user.id),
-          action: 'ACCESS_REVIEW_DECIDED',
-          after: { accessId: record!.id, itemId: 1, ...campaign, decision: 'KEEP', comment: 'Still on the study.' },
-          workflowId: 'access-review-4711',
-        },
-        {
-          actorUsername: 'system',
-          entityType: 'UserAccess',
-          entityId: String(u.user.id),
-          action: 'ACCESS_KEPT_BY_REVIEW',
-          after: { accessId: record!.id, itemId: 1, ...campaign, decision: 'KEEP', comment: 'Still on the study.' },
-          workflowId: 'access-review-4711',
-          at: new Date(Date.now() + 1000),
-        },
+        row('ACCESS_REVIEW_DECIDED', 'laostaff', { ...yearly, comment }, 1),
+        row('ACCESS_KEPT_BY_REVIEW', 'laostaff', { ...yearly, comment, defaulted: false }, 2),
+        row('ACCESS_KEPT_BY_REVIEW', 'system', { ...yearly, campaignId: 4712, comment: null, defaulted: true }, 3),
       ],
     });
     const { records } = await provenanceOf(u.user.id);
-    expect(records[0]!.events.map((e) => [e.label, e.source, e.actorUsername, e.campaignId, e.campaignName])).toEqual([
+    expect(records[0]!.events.map((e) => [e.label, e.source, e.actorUsername, e.campaignId, e.comment])).toEqual([
       ['Granted', 'ADMIN_EDIT', 'admin', null, null],
-      ['Reviewed: keep', 'CAMPAIGN', 'laostaff', 4711, 'Yearly review 2026'],
-      ['Kept by review', 'CAMPAIGN', 'system', 4711, 'Yearly review 2026'],
+      ['Reviewed: keep', 'CAMPAIGN', 'laostaff', 4711, comment],
+      ['Kept by review', 'CAMPAIGN', 'laostaff', 4711, comment],
+      ["Kept by review (the campaign's default)", 'CAMPAIGN', 'system', 4712, null],
     ]);
-    expect(records[0]!.events[1]).toMatchObject({ comment: 'Still on the study.', workflowId: 'access-review-4711' });
+    expect(records[0]!.events[1]).toMatchObject({
+      campaignName: 'Yearly review 2026',
+      workflowId: 'access-review-4711',
+    });
   });
 });
 
@@ -287,42 +294,11 @@ describe('grants outside the access-change review (issue 25 provenance)', () => 
       },
     ]);
   });
-
-  it("names a kept item that nobody decided as the campaign's default", async () => {
-    const u = await createTestUser(api, 'pvdef');
-    await call(as.admin, 'PUT', `${BASE}/user/${u.user.id}`, { userAccesses: [await blockOf('Safety Reviewer')] });
-    const [record] = await recordsOf(u.user.id);
-    await api.prisma.auditEvent.create({
-      data: {
-        actorUsername: 'system',
-        entityType: 'UserAccess',
-        entityId: String(u.user.id),
-        action: 'ACCESS_KEPT_BY_REVIEW',
-        after: {
-          accessId: record!.id,
-          itemId: 2,
-          campaignId: 4712,
-          campaignName: 'Q1',
-          decision: 'KEEP',
-          comment: null,
-          defaulted: true,
-        },
-        workflowId: 'access-review-4712',
-      },
-    });
-    const { records } = await provenanceOf(u.user.id);
-    expect(records[0]!.events.map((e) => [e.label, e.source, e.comment])).toEqual([
-      ['Granted', 'ADMIN_EDIT', null],
-      ["Kept by review (the campaign's default)", 'CAMPAIGN', null],
-    ]);
-  });
 });
 
 describe('who may read the provenance (issue 25)', () => {
   it('the person, READ_USERS and a reviewer of an open item of theirs; others 403; an unknown person 404', async () => {
-    const u = await createTestUser(api, 'pvperm');
-    await call(as.admin, 'PUT', `${BASE}/user/${u.user.id}`, { userAccesses: [await blockOf('Safety Reviewer')] });
-    const [record] = await recordsOf(u.user.id);
+    const { u, record } = await personWithSafetyReviewer('pvperm');
     const self = await signIn(api.app, u.username, u.password);
     const url = provenanceUrl(u.user.id);
     expect((await call(self, 'GET', url)).statusCode).toBe(200);
@@ -346,13 +322,13 @@ describe('who may read the provenance (issue 25)', () => {
     });
     const item = (reviewLaoIds: string[]) => ({
       campaignId: campaign.id,
-      accessId: record!.id,
+      accessId: record.id,
       portalUserId: u.user.id,
       username: u.username,
       firstName: 'Test',
       lastName: 'pvperm',
       email: u.email,
-      roleName: record!.roleName,
+      roleName: record.roleName,
       siteCodes: [],
       laoIds: reviewLaoIds,
       studyNames: [],
