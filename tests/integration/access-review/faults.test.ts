@@ -6,11 +6,15 @@
  * - PostgreSQL stopped (a fault proxy in front of the worker's database) during the removals: the campaign
  *   waits (the removal batch retried, nothing done twice) and finishes once it is back;
  * - SMTP down past the mail deadline: the reviewers' invitation and the removed person's mail are audited
- *   MAIL_FAILED, and the campaign still closes.
+ *   MAIL_FAILED, and the campaign still closes;
+ * - an address the SMTP server refuses for good (550, a real `smtp-server` started here): audited MAIL_FAILED
+ *   at once, and every other reviewer and removed person is mailed.
  * The kills land at a known point: the test holds a record's item slot or a person's access lock, so the
  * activity waits there.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@portal/db';
 import type { AccessReviewSummary } from '@portal/workflows';
@@ -234,5 +238,59 @@ describe('SMTP down past the mail deadline', () => {
     expect(invitation.map((a) => a.after)).toEqual([expect.objectContaining({ kind: 'invite', userId: staff.id })]);
     expect(await mailsTo(subject.email, 'your access was removed')).toHaveLength(0);
     await maybeRecordHistory({ client: env.client }, workflowId, 'access-review', 'mail-failed');
+  }, 120_000);
+});
+
+describe('an address the SMTP server refuses for good', () => {
+  it('is audited MAIL_FAILED at once and holds no other reviewer or removed person back', async () => {
+    const refused = new Set<string>();
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, done) {
+        if (refused.has(address.address.toLowerCase())) {
+          return done(Object.assign(new Error('5.1.1 No such user here'), { responseCode: 550 }));
+        }
+        return done();
+      },
+      onData(stream, session, done) {
+        stream.on('data', () => undefined);
+        stream.on('end', () => {
+          received.push(...session.envelope.rcptTo.map((r) => r.address.toLowerCase()));
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    try {
+      const queue = uniqueQueue('access-review-smtp-refused');
+      const role = tag('Refused ');
+      const lao = tag('LAO');
+      const [staffA, staffB] = [await person(prisma, 'refstaffa'), await person(prisma, 'refstaffb')];
+      for (const s of [staffA, staffB]) await grant(prisma, s, 'LAO Staff', { laoIds: [lao] });
+      const [gone, kept] = [await person(prisma, 'refgone'), await person(prisma, 'refother')];
+      for (const p of [gone, kept]) await grant(prisma, p, role, { laoIds: [lao] });
+      // The first reviewer and the first removed person (in id order) are refused.
+      refused.add(staffA.email.toLowerCase());
+      refused.add(gone.email.toLowerCase());
+      const campaign = await fileCampaign(prisma, { scope: { roleNames: [role] }, defaultDecision: 'REMOVE' });
+      const { port } = smtp.server.address() as AddressInfo;
+      const worker = await newWorker(env, prisma, queue, {
+        mail: { ...testMailSettings(), smtpUrl: `smtp://127.0.0.1:${port}` },
+      });
+      const workflowId = await startCampaign(prisma, env.client, queue, campaign, { duration: '3 seconds' });
+      const summary = await worker.runUntil(resultOf(workflowId));
+      expect(summary).toMatchObject({ status: 'CLOSED', removed: 2, mailsFailed: 2 });
+      expect(received.sort()).toEqual([staffB.email, kept.email].map((e) => e.toLowerCase()).sort());
+      expect(await accessAudit(prisma, gone.id, 'MAIL_FAILED')).toHaveLength(1);
+      const invitation = await prisma.auditEvent.findMany({
+        where: { entityType: 'AccessReview', entityId: String(campaign.id), action: 'MAIL_FAILED' },
+      });
+      expect(invitation.map((a) => a.after)).toEqual([expect.objectContaining({ kind: 'invite', userId: staffA.id })]);
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(resolve));
+    }
   }, 120_000);
 });

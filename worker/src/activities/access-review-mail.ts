@@ -8,6 +8,7 @@
  * - the removed people: one mail per person and campaign, key `access-review:<id>:removed-mail:<userId>`.
  * A mail the workflow gives up is audited MAIL_FAILED (`recordAccessReviewMailFailures`).
  */
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Transporter } from 'nodemailer';
 import type { AccessReviewSettings } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
@@ -19,6 +20,7 @@ import type {
   ReviewerMailResult,
 } from '@portal/workflows';
 import { sendOnce } from '../mail/outbox';
+import { sendEach } from '../mail/per-recipient';
 import { type MailSettings, senderDomain } from '../mail/transport';
 import { campaignOf } from './access-review-audit';
 
@@ -49,6 +51,39 @@ const reviewerMailKey = (campaignId: number, kind: ReviewerMailKind, round: numb
     : `access-review:${campaignId}:reminder:${round}:${userId}`;
 
 const removalMailKey = (campaignId: number, userId: number) => `access-review:${campaignId}:removed-mail:${userId}`;
+
+/** A mail given up, as its MAIL_FAILED row names it. */
+interface MailFailure {
+  key: string;
+  entityType: 'AccessReview' | 'UserAccess';
+  entityId: string;
+  after: { [k: string]: string | number };
+}
+
+/** The ApplicationFailure type of a chunk whose mails failed for now (retried). */
+const MAIL_DEFERRED = 'MAIL_DEFERRED';
+
+const reviewerFailure = (
+  input: { campaignId: number; kind: ReviewerMailKind | 'removal'; round: number },
+  r: Reviewer,
+  reason: string,
+): MailFailure => ({
+  key: reviewerMailKey(input.campaignId, input.kind === 'invite' ? 'invite' : 'reminder', input.round, r.id),
+  entityType: 'AccessReview',
+  entityId: String(input.campaignId),
+  after: { kind: input.kind, round: input.round, userId: r.id, to: r.email, reason },
+});
+
+const removalFailure = (
+  campaignId: number,
+  p: { portalUserId: number; email?: string },
+  reason: string,
+): MailFailure => ({
+  key: removalMailKey(campaignId, p.portalUserId),
+  entityType: 'UserAccess',
+  entityId: String(p.portalUserId),
+  after: { campaignId, ...(p.email ? { to: p.email } : {}), reason },
+});
 
 /** A deadline as mails show it: '2026-12-10 13:05 UTC'. */
 const shownDeadline = (d: Date | null) => (d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'its close');
@@ -99,119 +134,126 @@ export function createAccessReviewMailActivities(
     const reviewers = await reviewersOf(input.campaignId, reminder, input.afterUserId, input.limit);
     const link = accessReviewLink(settings.portalUrl, input.campaignId);
     let sent = 0;
-    for (const r of reviewers) {
-      const key = reviewerMailKey(input.campaignId, input.kind, input.round, r.id);
-      const subject = reminder
-        ? `Portal Gateway: reminder: access review ${campaign.name} closes on ${shownDeadline(campaign.deadline)}`
-        : `Portal Gateway: access review ${campaign.name} needs your decisions`;
-      const outcome = await sendOnce(prisma, transport, {
-        key,
-        messageId: `<${key.replaceAll(':', '.')}@${domain}>`,
-        from: settings.from,
-        to: r.email,
-        subject,
-        text: [
-          `Dear ${r.firstName} ${r.lastName},`,
-          '',
-          reminder
-            ? `The access review campaign ${campaign.name} still has ${r.items} access record(s) waiting for your decision.`
-            : `You are a reviewer in the access review campaign ${campaign.name}: ${r.items} access record(s) wait for your decision (Keep or Remove).`,
-          `The campaign closes on ${shownDeadline(campaign.deadline)}; records nobody decided are then given its default (${campaign.defaultDecision === 'KEEP' ? 'kept' : 'removed'}).`,
-          '',
-          'Review them here:',
-          link,
-        ].join('\n'),
-        audit: {
-          actorUsername: 'system',
-          entityType: 'AccessReview',
-          entityId: String(input.campaignId),
-          action: 'MAIL_SENT',
-          after: { kind: input.kind, round: input.round, userId: r.id, to: r.email, subject, items: r.items },
-          workflowId: campaign.workflowId,
-        },
-      });
-      if (outcome === 'SENT') sent += 1;
-    }
-    return { sent, reviewers: reviewers.length, lastUserId: reviewers.at(-1)?.id ?? null };
+    // A reviewer whose address the server refuses for good is audited at once and holds no other back; one
+    // that fails for now fails the chunk, whose retry finds the others sent.
+    const done = await sendEach(
+      reviewers,
+      async (r) => {
+        const key = reviewerMailKey(input.campaignId, input.kind, input.round, r.id);
+        const subject = reminder
+          ? `Portal Gateway: reminder: access review ${campaign.name} closes on ${shownDeadline(campaign.deadline)}`
+          : `Portal Gateway: access review ${campaign.name} needs your decisions`;
+        const outcome = await sendOnce(prisma, transport, {
+          key,
+          messageId: `<${key.replaceAll(':', '.')}@${domain}>`,
+          from: settings.from,
+          to: r.email,
+          subject,
+          text: [
+            `Dear ${r.firstName} ${r.lastName},`,
+            '',
+            reminder
+              ? `The access review campaign ${campaign.name} still has ${r.items} access record(s) waiting for your decision.`
+              : `You are a reviewer in the access review campaign ${campaign.name}: ${r.items} access record(s) wait for your decision (Keep or Remove).`,
+            `The campaign closes on ${shownDeadline(campaign.deadline)}; records nobody decided are then given its default (${campaign.defaultDecision === 'KEEP' ? 'kept' : 'removed'}).`,
+            '',
+            'Review them here:',
+            link,
+          ].join('\n'),
+          audit: {
+            actorUsername: 'system',
+            entityType: 'AccessReview',
+            entityId: String(input.campaignId),
+            action: 'MAIL_SENT',
+            after: { kind: input.kind, round: input.round, userId: r.id, to: r.email, subject, items: r.items },
+            workflowId: campaign.workflowId,
+          },
+        });
+        if (outcome === 'SENT') sent += 1;
+      },
+      async (r, reason) => {
+        await auditFailures(campaign.workflowId, [reviewerFailure(input, r, reason)]);
+      },
+    );
+    if (done.deferred)
+      throw ApplicationFailure.retryable(`${done.deferred} reviewer mail(s) not sent yet`, MAIL_DEFERRED);
+    return { sent, givenUp: done.givenUp, reviewers: reviewers.length, lastUserId: reviewers.at(-1)?.id ?? null };
   }
 
   async function sendAccessReviewRemovalMails(input: { campaignId: number; limit: number }) {
     const campaign = await campaignOf(prisma, input.campaignId);
     const limit = Math.min(input.limit, REMOVAL_MAILS_PER_CALL);
-    const people = await prisma.$queryRaw<Array<{ portalUserId: number }>>`
-      SELECT DISTINCT "portalUserId" FROM "AccessReviewItem"
+    const people = await prisma.$queryRaw<Array<{ portalUserId: number; email: string }>>`
+      SELECT DISTINCT ON ("portalUserId") "portalUserId", email FROM "AccessReviewItem"
        WHERE "campaignId" = ${input.campaignId} AND outcome = 'REMOVED' AND "removalMailSentAt" IS NULL
        ORDER BY "portalUserId" LIMIT ${limit}`;
     let sent = 0;
-    for (const { portalUserId } of people) {
-      const items = await prisma.accessReviewItem.findMany({
-        where: { campaignId: input.campaignId, portalUserId, outcome: 'REMOVED' },
-        orderBy: { roleName: 'asc' },
-      });
-      const person = items[0]!;
-      const key = removalMailKey(input.campaignId, portalUserId);
-      const roleNames = [...new Set(items.map((i) => i.roleName))];
-      const subject = `Portal Gateway: your access was removed in the access review ${campaign.name}`;
-      const outcome = await sendOnce(prisma, transport, {
-        key,
-        messageId: `<${key.replaceAll(':', '.')}@${domain}>`,
-        from: settings.from,
-        to: person.email,
-        subject,
-        text: [
-          `Dear ${person.firstName} ${person.lastName},`,
-          '',
-          `The access review campaign ${campaign.name} removed your access as: ${roleNames.join(', ')}.`,
-          'If you still need it, request it again:',
-          `${settings.portalUrl.replace(/\/$/, '')}/app/profile/request-new-or-modified-access?accessRequestType=NEW&userId=${portalUserId}`,
-        ].join('\n'),
-        audit: {
-          actorUsername: 'system',
-          entityType: 'UserAccess',
-          entityId: String(portalUserId),
-          action: 'ACCESS_REVIEW_REMOVAL_MAIL_SENT',
-          after: { campaignId: input.campaignId, campaignName: campaign.name, roleNames },
-          workflowId: campaign.workflowId,
-        },
-      });
-      if (outcome === 'SENT') sent += 1;
-      await prisma.accessReviewItem.updateMany({
+    const settle = (portalUserId: number) =>
+      prisma.accessReviewItem.updateMany({
         where: { campaignId: input.campaignId, portalUserId, outcome: 'REMOVED', removalMailSentAt: null },
         data: { removalMailSentAt: new Date() },
       });
-    }
-    return { sent, more: people.length === limit };
+    const done = await sendEach(
+      people,
+      async ({ portalUserId }) => {
+        const items = await prisma.accessReviewItem.findMany({
+          where: { campaignId: input.campaignId, portalUserId, outcome: 'REMOVED' },
+          orderBy: { roleName: 'asc' },
+        });
+        const person = items[0]!;
+        const key = removalMailKey(input.campaignId, portalUserId);
+        const roleNames = [...new Set(items.map((i) => i.roleName))];
+        const subject = `Portal Gateway: your access was removed in the access review ${campaign.name}`;
+        const outcome = await sendOnce(prisma, transport, {
+          key,
+          messageId: `<${key.replaceAll(':', '.')}@${domain}>`,
+          from: settings.from,
+          to: person.email,
+          subject,
+          text: [
+            `Dear ${person.firstName} ${person.lastName},`,
+            '',
+            `The access review campaign ${campaign.name} removed your access as: ${roleNames.join(', ')}.`,
+            'If you still need it, request it again:',
+            `${settings.portalUrl.replace(/\/$/, '')}/app/profile/request-new-or-modified-access?accessRequestType=NEW&userId=${portalUserId}`,
+          ].join('\n'),
+          audit: {
+            actorUsername: 'system',
+            entityType: 'UserAccess',
+            entityId: String(portalUserId),
+            action: 'ACCESS_REVIEW_REMOVAL_MAIL_SENT',
+            after: { campaignId: input.campaignId, campaignName: campaign.name, roleNames },
+            workflowId: campaign.workflowId,
+          },
+        });
+        if (outcome === 'SENT') sent += 1;
+        await settle(portalUserId);
+      },
+      // Refused for good: audited, and settled as if sent (the MAIL_FAILED row says why), so no attempt repeats it.
+      async (p, reason) => {
+        await auditFailures(campaign.workflowId, [removalFailure(input.campaignId, p, reason)]);
+        await settle(p.portalUserId);
+      },
+    );
+    // A person deferred (SMTP failing for now) is still pending: the next call takes them again.
+    return { sent, givenUp: done.givenUp, more: people.length === limit || done.deferred > 0 };
   }
 
   /** Audits MAIL_FAILED once per mail given up (key: the mail's key + ':failed'); @returns how many. */
   async function recordAccessReviewMailFailures(input: MailFailureInput): Promise<{ failed: number }> {
     const campaign = await campaignOf(prisma, input.campaignId);
     const reason = input.reason.slice(0, 500);
-    const rows: Array<{ key: string; entityType: string; entityId: string; after: Record<string, unknown> }> = [];
+    const rows: MailFailure[] = [];
     if (input.kind === 'removal') {
       const pending = await prisma.$queryRaw<Array<{ portalUserId: number; email: string }>>`
         SELECT DISTINCT ON ("portalUserId") "portalUserId", email FROM "AccessReviewItem"
          WHERE "campaignId" = ${input.campaignId} AND outcome = 'REMOVED' AND "removalMailSentAt" IS NULL
          ORDER BY "portalUserId"`;
-      for (const p of pending) {
-        rows.push({
-          key: removalMailKey(input.campaignId, p.portalUserId),
-          entityType: 'UserAccess',
-          entityId: String(p.portalUserId),
-          after: { campaignId: input.campaignId, to: p.email, reason },
-        });
-      }
+      rows.push(...pending.map((p) => removalFailure(input.campaignId, p, reason)));
     } else {
       for (let after = input.afterUserId; ;) {
         const chunk = await reviewersOf(input.campaignId, input.kind === 'reminder', after, 500);
-        for (const r of chunk) {
-          rows.push({
-            key: reviewerMailKey(input.campaignId, input.kind, input.round, r.id),
-            entityType: 'AccessReview',
-            entityId: String(input.campaignId),
-            after: { kind: input.kind, round: input.round, userId: r.id, to: r.email, reason },
-          });
-        }
+        rows.push(...chunk.map((r) => reviewerFailure(input, r, reason)));
         if (chunk.length < 500) break;
         after = chunk.at(-1)!.id;
       }
@@ -225,20 +267,24 @@ export function createAccessReviewMailActivities(
       ).map((m) => m.key),
     );
     const failed = rows.filter((r) => !sent.has(r.key));
-    await prisma.auditEvent.createMany({
-      data: failed.map((r) => ({
+    await auditFailures(campaign.workflowId, failed);
+    return { failed: failed.length };
+  }
+
+  /** Writes MAIL_FAILED once per mail (key: the mail's key + ':failed'). */
+  const auditFailures = (workflowId: string, failures: MailFailure[]) =>
+    prisma.auditEvent.createMany({
+      data: failures.map((r) => ({
         actorUsername: 'system',
         entityType: r.entityType,
         entityId: r.entityId,
         action: 'MAIL_FAILED',
-        after: r.after as object,
-        workflowId: campaign.workflowId,
+        after: r.after,
+        workflowId,
         idempotencyKey: `${r.key}:failed`,
       })),
       skipDuplicates: true,
     });
-    return { failed: failed.length };
-  }
 
   return { sendAccessReviewReviewerMails, sendAccessReviewRemovalMails, recordAccessReviewMailFailures };
 }

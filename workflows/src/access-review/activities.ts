@@ -51,6 +51,8 @@ export interface ReviewerMailInput {
 export interface ReviewerMailResult {
   /** Reviewers mailed by this call (a mail an earlier attempt sent is not counted again). */
   sent: number;
+  /** Mails the SMTP server refused for good (5xx, a bad address): audited MAIL_FAILED at once. */
+  givenUp: number;
   /** Reviewers looked at (fewer than `limit`: the round is done). */
   reviewers: number;
   lastUserId: number | null;
@@ -126,7 +128,10 @@ export interface AccessReviewActivities {
     limit: number;
   }): Promise<{ kept: number; changed: number; more: boolean }>;
   /** Mails up to `limit` removed people (one mail per person and campaign). */
-  sendAccessReviewRemovalMails(input: { campaignId: number; limit: number }): Promise<{ sent: number; more: boolean }>;
+  sendAccessReviewRemovalMails(input: {
+    campaignId: number;
+    limit: number;
+  }): Promise<{ sent: number; givenUp: number; more: boolean }>;
   /** Writes the counters, CLOSED, closedAt and the CLOSED audit row with the summary. */
   finishAccessReview(input: FinishCampaignInput): Promise<{
     itemsTotal: number;

@@ -213,7 +213,11 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
   }
   for (let more = true; more;) more = (await db.markAccessReviewKept({ campaignId, limit })).more;
   try {
-    for (let more = true; more;) more = (await mail.sendAccessReviewRemovalMails({ campaignId, limit })).more;
+    for (let more = true; more;) {
+      const sent = await mail.sendAccessReviewRemovalMails({ campaignId, limit });
+      mailsFailed += sent.givenUp ?? 0;
+      more = sent.more;
+    }
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     mailsFailed += await recordMailFailures(campaignId, 'removal', 0, 0, err);
@@ -225,8 +229,9 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
 }
 
 /**
- * Mails every reviewer of `kind`/`round`, a chunk per activity. A chunk that finally fails ends the round: its
- * reviewers and every later one not mailed are audited MAIL_FAILED. @returns the mails given up.
+ * Mails every reviewer of `kind`/`round`, a chunk per activity (an address refused for good is audited by the
+ * activity at once). A chunk that finally fails ends the round: its reviewers and every later one not mailed
+ * are audited MAIL_FAILED. @returns the mails given up.
  */
 async function mailReviewers(
   mail: AccessReviewActivities,
@@ -235,6 +240,7 @@ async function mailReviewers(
   round: number,
 ): Promise<number> {
   let afterUserId = 0;
+  let givenUp = 0;
   try {
     for (;;) {
       const chunk = await mail.sendAccessReviewReviewerMails({
@@ -244,12 +250,13 @@ async function mailReviewers(
         afterUserId,
         limit: ACCESS_REVIEW_MAIL_CHUNK,
       });
+      givenUp += chunk.givenUp ?? 0;
       if (chunk.lastUserId !== null) afterUserId = chunk.lastUserId;
-      if (chunk.reviewers < ACCESS_REVIEW_MAIL_CHUNK) return 0;
+      if (chunk.reviewers < ACCESS_REVIEW_MAIL_CHUNK) return givenUp;
     }
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
-    return recordMailFailures(campaignId, kind, round, afterUserId, err);
+    return givenUp + (await recordMailFailures(campaignId, kind, round, afterUserId, err));
   }
 }
 
