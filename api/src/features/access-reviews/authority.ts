@@ -7,7 +7,7 @@
  * an active access record of the reviewer study role (ACCESS_REVIEW_STUDY_ROLE) whose LAOs overlap the item's
  * `reviewLaoIds`; in both cases never an item about themselves.
  */
-import type { Prisma, PrismaClient } from '@portal/db';
+import { Prisma, type PrismaClient } from '@portal/db';
 import type { AuthContext } from '../../auth/guard';
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -26,13 +26,15 @@ export interface ReviewerScope {
  * records of `studyRole` (sorted, distinct; empty when they hold none).
  */
 export async function reviewerScopeOf(db: Db, studyRole: string, actor: ReviewerActor): Promise<ReviewerScope> {
-  const support = actor.permissions.includes('WRITE_USERS');
-  const rows = await db.$queryRaw<{ lao: string }[]>`
-    SELECT DISTINCT unnest("laoIds") AS lao FROM "UserAccess"
-     WHERE "portalUserId" = ${actor.userId} AND inactive = false AND "roleName" = ${studyRole}
-     ORDER BY 1`;
-  return { support, laoIds: rows.map((r) => r.lao) };
+  const rows = await db.$queryRaw<{ lao: string }[]>(reviewerLaosSql(studyRole, actor.userId));
+  return { support: actor.permissions.includes('WRITE_USERS'), laoIds: rows.map((r) => r.lao) };
 }
+
+/** The LAOs of a person's active access records of `studyRole`, distinct, sorted (rows `{ lao }`). */
+export const reviewerLaosSql = (studyRole: string, userId: number): Prisma.Sql =>
+  Prisma.sql`SELECT DISTINCT unnest("laoIds") AS lao FROM "UserAccess"
+     WHERE "portalUserId" = ${userId}::int AND inactive = false AND "roleName" = ${studyRole}
+     ORDER BY 1`;
 
 /** True when the scope reviews anything at all (User Support, or reviewer study role for some LAO). */
 export function reviewsAnything(scope: ReviewerScope): boolean {

@@ -26,22 +26,30 @@ export interface ItemSelection {
 export const ITEM_ORDER = Prisma.sql`i."lastName", i."firstName", i."portalUserId", i."roleName", i."id"`;
 export const ITEM_SORT = 'lastName,firstName,portalUserId,roleName';
 
+/** The pools a scope reviews, over the alias `a` of items or counts. */
+const poolsSql = (a: 'i' | 'k', scope: ReviewerScope): Prisma.Sql =>
+  scope.support ? Prisma.sql`true` : Prisma.sql`${Prisma.raw(a)}."reviewLaoIds" && ${scope.laoIds}::text[]`;
+
 /** The condition "the caller may decide item i": User Support, or an LAO of theirs pools it; never their own. */
-export function mayDecideSql(userId: number, scope: ReviewerScope): Prisma.Sql {
-  const own = Prisma.sql`i."portalUserId" <> ${userId}::int`;
-  return scope.support ? own : Prisma.sql`${own} AND i."reviewLaoIds" && ${scope.laoIds}::text[]`;
+export const mayDecideSql = (userId: number, scope: ReviewerScope): Prisma.Sql =>
+  Prisma.sql`i."portalUserId" <> ${userId}::int AND ${poolsSql('i', scope)}`;
+
+/** The campaign condition over the alias `a` of items or counts. */
+const campaignsSql = (a: 'i' | 'k', ids: readonly number[]): Prisma.Sql =>
+  ids.length === 1
+    ? Prisma.sql`${Prisma.raw(a)}."campaignId" = ${ids[0]}::int`
+    : Prisma.sql`${Prisma.raw(a)}."campaignId" = ANY(${ids}::int[])`;
+
+/** The decision state over items i. */
+function stateSql(state: ItemSelection['state']): Prisma.Sql {
+  if (state === 'UNDECIDED') return Prisma.sql`i."decision" IS NULL`;
+  if (state === 'ALL') return Prisma.sql`true`;
+  return Prisma.sql`i."decision" = ${state}::"AccessReviewDecision"`;
 }
 
 /** The WHERE of the caller's items of `sel`. */
 export function itemsWhere(sel: ItemSelection): Prisma.Sql {
-  const parts: Prisma.Sql[] = [
-    sel.campaignIds.length === 1
-      ? Prisma.sql`i."campaignId" = ${sel.campaignIds[0]}::int`
-      : Prisma.sql`i."campaignId" = ANY(${sel.campaignIds}::int[])`,
-    mayDecideSql(sel.userId, sel.scope),
-  ];
-  if (sel.state === 'UNDECIDED') parts.push(Prisma.sql`i."decision" IS NULL`);
-  else if (sel.state !== 'ALL') parts.push(Prisma.sql`i."decision" = ${sel.state}::"AccessReviewDecision"`);
+  const parts = [campaignsSql('i', sel.campaignIds), mayDecideSql(sel.userId, sel.scope), stateSql(sel.state)];
   if (sel.filter) {
     const p = containsPattern(sel.filter);
     parts.push(Prisma.sql`(i."lastName" ILIKE ${p} OR i."firstName" ILIKE ${p}
@@ -51,9 +59,23 @@ export function itemsWhere(sel: ItemSelection): Prisma.Sql {
   return Prisma.join(parts, ' AND ');
 }
 
-/** The number of the caller's items of `sel`. */
-export const itemsCountSql = (sel: ItemSelection): Prisma.Sql =>
-  Prisma.sql`SELECT count(*)::int AS total FROM "AccessReviewItem" i WHERE ${itemsWhere(sel)}`;
+/**
+ * The number of the caller's items of `sel`. Without a text filter it is read from the counts kept per pool and
+ * decision (migration 20261207100000_access_review_item_counts; '' is undecided there) less the caller's own
+ * items of those pools (on the index of campaign and person), so 100,000 items are not counted one by one.
+ */
+export function itemsCountSql(sel: ItemSelection): Prisma.Sql {
+  if (sel.filter) return Prisma.sql`SELECT count(*)::int AS total FROM "AccessReviewItem" i WHERE ${itemsWhere(sel)}`;
+  const state =
+    sel.state === 'ALL' ? Prisma.sql`true` : Prisma.sql`k."decision" = ${sel.state === 'UNDECIDED' ? '' : sel.state}`;
+  return Prisma.sql`SELECT (
+      COALESCE((SELECT sum(k."n") FROM "AccessReviewItemCount" k
+                 WHERE ${campaignsSql('k', sel.campaignIds)} AND ${poolsSql('k', sel.scope)} AND ${state}), 0)
+      - (SELECT count(*) FROM "AccessReviewItem" i
+          WHERE ${campaignsSql('i', sel.campaignIds)} AND i."portalUserId" = ${sel.userId}::int
+            AND ${poolsSql('i', sel.scope)} AND ${stateSql(sel.state)})
+    )::int AS total`;
+}
 
 /**
  * One page of the caller's items of `sel` with what the screen shows beside the snapshot: the campaign's name
@@ -69,7 +91,8 @@ export function itemsPageSql(sel: ItemSelection, q: { page: number; size: number
            p."outcome"::text AS "outcome",
            ARRAY(SELECT s."systemName" FROM "SystemAccess" s WHERE s."id" = ANY(p."systemAccessIds")
                   ORDER BY s."sort", s."systemName") AS "systemNames",
-           NOT EXISTS (SELECT 1 FROM "UserAccess" a WHERE a."id" = p."accessId" AND a."inactive" = false) AS "changed"
+           -- A scalar subquery: one look-up by primary key per row of the page, never a hash of every record.
+           COALESCE((SELECT a."inactive" FROM "UserAccess" a WHERE a."id" = p."accessId"), true) AS "changed"
       FROM (SELECT i.* FROM "AccessReviewItem" i WHERE ${itemsWhere(sel)}
              ORDER BY ${ITEM_ORDER} LIMIT ${take}::int OFFSET ${skip}::int) p
       JOIN "AccessReviewCampaign" c ON c."id" = p."campaignId"
@@ -79,3 +102,22 @@ export function itemsPageSql(sel: ItemSelection, q: { page: number; size: number
 /** The ids of the caller's items of `sel`, in person order, at most `limit` (a bulk decision by filter). */
 export const itemIdsSql = (sel: ItemSelection, limit: number): Prisma.Sql =>
   Prisma.sql`SELECT i."id" FROM "AccessReviewItem" i WHERE ${itemsWhere(sel)} ORDER BY ${ITEM_ORDER} LIMIT ${limit}::int`;
+
+/**
+ * The OPEN campaigns holding items the caller may decide, with their totals and undecided counts (from the
+ * counts, less the caller's own items), soonest deadline first.
+ */
+export const myCampaignsSql = (userId: number, scope: ReviewerScope): Prisma.Sql => Prisma.sql`
+  WITH open AS (SELECT c."id", c."name", c."deadline" FROM "AccessReviewCampaign" c WHERE c."status" = 'OPEN'),
+  k AS (SELECT k."campaignId", sum(k."n") AS total, COALESCE(sum(k."n") FILTER (WHERE k."decision" = ''), 0) AS undecided
+          FROM "AccessReviewItemCount" k WHERE k."campaignId" IN (SELECT "id" FROM open) AND ${poolsSql('k', scope)}
+         GROUP BY 1),
+  own AS (SELECT i."campaignId", count(*) AS total, count(*) FILTER (WHERE i."decision" IS NULL) AS undecided
+            FROM "AccessReviewItem" i
+           WHERE i."campaignId" IN (SELECT "id" FROM open) AND i."portalUserId" = ${userId}::int AND ${poolsSql('i', scope)}
+           GROUP BY 1)
+  SELECT o."id", o."name", o."deadline", (k.total - COALESCE(own.total, 0))::int AS total,
+         (k.undecided - COALESCE(own.undecided, 0))::int AS undecided
+    FROM open o JOIN k ON k."campaignId" = o."id" LEFT JOIN own ON own."campaignId" = o."id"
+   WHERE k.total - COALESCE(own.total, 0) > 0
+   ORDER BY o."deadline" NULLS LAST, o."id"`;

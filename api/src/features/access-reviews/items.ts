@@ -12,13 +12,13 @@ import {
   type Page,
   USER_SUPPORT_POOL,
 } from '@portal/contract';
-import { Prisma, type PrismaClient } from '@portal/db';
+import type { PrismaClient } from '@portal/db';
 import type { AuthContext } from '../../auth/guard';
 import { forbidden } from '../../http/errors';
 import { toPage } from '../../http/page';
 import { CountRowsSchema, queryRows } from '../../shared/sql';
-import { type ReviewerScope, reviewerScopeOf, reviewsAnything } from './authority';
-import { type ItemSelection, ITEM_SORT, itemsCountSql, itemsPageSql, mayDecideSql } from './items-sql';
+import { type ReviewerScope, reviewerLaosSql, reviewsAnything } from './authority';
+import { type ItemSelection, ITEM_SORT, itemsCountSql, itemsPageSql, myCampaignsSql } from './items-sql';
 
 /** A row of `itemsPageSql`: the wire item with dates as read, nullable arrays and the pools' source. */
 const ItemRowSchema = AccessReviewItemSchema.omit({ pools: true }).extend({
@@ -46,6 +46,20 @@ const itemView = ({ reviewLaoIds, ...r }: ItemRow): AccessReviewItem => ({
 });
 
 /**
+ * The caller's reviewer scope, read on the API's pg pool (the hot path of every reviewer call).
+ */
+export async function reviewerScope(
+  prisma: PrismaClient,
+  studyRole: string,
+  actor: AuthContext,
+): Promise<ReviewerScope> {
+  const rows = z
+    .array(z.object({ lao: z.string() }))
+    .parse(await queryRows(prisma, reviewerLaosSql(studyRole, actor.userId)));
+  return { support: actor.permissions.includes('WRITE_USERS'), laoIds: rows.map((r) => r.lao) };
+}
+
+/**
  * The caller's reviewer scope, refusing someone who reviews nothing.
  * @throws HttpError 403 when the caller is neither User Support nor holds the reviewer study role.
  */
@@ -54,7 +68,7 @@ export async function requireReviewer(
   studyRole: string,
   actor: AuthContext,
 ): Promise<ReviewerScope> {
-  const scope = await reviewerScopeOf(prisma, studyRole, actor);
+  const scope = await reviewerScope(prisma, studyRole, actor);
   if (!reviewsAnything(scope)) throw forbidden();
   return scope;
 }
@@ -65,14 +79,13 @@ async function openCampaignIds(prisma: PrismaClient): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-/** One page of the caller's items (`ITEM_SORT` order). @throws HttpError 403 for someone who reviews nothing. */
+/** One page of the caller's items (`ITEM_SORT` order), for the scope `requireReviewer` answered. */
 export async function listItems(
   prisma: PrismaClient,
-  studyRole: string,
   actor: AuthContext,
+  scope: ReviewerScope,
   q: AccessReviewItemsQuery,
 ): Promise<Page<AccessReviewItem>> {
-  const scope = await requireReviewer(prisma, studyRole, actor);
   const campaignIds = q.campaignId ? [q.campaignId] : await openCampaignIds(prisma);
   if (!campaignIds.length) return toPage([], 0, q, ITEM_SORT);
   const sel: ItemSelection = {
@@ -107,17 +120,9 @@ export async function myAccessReviews(
   studyRole: string,
   actor: AuthContext,
 ): Promise<MyAccessReviews> {
-  const scope = await reviewerScopeOf(prisma, studyRole, actor);
+  const scope = await reviewerScope(prisma, studyRole, actor);
   if (!reviewsAnything(scope)) return { reviewer: false, campaigns: [] };
-  const rows = await queryRows(
-    prisma,
-    Prisma.sql`SELECT c."id", c."name", c."deadline", count(*)::int AS total,
-                      count(*) FILTER (WHERE i."decision" IS NULL)::int AS undecided
-                 FROM "AccessReviewCampaign" c JOIN "AccessReviewItem" i ON i."campaignId" = c."id"
-                WHERE c."status" = 'OPEN' AND ${mayDecideSql(actor.userId, scope)}
-                GROUP BY c."id" ORDER BY c."deadline" NULLS LAST, c."id"`,
-    { prepare: false },
-  );
+  const rows = await queryRows(prisma, myCampaignsSql(actor.userId, scope), { prepare: false });
   return {
     reviewer: true,
     campaigns: MineRowsSchema.parse(rows).map((r) => ({ ...r, deadline: r.deadline?.toISOString() ?? null })),
