@@ -175,7 +175,7 @@ describe('Access Reviews', () => {
       {
         [MINE]: () => reply(200, { reviewer: true, campaigns: [] }),
         [ITEMS]: () =>
-          reply(200, itemsPage([reviewItem({ id: 9, campaignId: 5, decision: 'REMOVE', outcome: 'REMOVED' })])),
+          reply(200, itemsPage([reviewItem({ id: 9, campaignId: 5, decision: 'REMOVE', outcome: 'REMOVED', changed: true })])),
       },
       '/app/access-reviews?campaignId=5',
     );
@@ -183,6 +183,8 @@ describe('Access Reviews', () => {
     expect(screen.getByText(/This campaign is no longer open/)).toBeVisible();
     expect(within(table).queryByRole('checkbox')).toBeNull();
     expect(within(table).getByText('Removed')).toBeVisible();
+    // Removed at close, the record is no longer active: that is the outcome, not a change since the snapshot.
+    expect(within(table).queryByText('Changed since the review started')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Keep' })).toBeNull();
     expect(api.callsTo(ITEMS)[0]!.search).toBe('?campaignId=5&page=1&size=50&state=ALL');
   });

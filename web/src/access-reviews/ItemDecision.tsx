@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { ACCESS_REVIEW_MESSAGES, type AccessReviewItem, type AccessReviewOutcome } from '@portal/contract';
 import { CondensedText } from '../shared/TableCells';
+import { WHOLE_WORD } from './badgeStyles';
 
 /** The badge text of an item's decision, and its colour (AA in the theme's light variant). */
 const DECISIONS = {
@@ -8,9 +9,6 @@ const DECISIONS = {
   REMOVE: { label: 'Remove', color: 'red' },
   NONE: { label: 'Undecided', color: 'gray' },
 } as const;
-
-/** A badge keeps its whole word in a narrow column (Mantine cuts a badge's label with an ellipsis). */
-const NO_CUT = { root: { maxWidth: 'none', flexShrink: 0 }, label: { overflow: 'visible' } } as const;
 
 /** The outcome of a closed campaign's item. */
 const OUTCOMES: Record<AccessReviewOutcome, { label: string; color: string }> = {
@@ -43,11 +41,11 @@ export function ItemDecision({ item }: { item: AccessReviewItem }) {
   return (
     <Stack gap={4}>
       <Group gap={4}>
-        <Badge color={d.color} variant="light" size="sm" tt="none" styles={NO_CUT}>
+        <Badge color={d.color} variant="light" size="sm" tt="none" styles={WHOLE_WORD}>
           {d.label}
         </Badge>
         {outcome && (
-          <Badge color={outcome.color} variant="outline" size="sm" tt="none" styles={NO_CUT}>
+          <Badge color={outcome.color} variant="outline" size="sm" tt="none" styles={WHOLE_WORD}>
             {outcome.label}
           </Badge>
         )}

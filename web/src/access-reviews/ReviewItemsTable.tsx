@@ -24,6 +24,8 @@ function ItemRow({ item, selection }: { item: AccessReviewItem; selection: Revie
   const [open, setOpen] = useState(false);
   const historyId = `review-item-history-${item.id}`;
   const cell = (label: string) => ({ 'data-label': label });
+  // After close the outcome says it: a removed record is no longer active, which is no change since the snapshot.
+  const changed = item.outcome ? item.outcome === 'CHANGED' : item.changed;
   return (
     <>
       <Table.Tr>
@@ -40,7 +42,7 @@ function ItemRow({ item, selection }: { item: AccessReviewItem; selection: Revie
           <Text size="sm" fw={600}>
             {item.roleName}
           </Text>
-          {item.changed && <ChangedMark />}
+          {changed && <ChangedMark />}
           <Anchor
             component="button"
             type="button"

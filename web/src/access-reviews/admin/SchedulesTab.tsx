@@ -7,6 +7,7 @@ import { ClientDataTable } from '../../shared/DataTable';
 import { LoadError } from '../../shared/ErrorAlert';
 import { DateTimeCell } from '../../shared/TableCells';
 import { useDeactivateSchedule, useSchedules } from '../api/schedules';
+import { WHOLE_WORD } from '../badgeStyles';
 import { TemporalLink } from './parts';
 
 /**
@@ -57,7 +58,7 @@ export function SchedulesTab() {
             accessor: 'inactive',
             title: 'Status',
             render: (s) => (
-              <Badge color={s.inactive ? 'gray' : 'green'} variant="light" tt="none">
+              <Badge color={s.inactive ? 'gray' : 'green'} variant="light" tt="none" styles={WHOLE_WORD}>
                 {s.inactive ? 'Inactive' : 'Active'}
               </Badge>
             ),

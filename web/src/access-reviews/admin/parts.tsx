@@ -1,5 +1,6 @@
 import { Anchor, Badge, VisuallyHidden } from '@mantine/core';
 import { ACCESS_REVIEW_STATUS_LABELS, type AccessReviewStatus } from '@portal/contract';
+import { WHOLE_WORD } from '../badgeStyles';
 
 /**
  * Small pieces of the ADMIN campaign screens (issue 25): a campaign's status badge, and a link into the
@@ -18,7 +19,14 @@ const STATUS_COLORS: Record<AccessReviewStatus, string> = {
 
 export function CampaignStatusBadge({ status }: { status: AccessReviewStatus }) {
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light" radius="sm" tt="none" data-testid="campaign-status">
+    <Badge
+      color={STATUS_COLORS[status]}
+      variant="light"
+      radius="sm"
+      tt="none"
+      styles={WHOLE_WORD}
+      data-testid="campaign-status"
+    >
       {ACCESS_REVIEW_STATUS_LABELS[status]}
     </Badge>
   );
