@@ -17,3 +17,21 @@ describe('WorkerConfigSchema MAIL_LINK_KEY', () => {
     expect(parseEnv(WorkerConfigSchema, { ...env, MAIL_LINK_KEY: key }).MAIL_LINK_KEY).toBe(key);
   });
 });
+
+describe('WorkerConfigSchema ACCESS_REVIEW_STUDY_ROLE (issue 25)', () => {
+  const withKey = { ...env, MAIL_LINK_KEY: 'k'.repeat(32) };
+
+  it("defaults to 'LAO Staff' and takes another study role", () => {
+    expect(parseEnv(WorkerConfigSchema, withKey).ACCESS_REVIEW_STUDY_ROLE).toBe('LAO Staff');
+    expect(
+      parseEnv(WorkerConfigSchema, { ...withKey, ACCESS_REVIEW_STUDY_ROLE: 'Study Coordinator' })
+        .ACCESS_REVIEW_STUDY_ROLE,
+    ).toBe('Study Coordinator');
+  });
+
+  it('refuses an empty one', () => {
+    expect(() => parseEnv(WorkerConfigSchema, { ...withKey, ACCESS_REVIEW_STUDY_ROLE: '' })).toThrow(
+      /ACCESS_REVIEW_STUDY_ROLE/,
+    );
+  });
+});
