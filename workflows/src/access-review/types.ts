@@ -36,6 +36,8 @@ export interface AccessReviewInput {
   reminderEvery: string | null;
   /** Carried across continue-as-new: where the snapshot goes on (the last UserAccess id stored), absent at start. */
   snapshotAfterId?: number;
+  /** Carried across continue-as-new: items stored by the earlier runs (the `progress` query's count). */
+  snapshotStored?: number;
   /** Carried across continue-as-new once open: the phase it goes on in. */
   phase?: AccessReviewPhase;
   /** Carried across continue-as-new once open: when it opened and its deadline (ISO 8601). */

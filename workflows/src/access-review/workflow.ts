@@ -69,7 +69,7 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
   const { campaignId } = input;
   const progress: AccessReviewProgress = {
     phase: input.phase ?? 'SNAPSHOT',
-    itemsStored: 0,
+    itemsStored: input.snapshotStored ?? 0,
     remindersSent: input.remindersSent ?? 0,
     removed: 0,
   };
@@ -145,7 +145,7 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
     for (let batches = 0; ; batches += 1) {
       if (cancelBy !== null) return cancel();
       if (batches >= perRun || workflowInfo().continueAsNewSuggested) {
-        return goOnAsNew({ snapshotAfterId: afterId });
+        return goOnAsNew({ snapshotAfterId: afterId, snapshotStored: progress.itemsStored });
       }
       const batch = await snapshot.snapshotAccessReviewBatch({ campaignId, afterId, limit });
       progress.itemsStored += batch.stored;
