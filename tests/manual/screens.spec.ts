@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { pick, signIn, signOut } from '../e2e/support';
+import { journeyPrisma } from '../support/journey-users';
 
 const SCREENS = path.join(import.meta.dirname, '..', '..', 'docs', 'manual', 'screens');
 
@@ -154,5 +155,66 @@ test('an administrator: users, configuration, audit trail, reports', async ({ pa
   // The counts by status load one by one ('…' until then).
   await expect(page.getByRole('cell', { name: '…' })).toHaveCount(0);
   await screen(page, 'reports');
+  await signOut(page);
+});
+
+test('access review campaigns: the form, a reviewer deciding, the campaign page', async ({ page }) => {
+  // Three people of MA036 whose access its LAO staff review (the seed's generated users hold AOs only).
+  const prisma = journeyPrisma();
+  const roles = await prisma.studyRole.findMany({ include: { systems: true } });
+  const people = [
+    ['rchen', 'Riley', 'Chen', 'Site Investigator'],
+    ['sokafor', 'Sam', 'Okafor', 'Data Manager'],
+    ['tnguyen', 'Taylor', 'Nguyen', 'Site Investigator'],
+  ] as const;
+  for (const [username, firstName, lastName, roleName] of people) {
+    if (await prisma.portalUser.findUnique({ where: { username } })) continue;
+    await prisma.portalUser.create({
+      data: {
+        username,
+        firstName,
+        lastName,
+        email: `${username}@example.org`,
+        userAccesses: {
+          create: {
+            roleName,
+            laoIds: ['MA036'],
+            systemAccessIds: roles.find((r) => r.roleName === roleName)!.systems.map((s) => s.systemId),
+            createdBy: 'manual',
+            lastModifiedBy: 'manual',
+          },
+        },
+      },
+    });
+  }
+  await prisma.$disconnect();
+
+  await signIn(page, 'admin');
+  await page.goto('/app/access-review-campaigns/new');
+  await page.getByRole('textbox', { name: /^Name/ }).fill('MA036 spring access review');
+  await page.getByRole('combobox', { name: 'LAOs' }).fill('MA036');
+  await page.getByRole('option', { name: /^MA036 - / }).click();
+  await page.keyboard.press('Escape');
+  await screen(page, 'access-review-new', page.locator('main'));
+  await page.getByRole('button', { name: 'Start campaign' }).click();
+  await expect(page.getByTestId('campaign-status')).toHaveText('Open', { timeout: 60_000 });
+  const campaignUrl = new URL(page.url()).pathname;
+  await signOut(page);
+
+  await signIn(page, 'laostaff');
+  await page.getByRole('navigation').getByRole('link', { name: 'Access Reviews' }).click();
+  const table = page.getByRole('table', { name: 'Review items' });
+  await table.getByRole('checkbox', { name: 'Select Data Manager of Sam Okafor' }).check();
+  await page.getByRole('button', { name: 'Keep', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Per-item results' })).toBeVisible();
+  await page.getByRole('button', { name: 'Dismiss results' }).click();
+  await table.getByRole('checkbox', { name: 'Select Site Investigator of Riley Chen' }).check();
+  await screen(page, 'access-reviews');
+  await signOut(page);
+
+  await signIn(page, 'admin');
+  await page.goto(campaignUrl);
+  await expect(page.getByTestId('decisions-chart')).toBeVisible();
+  await screen(page, 'access-review-campaign');
   await signOut(page);
 });

@@ -44,9 +44,9 @@ export function CampaignsTab() {
           { accessor: 'status', title: 'Status', render: (c) => <CampaignStatusBadge status={c.status} /> },
           { accessor: 'sysdat', title: 'Created', render: (c) => <DateTimeCell value={c.sysdat} /> },
           { accessor: 'deadline', title: 'Deadline', render: (c) => <DateTimeCell value={c.deadline} /> },
-          { accessor: 'decided', title: 'Decided', textAlign: 'right' },
-          { accessor: 'undecided', title: 'Undecided', textAlign: 'right' },
-          { accessor: 'toRemove', title: 'To Remove', textAlign: 'right' },
+          { accessor: 'decided', title: 'Decided' },
+          { accessor: 'undecided', title: 'Undecided' },
+          { accessor: 'toRemove', title: 'To Remove' },
           {
             accessor: 'workflowUrl',
             title: 'Workflow',

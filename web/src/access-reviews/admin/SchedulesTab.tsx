@@ -52,8 +52,8 @@ export function SchedulesTab() {
         initialSort={{ columnAccessor: 'sysdat', direction: 'desc' }}
         columns={[
           { accessor: 'name', title: 'Name', sortable: true },
-          { accessor: 'everyDays', title: 'Every (days)', sortable: true, textAlign: 'right' },
-          { accessor: 'durationDays', title: 'Duration (days)', textAlign: 'right' },
+          { accessor: 'everyDays', title: 'Every (days)', sortable: true },
+          { accessor: 'durationDays', title: 'Duration (days)' },
           {
             accessor: 'inactive',
             title: 'Status',
@@ -63,7 +63,7 @@ export function SchedulesTab() {
               </Badge>
             ),
           },
-          { accessor: 'campaigns', title: 'Campaigns', textAlign: 'right' },
+          { accessor: 'campaigns', title: 'Campaigns' },
           { accessor: 'sysdat', title: 'Created', sortable: true, render: (s) => <DateTimeCell value={s.sysdat} /> },
           {
             accessor: 'scheduleUrl',
