@@ -66,7 +66,7 @@ export async function startCampaign(
           action: 'CREATED',
           after: definition,
           workflowId,
-          idempotencyKey: `${workflowId}:created`,
+          idempotencyKey: `access-review:${campaignId}:created`,
         });
         return { requestId: campaignId, result: campaignId };
       },
