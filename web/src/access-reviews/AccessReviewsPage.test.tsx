@@ -175,7 +175,10 @@ describe('Access Reviews', () => {
       {
         [MINE]: () => reply(200, { reviewer: true, campaigns: [] }),
         [ITEMS]: () =>
-          reply(200, itemsPage([reviewItem({ id: 9, campaignId: 5, decision: 'REMOVE', outcome: 'REMOVED', changed: true })])),
+          reply(
+            200,
+            itemsPage([reviewItem({ id: 9, campaignId: 5, decision: 'REMOVE', outcome: 'REMOVED', changed: true })]),
+          ),
       },
       '/app/access-reviews?campaignId=5',
     );
