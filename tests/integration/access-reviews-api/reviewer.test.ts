@@ -11,7 +11,8 @@ import { ACCESS_REVIEW_MESSAGES, type AccessReviewItem, USER_SUPPORT_POOL } from
 import type { AccessReviewCampaign, PortalUser, UserAccess } from '@portal/db';
 import type { TestUser } from '../auth-helpers';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
-import { grant, itemsByAccess, laoReviewer, openCampaign, person, unique } from './support';
+import { reviewerScopeOf, reviewsPerson } from '../../../api/src/features/access-reviews/authority';
+import { REVIEWER_ROLE, grant, itemsByAccess, laoReviewer, openCampaign, person, unique } from './support';
 
 const ITEMS = '/rest/secure/access_review/items';
 const MINE = '/rest/secure/access_review/mine';
@@ -280,5 +281,45 @@ describe('decisions', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ fieldErrors: {}, globalErrors: [ACCESS_REVIEW_MESSAGES.campaignClosed] });
     expect((await api.prisma.accessReviewItem.findUniqueOrThrow({ where: { id: item!.id } })).decision).toBeNull();
+  });
+});
+
+describe('authority', () => {
+  const actorOf = (u: TestUser, permissions: string[] = ['USER']) => ({ userId: u.user.id, permissions });
+
+  it('reviewsPerson: LAO staff for people with an open item of their LAO, User Support for any, never oneself', async () => {
+    const p = api.prisma;
+    const staff = actorOf(staffAUser);
+    expect(await reviewsPerson(p, REVIEWER_ROLE, staff, people.Aaa!.id)).toBe(true);
+    expect(await reviewsPerson(p, REVIEWER_ROLE, staff, people.Bbb!.id)).toBe(false);
+    expect(await reviewsPerson(p, REVIEWER_ROLE, staff, staffAUser.user.id)).toBe(false);
+    // Frank's only item is in the closed campaign.
+    const frank = (await p.accessReviewItem.findFirstOrThrow({ where: { campaignId: closed.id } })).portalUserId;
+    expect(await reviewsPerson(p, REVIEWER_ROLE, staff, frank)).toBe(false);
+    const userSupport = { userId: 2_000_000_000, permissions: ['WRITE_USERS', 'READ_USERS', 'USER'] };
+    expect(await reviewsPerson(p, REVIEWER_ROLE, userSupport, people.Ccc!.id)).toBe(true);
+    expect(await reviewerScopeOf(p, REVIEWER_ROLE, staff)).toEqual({ support: false, laoIds: [laoA] });
+    // Another study role configured as the reviewers' role: the same person reviews nothing.
+    expect(await reviewerScopeOf(p, 'Data Manager', staff)).toEqual({ support: false, laoIds: [] });
+  });
+
+  it('the demo laostaff (LAO Staff of MA036) decides an MA036 item, not another LAO’s', async () => {
+    const p = api.prisma;
+    const [ma, ny] = [await person(p, 'Mmm'), await person(p, 'Nnn')];
+    const records = [
+      await grant(p, ma, 'Data Manager', { laoIds: ['MA036'] }),
+      await grant(p, ny, 'Data Manager', { laoIds: ['NY016'] }),
+    ];
+    const c = await openCampaign(p, records);
+    const items = await itemsByAccess(p, c.id);
+    const laostaff = await signIn(api.app, 'laostaff');
+    const res = await call(laostaff, 'POST', DECISIONS, {
+      campaignId: c.id,
+      itemIds: records.map((r) => items.get(r.id)!.id),
+      decision: 'KEEP',
+    });
+    expect(res.json().results.map((r: { ok: boolean }) => r.ok)).toEqual([true, false]);
+    const listed = await call(laostaff, 'GET', `${ITEMS}?campaignId=${c.id}&state=ALL`);
+    expect(listed.json().content.map((i: AccessReviewItem) => i.lastName)).toEqual(['Mmm']);
   });
 });
