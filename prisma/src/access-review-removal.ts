@@ -103,7 +103,8 @@ export async function applyReviewRemovals(
 }
 
 /**
- * Marks up to `limit` Keep items of `campaign` not done yet: KEPT (audited ACCESS_KEPT_BY_REVIEW, key
+ * Marks up to `limit` Keep items of `campaign` not done yet, in ONE statement: KEPT (audited
+ * ACCESS_KEPT_BY_REVIEW, actor the reviewer or 'system' for a default, key
  * `access-review:<campaignId>:kept:<accessId>`) while their record is active, CHANGED otherwise. Items are
  * claimed FOR UPDATE SKIP LOCKED, so overlapping batches share the work. @returns the counts and whether
  * there may be more.
@@ -113,48 +114,33 @@ export async function markReviewKept(
   campaign: ReviewCampaignRef,
   limit: number,
 ): Promise<{ kept: number; changed: number; more: boolean }> {
-  const claimed = await tx.$queryRaw<Array<{ id: number }>>`
-    SELECT id FROM "AccessReviewItem"
-     WHERE "campaignId" = ${campaign.id} AND decision = 'KEEP' AND outcome IS NULL
-     ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
-  if (!claimed.length) return { kept: 0, changed: 0, more: false };
-  const items: DecidedItem[] = await tx.accessReviewItem.findMany({
-    where: { id: { in: claimed.map((c) => c.id) } },
-    orderBy: { id: 'asc' },
-  });
-  const activeIds = new Set(
-    (
-      await tx.userAccess.findMany({
-        where: { id: { in: items.map((i) => i.accessId) }, inactive: false },
-        select: { id: true },
-      })
-    ).map((r) => r.id),
-  );
-  const kept = items.filter((i) => activeIds.has(i.accessId));
-  const changed = items.filter((i) => !activeIds.has(i.accessId));
-  const now = new Date();
-  for (const [list, outcome] of [
-    [kept, 'KEPT'],
-    [changed, 'CHANGED'],
-  ] as const) {
-    if (list.length) {
-      await tx.accessReviewItem.updateMany({
-        where: { id: { in: list.map((i) => i.id) } },
-        data: { outcome, appliedAt: now },
-      });
-    }
-  }
-  await tx.auditEvent.createMany({
-    data: kept.map((item) => ({
-      actorUsername: (item.defaulted ? null : item.decidedByUsername) ?? 'system',
-      entityType: 'UserAccess',
-      entityId: String(item.portalUserId),
-      action: 'ACCESS_KEPT_BY_REVIEW',
-      after: auditAfter(campaign, item),
-      workflowId: campaign.workflowId,
-      idempotencyKey: `access-review:${campaign.id}:kept:${item.accessId}`,
-    })),
-    skipDuplicates: true,
-  });
-  return { kept: kept.length, changed: changed.length, more: claimed.length === limit };
+  const [row] = await tx.$queryRaw<[{ kept: number; changed: number }]>`
+    WITH claimed AS (
+      SELECT id FROM "AccessReviewItem"
+       WHERE "campaignId" = ${campaign.id} AND decision = 'KEEP' AND outcome IS NULL
+       ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+    ), marked AS (
+      UPDATE "AccessReviewItem" i
+         SET outcome = (CASE WHEN EXISTS (SELECT 1 FROM "UserAccess" ua WHERE ua.id = i."accessId" AND NOT ua.inactive)
+                        THEN 'KEPT' ELSE 'CHANGED' END)::"AccessReviewOutcome",
+             "appliedAt" = now()
+        FROM claimed c WHERE i.id = c.id
+      RETURNING i.*
+    ), audited AS (
+      INSERT INTO "AuditEvent" ("actorUsername", "entityType", "entityId", action, after, "workflowId", "idempotencyKey")
+      SELECT CASE WHEN m.defaulted THEN 'system' ELSE coalesce(m."decidedByUsername", 'system') END,
+             'UserAccess', m."portalUserId"::text, 'ACCESS_KEPT_BY_REVIEW',
+             jsonb_build_object('accessId', m."accessId", 'itemId', m.id, 'campaignId', m."campaignId",
+               'campaignName', ${campaign.name}::text, 'roleName', m."roleName", 'decision', m.decision,
+               'comment', m.comment, 'decidedByUsername', m."decidedByUsername", 'defaulted', m.defaulted),
+             ${campaign.workflowId}::text, 'access-review:' || m."campaignId" || ':kept:' || m."accessId"
+        FROM marked m WHERE m.outcome = 'KEPT'
+      ON CONFLICT ("idempotencyKey") DO NOTHING
+      RETURNING 1
+    )
+    SELECT (count(*) FILTER (WHERE outcome = 'KEPT'))::int AS kept,
+           (count(*) FILTER (WHERE outcome = 'CHANGED'))::int AS changed,
+           (SELECT count(*) FROM audited)::int AS audited
+      FROM marked`;
+  return { kept: row.kept, changed: row.changed, more: row.kept + row.changed === limit };
 }

@@ -25,6 +25,8 @@ export const DEFAULT_SNAPSHOT_BATCH = 5_000;
 export const DEFAULT_SNAPSHOT_BATCHES_PER_RUN = 40;
 /** Removals per apply activity. */
 export const DEFAULT_REMOVAL_BATCH = 500;
+/** Keep items marked per activity (one statement each). */
+export const DEFAULT_KEEP_BATCH = 5_000;
 
 export type AccessReviewPhase = 'SNAPSHOT' | 'OPEN';
 

@@ -34,6 +34,7 @@ import {
   type AccessReviewInput,
   type AccessReviewProgress,
   type AccessReviewSummary,
+  DEFAULT_KEEP_BATCH,
   DEFAULT_REMOVAL_BATCH,
   DEFAULT_SNAPSHOT_BATCH,
   DEFAULT_SNAPSHOT_BATCHES_PER_RUN,
@@ -211,7 +212,9 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
     skipUserIds.push(...batch.failedUserIds);
     more = batch.more;
   }
-  for (let more = true; more;) more = (await db.markAccessReviewKept({ campaignId, limit })).more;
+  for (let more = true; more;) {
+    more = (await db.markAccessReviewKept({ campaignId, limit: DEFAULT_KEEP_BATCH })).more;
+  }
   try {
     for (let more = true; more;) {
       const sent = await mail.sendAccessReviewRemovalMails({ campaignId, limit });
