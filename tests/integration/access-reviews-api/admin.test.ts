@@ -122,6 +122,29 @@ describe('ADMIN only', () => {
   });
 });
 
+it('the OpenAPI document describes every route with its answer', async () => {
+  const doc = (await api.app.inject({ method: 'GET', url: '/rest/public/openapi.json' })).json();
+  const routes: [string, string][] = [
+    ['/rest/secure/access_review/mine', 'get'],
+    ['/rest/secure/access_review/items', 'get'],
+    ['/rest/secure/access_review/decisions', 'post'],
+    [CAMPAIGNS, 'get'],
+    [CAMPAIGNS, 'post'],
+    [`${CAMPAIGNS}/{id}`, 'get'],
+    [`${CAMPAIGNS}/{id}/close`, 'post'],
+    [`${CAMPAIGNS}/{id}/cancel`, 'post'],
+    [`${CAMPAIGNS}/{id}/decisions.csv`, 'get'],
+    [SCHEDULES, 'get'],
+    [SCHEDULES, 'post'],
+    [`${SCHEDULES}/{id}/deactivate`, 'post'],
+  ];
+  for (const [path, method] of routes) {
+    expect(doc.paths[path]?.[method]?.responses?.['200'], `${method} ${path}`).toBeDefined();
+  }
+  const item = doc.paths['/rest/secure/access_review/items'].get.responses['200'].content['application/json'].schema;
+  expect(JSON.stringify(item)).toContain('systemNames');
+});
+
 describe('a campaign', () => {
   let campaign: AccessReviewCampaign;
 
@@ -206,6 +229,9 @@ describe('a campaign', () => {
     expect(res.json().id).toBe(campaign.id);
     await untilStatus(campaign.id, 'CLOSED');
     expect(await campaignRow(campaign.id)).toMatchObject({ closedByUsername: 'admin', removedCount: 1 });
+    // The defaults applied at the close (Lee, the LAO staff member's own record) count as undecided.
+    const detail = await call(admin, 'GET', `${CAMPAIGNS}/${campaign.id}`);
+    expect(detail.json()).toMatchObject({ status: 'CLOSED', itemsTotal: 3, decided: 1, undecided: 2, toRemove: 1 });
     const again = await call(admin, 'POST', `${CAMPAIGNS}/${campaign.id}/close`, {});
     expect(again.statusCode).toBe(422);
     expect(again.json().globalErrors).toEqual([ACCESS_REVIEW_MESSAGES.alreadyClosing]);

@@ -31,17 +31,18 @@ const NO_PROGRESS: CampaignProgress = { itemsTotal: 0, decided: 0, toRemove: 0 }
 export const scopeOf = (json: unknown): AccessReviewScope => AccessReviewScopeSchema.parse(json ?? {});
 
 /**
- * The progress of each campaign of `ids`, in one grouped query over their items (campaign id → counts;
- * a campaign without items is absent).
+ * The progress of each campaign of `ids`, in one grouped query over the counts of their items kept per pool,
+ * decision and default (migration 20261207100000_access_review_item_counts), so a page of campaigns of 100,000
+ * items each counts no item (campaign id → counts; a campaign without items is absent).
  */
 export async function campaignProgress(db: Db, ids: readonly number[]): Promise<Map<number, CampaignProgress>> {
   if (!ids.length) return new Map();
   const rows = await db.$queryRaw<{ campaignId: number; total: number; decided: number; toRemove: number }[]>`
     SELECT "campaignId",
-           count(*)::int AS total,
-           count(*) FILTER (WHERE decision IS NOT NULL AND NOT defaulted)::int AS decided,
-           count(*) FILTER (WHERE decision = 'REMOVE')::int AS "toRemove"
-      FROM "AccessReviewItem" WHERE "campaignId" = ANY(${ids}::int[])
+           sum("n")::int AS total,
+           COALESCE(sum("n") FILTER (WHERE "decision" <> '' AND NOT "defaulted"), 0)::int AS decided,
+           COALESCE(sum("n") FILTER (WHERE "decision" = 'REMOVE'), 0)::int AS "toRemove"
+      FROM "AccessReviewItemCount" WHERE "campaignId" = ANY(${ids}::int[])
      GROUP BY "campaignId"`;
   return new Map(rows.map((r) => [r.campaignId, { itemsTotal: r.total, decided: r.decided, toRemove: r.toRemove }]));
 }
