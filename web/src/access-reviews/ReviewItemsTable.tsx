@@ -1,4 +1,4 @@
-import { Anchor, Checkbox, Group, Table, Text } from '@mantine/core';
+import { Anchor, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
 import type { AccessReviewItem } from '@portal/contract';
 import { Fragment, useState } from 'react';
 import { AccessEnd } from '../shared/AccessEnd';
@@ -39,21 +39,24 @@ function ItemRow({ item, selection }: { item: AccessReviewItem; selection: Revie
           </Table.Td>
         )}
         <Table.Td {...cell('Study Role')}>
-          <Text size="sm" fw={600}>
-            {item.roleName}
-          </Text>
-          {changed && <ChangedMark />}
-          <Anchor
-            component="button"
-            type="button"
-            size="sm"
-            aria-expanded={open}
-            aria-controls={historyId}
-            aria-label={`History of ${itemName(item)}`}
-            onClick={() => setOpen((o) => !o)}
-          >
-            History
-          </Anchor>
+          {/* One child: the phone's stacked row lays a cell out as a label and one value. */}
+          <Stack gap={2} align="flex-start">
+            <Text size="sm" fw={600}>
+              {item.roleName}
+            </Text>
+            {changed && <ChangedMark />}
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              aria-expanded={open}
+              aria-controls={historyId}
+              aria-label={`History of ${itemName(item)}`}
+              onClick={() => setOpen((o) => !o)}
+            >
+              History
+            </Anchor>
+          </Stack>
         </Table.Td>
         <Table.Td {...cell('AOs')}>
           <CondensedList items={item.siteCodes} noun={['AO', 'AOs']} />
