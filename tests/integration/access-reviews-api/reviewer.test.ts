@@ -122,7 +122,7 @@ describe('who reviews what', () => {
       laoIds: [laoA],
       pools: [laoA],
       systemNames: [system.systemName],
-      studyNames: ['Study A'],
+      studyNames: [],
       decision: null,
       changed: false,
       outcome: null,

@@ -8,6 +8,7 @@
 import crypto from 'node:crypto';
 import type { AccessReviewCampaign, PortalUser, PrismaClient, UserAccess } from '@portal/db';
 import { accessReviewWorkflowId } from '@portal/workflows';
+import { grant } from '../access-review/support';
 import { type TestUser, createTestUser } from '../auth-helpers';
 import type { TestApi } from '../harness';
 
@@ -16,26 +17,8 @@ export const REVIEWER_ROLE = 'LAO Staff';
 /** A text unique to the test (an LAO id, a role name, a campaign name). */
 export const unique = (prefix: string): string => `${prefix}${crypto.randomBytes(3).toString('hex').toUpperCase()}`;
 
-/** An access record of `user` (no reference checks: the tests name their own LAOs). */
-export const grant = (
-  prisma: PrismaClient,
-  user: Pick<PortalUser, 'id'>,
-  roleName: string,
-  extra: { laoIds?: string[]; siteCodes?: string[]; systemAccessIds?: number[]; inactive?: boolean } = {},
-): Promise<UserAccess> =>
-  prisma.userAccess.create({
-    data: {
-      portalUserId: user.id,
-      roleName,
-      siteCodes: extra.siteCodes ?? [],
-      laoIds: extra.laoIds ?? [],
-      studyNames: ['Study A'],
-      systemAccessIds: extra.systemAccessIds ?? [],
-      inactive: extra.inactive ?? false,
-      createdBy: 'test',
-      lastModifiedBy: 'test',
-    },
-  });
+/** An active access record of `user` (the campaign workflow's tests' own helper). */
+export { grant };
 
 /** A person who signs in: a Network User holding the reviewer study role for `laoIds`. */
 export async function laoReviewer(api: TestApi, tag: string, laoIds: string[]): Promise<TestUser> {
