@@ -300,6 +300,34 @@ describe('a recurring review', () => {
   });
 });
 
+describe('a leftover Temporal Schedule', () => {
+  it('of the id a new recurring review gets (another database on the same Temporal) is converged on the new row', async () => {
+    const [{ next }] = await api.prisma.$queryRaw<[{ next: number }]>`
+      SELECT (CASE WHEN is_called THEN last_value + 1 ELSE last_value END)::int AS next
+        FROM "AccessReviewSchedule_id_seq"`;
+    const scheduleId = `access-review-schedule-${next}`;
+    await api.deps.temporal.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: '365 days' }] },
+      action: { type: 'startWorkflow', workflowType: 'leftover', taskQueue: 'nowhere', args: [] },
+      state: { paused: true },
+    });
+    const res = await call(admin, 'POST', SCHEDULES, definition({ everyDays: 45 }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().scheduleId).toBe(scheduleId);
+    const described = await api.deps.temporal.schedule.getHandle(scheduleId).describe();
+    expect(described.spec.intervals?.map((i) => i.every)).toEqual([45 * 86_400_000]);
+    expect(described.action).toMatchObject({ workflowType: ACCESS_REVIEW_SCHEDULED_WORKFLOW_TYPE, taskQueue });
+    expect(described.state.paused).toBe(false);
+    await until(
+      async () => (await api.prisma.accessReviewCampaign.count({ where: { scheduleId: next } })) === 1,
+      'the first run’s campaign',
+      60_000,
+    );
+    expect((await call(admin, 'POST', `${SCHEDULES}/${next}/deactivate`, {})).statusCode).toBe(200);
+  });
+});
+
 describe('Temporal unreachable', () => {
   it('a close answers 503 and changes nothing; a recurring review answers 503 and is not stored', async () => {
     const open = await startOpen();
