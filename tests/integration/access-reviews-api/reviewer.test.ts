@@ -323,3 +323,28 @@ describe('authority', () => {
     expect(listed.json().content.map((i: AccessReviewItem) => i.lastName)).toEqual(['Mmm']);
   });
 });
+
+describe('several open campaigns', () => {
+  it('without campaignId, their items are merged in person order, paged across campaigns', async () => {
+    const p = api.prisma;
+    const abe = await person(p, 'Aab');
+    const second = await openCampaign(p, [await grant(p, abe, 'Data Manager', { laoIds: [laoA] })]);
+    const all = await page(staffA, 'state=ALL&size=100');
+    const mine = all.content.filter((i) => i.campaignId === campaign.id || i.campaignId === second.id);
+    expect(mine.map((i) => [i.lastName, i.campaignId === second.id])).toEqual([
+      ['Aaa', false],
+      ['Aaa', false],
+      ['Aab', true],
+      ['Ddd', false],
+      ['Eee', false],
+    ]);
+    const names = all.content.map((i) => `${i.lastName}\u0000${i.firstName}`);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const paged = [
+      ...(await page(staffA, 'state=ALL&size=2&page=1')).content,
+      ...(await page(staffA, 'state=ALL&size=2&page=2')).content,
+      ...(await page(staffA, 'state=ALL&size=2&page=3')).content,
+    ];
+    expect(paged.map((i) => i.id)).toEqual(all.content.slice(0, 6).map((i) => i.id));
+  });
+});
