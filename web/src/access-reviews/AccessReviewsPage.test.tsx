@@ -68,6 +68,13 @@ describe('Access Reviews', () => {
     expect(screen.getByText('You are not a reviewer of any open access review campaign.')).toBeVisible();
   });
 
+  it('says when every item of an open campaign is decided', async () => {
+    renderPage({ [ITEMS]: () => reply(200, itemsPage([])) });
+    expect(await screen.findByRole('heading', { name: 'Nothing to review' })).toBeVisible();
+    expect(screen.getByText(/Every item of yours in this campaign is decided/)).toBeVisible();
+    expect(screen.getByRole('radio', { name: 'All' })).toBeVisible();
+  });
+
   it('groups the items by person with progress, the changed mark and the history of an item', async () => {
     const { user, api } = renderPage({});
     const table = await screen.findByRole('table', { name: 'Review items' });

@@ -31,17 +31,19 @@ interface Done {
   names: ItemNames;
 }
 
-/** The page's text when the caller has nothing open to review. */
-function NothingToReview({ reviewer }: { reviewer: boolean }) {
+/** The page's text when the caller has nothing (left) to decide. */
+function NothingToReview({ reviewer, allDecided = false }: { reviewer: boolean; allDecided?: boolean }) {
   return (
     <Stack gap="xs" role="status">
       <Title order={2} size="h3">
         Nothing to review
       </Title>
       <Text size="sm">
-        {reviewer
-          ? 'No access review campaign is waiting for your decisions.'
-          : 'You are not a reviewer of any open access review campaign.'}
+        {allDecided
+          ? 'Every item of yours in this campaign is decided. Show All to change a decision until the campaign closes.'
+          : reviewer
+            ? 'No access review campaign is waiting for your decisions.'
+            : 'You are not a reviewer of any open access review campaign.'}
       </Text>
     </Stack>
   );
@@ -189,7 +191,7 @@ export function AccessReviewsPage() {
         filter || state !== 'UNDECIDED' ? (
           <Text role="status">No items match the filter.</Text>
         ) : (
-          <NothingToReview reviewer />
+          <NothingToReview reviewer allDecided={!readOnly} />
         )
       ) : (
         <>
