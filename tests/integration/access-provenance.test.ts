@@ -240,8 +240,8 @@ describe('the events of an access record (issue 25 provenance)', () => {
       workflowId: `access-review-${String(after.campaignId)}`,
       at: new Date(Date.now() + inSeconds * 1000),
     });
-    // The rows as the campaigns write them (the brief's rules): a decision, its outcome at close, and a later
-    // campaign's outcome for an item nobody decided (its default).
+    // The rows as the campaigns write them (ACCESS_REVIEW_DECIDED, ACCESS_KEPT_BY_REVIEW, ACCESS_REMOVED_BY_REVIEW):
+    // a decision, its outcome at close, and a later campaign's outcome for an item nobody decided (its default).
     const comment = 'Still on the study.';
     await api.prisma.auditEvent.createMany({
       data: [

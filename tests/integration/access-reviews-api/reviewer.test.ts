@@ -11,7 +11,7 @@ import { ACCESS_REVIEW_MESSAGES, type AccessReviewItem, USER_SUPPORT_POOL } from
 import type { AccessReviewCampaign, PortalUser, UserAccess } from '@portal/db';
 import type { TestUser } from '../auth-helpers';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
-import { reviewerScopeOf, reviewsPerson } from '../../../api/src/features/access-reviews/authority';
+import { reviewerScopeOf, reviewsPerson } from '../../../api/src/shared/access-review-authority';
 import { REVIEWER_ROLE, grant, itemsByAccess, laoReviewer, openCampaign, person, unique } from './support';
 
 const ITEMS = '/rest/secure/access_review/items';

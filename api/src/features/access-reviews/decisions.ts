@@ -24,7 +24,7 @@ import {
 import { Prisma, type PrismaClient } from '@portal/db';
 import type { AuthContext } from '../../auth/guard';
 import { HttpError, unavailable, unprocessable } from '../../http/errors';
-import type { ReviewerScope } from './authority';
+import type { ReviewerScope } from '../../shared/access-review-authority';
 import { itemIdsSql, mayDecideSql } from './items-sql';
 
 type Tx = Prisma.TransactionClient;

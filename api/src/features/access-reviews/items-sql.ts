@@ -11,7 +11,7 @@ import { Prisma } from '@portal/db';
 import type { AccessReviewItemsQuery } from '@portal/contract';
 import { pageWindow } from '../../http/page';
 import { containsPattern } from '../../shared/sql';
-import type { ReviewerScope } from './authority';
+import type { ReviewerScope } from '../../shared/access-review-authority';
 
 /** Which of the caller's items: one campaign or several (the open ones), a state, a text. */
 export interface ItemSelection {

@@ -17,7 +17,7 @@ import type { AuthContext } from '../../auth/guard';
 import { forbidden } from '../../http/errors';
 import { toPage } from '../../http/page';
 import { CountRowsSchema, queryRows } from '../../shared/sql';
-import { type ReviewerScope, reviewerLaosSql, reviewsAnything } from './authority';
+import { type ReviewerScope, reviewerLaosSql, reviewsAnything } from '../../shared/access-review-authority';
 import { type ItemSelection, ITEM_SORT, itemsCountSql, itemsPageSql, myCampaignsSql } from './items-sql';
 
 /** A row of `itemsPageSql`: the wire item with dates as read, nullable arrays and the pools' source. */

@@ -18,7 +18,7 @@ import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { forbidden } from '../../http/errors';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
-import type { ReviewerScope } from './authority';
+import type { ReviewerScope } from '../../shared/access-review-authority';
 import { recordDecisions } from './decisions';
 import { listItems, myAccessReviews, requireReviewer } from './items';
 

@@ -27,9 +27,7 @@ import { Prisma, type PrismaClient } from '@portal/db';
 import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard';
 import { forbidden, notFound } from '../../http/errors';
-// The campaigns' reviewer authority, imported rather than copied (one rule), until authority.ts moves to shared/.
-// eslint-disable-next-line import-x/no-restricted-paths -- the one reviewer rule of issue 25, shared by two features
-import { reviewsPerson } from '../access-reviews/authority';
+import { reviewsPerson } from '../../shared/access-review-authority';
 
 /** The audit actions of access records a writer of the chain wrote (a version each change names). */
 const CHANGE_ACTIONS = ['ACCESS_CREATED', 'ACCESS_UPDATED', 'ACCESS_REMOVED', 'ACCESS_REPLACED'];

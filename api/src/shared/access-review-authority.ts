@@ -1,6 +1,6 @@
 /**
- * Reviewer authority of access review campaigns (issue 25 "Access review campaigns"; the brief's rule
- * "Reviewer authority"): who may see and decide a review item. Read at call time from PostgreSQL, never cached
+ * Reviewer authority of access review campaigns (issue 25 "Access review campaigns"; contract/src/access-reviews.ts
+ * "Who reviews an item"): who may see and decide a review item. Read at call time from PostgreSQL, never cached
  * in a process, so a study role granted or removed counts on the next call.
  *
  * A person may decide an item when (a) they hold WRITE_USERS (ADMIN implies it): every item, or (b) they hold
@@ -8,7 +8,7 @@
  * `reviewLaoIds`; in both cases never an item about themselves.
  */
 import { Prisma, type PrismaClient } from '@portal/db';
-import type { AuthContext } from '../../auth/guard';
+import type { AuthContext } from '../auth/guard';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
