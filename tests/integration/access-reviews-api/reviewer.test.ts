@@ -156,6 +156,10 @@ describe('who reviews what', () => {
     const { content } = await page(staffA, `campaignId=${closed.id}&state=ALL`);
     expect(content).toHaveLength(1);
     expect(content[0]).toMatchObject({ decision: 'REMOVE', outcome: 'REMOVED', comment: 'left' });
+    // The campaign's own removal left the record inactive: that is its outcome, not a change since the snapshot.
+    await api.prisma.userAccess.update({ where: { id: content[0]!.accessId }, data: { inactive: true } });
+    const removed = (await page(staffA, `campaignId=${closed.id}&state=ALL`)).content[0];
+    expect(removed).toMatchObject({ outcome: 'REMOVED', changed: false });
     const res = await call(staffA, 'POST', DECISIONS, {
       campaignId: closed.id,
       itemIds: [content[0]!.id],
