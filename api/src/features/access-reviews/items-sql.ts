@@ -106,8 +106,10 @@ export function itemsPageSql(sel: ItemSelection, q: { page: number; size: number
            p."outcome"::text AS "outcome",
            ARRAY(SELECT s."systemName" FROM "SystemAccess" s WHERE s."id" = ANY(p."systemAccessIds")
                   ORDER BY s."sort", s."systemName") AS "systemNames",
-           -- A scalar subquery: one look-up by primary key per row of the page, never a hash of every record.
-           COALESCE((SELECT a."inactive" FROM "UserAccess" a WHERE a."id" = p."accessId"), true) AS "changed"
+           -- A scalar subquery: one look-up by primary key per row of the page, never a hash of every record. The
+           -- campaign's own removal leaves the record inactive too: that is its outcome, not a change.
+           p."outcome" IS DISTINCT FROM 'REMOVED'
+             AND COALESCE((SELECT a."inactive" FROM "UserAccess" a WHERE a."id" = p."accessId"), true) AS "changed"
       FROM (${pageOf(sel, skip, take)}) p
       JOIN "AccessReviewCampaign" c ON c."id" = p."campaignId"
      ORDER BY p."lastName", p."firstName", p."portalUserId", p."roleName", p."id"`;
