@@ -25,6 +25,7 @@ describe('Access review campaign', () => {
       [ONE]: sequence(
         () => reply(200, campaignFixture),
         () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
+        () => reply(200, { ...campaignFixture, status: 'CLOSED', removedCount: 2, keptCount: 8, changedCount: 0 }),
       ),
       [CLOSE]: () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
     });
@@ -60,6 +61,15 @@ describe('Access review campaign', () => {
     expect(await screen.findByText(ACCESS_REVIEW_MESSAGES.closing)).toBeVisible();
     expect(api.callsTo(CLOSE)).toHaveLength(1);
     expect(await screen.findByText('Closing')).toBeVisible();
+    // Once closed, the page says what the close did instead of 'closing'.
+    expect(
+      await screen.findByText(
+        'The campaign closed: 2 access record(s) removed, 8 kept, 0 changed since the review started.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeVisible();
+    expect(screen.queryByText(ACCESS_REVIEW_MESSAGES.closing)).toBeNull();
   });
 
   it('saves the decisions under the name the server gives', async () => {
