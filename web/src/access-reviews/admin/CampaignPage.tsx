@@ -89,6 +89,14 @@ export function CampaignPage() {
   }
   const c = campaign.data;
   const lines = chartLines(c);
+  // The close's 'closing' note holds while it closes; once closed, the page says what the close did.
+  const shown: PageMessage | null =
+    message?.text === ACCESS_REVIEW_MESSAGES.closing && c.status === 'CLOSED'
+      ? {
+          kind: 'success',
+          text: `The campaign closed: ${c.removedCount} access record(s) removed, ${c.keptCount} kept, ${c.changedCount} changed since the review started.`,
+        }
+      : message;
   const endable = c.status === 'OPEN' || c.status === 'STARTING';
   const confirm = (how: 'close' | 'cancel') =>
     modals.openConfirmModal({
@@ -108,7 +116,7 @@ export function CampaignPage() {
         <Title order={1}>{c.name}</Title>
         <CampaignStatusBadge status={c.status} />
       </Group>
-      <MessageAlert message={message} onClose={() => setMessage(null)} />
+      <MessageAlert message={shown} onClose={() => setMessage(null)} />
       <Group gap="sm" wrap="wrap">
         <Button variant="default" loading={download.isPending} onClick={() => download.mutate(id)}>
           Download decisions (CSV)
