@@ -106,6 +106,10 @@ test("an administrator's screens at phone size", async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Edit System' })).toBeVisible();
   await shot(page, 'phone-36-edit-system');
   await visit(page, '/app/audit-trail', 'Audit Trail', '37-audit-trail');
+  // Issue 25: the access review campaigns (their own journey shows a campaign page and a reviewer's items).
+  await visit(page, '/app/access-review-campaigns', 'Access Review Campaigns', '45-access-review-campaigns');
+  await visit(page, '/app/access-review-campaigns?tab=recurring', 'Access Review Campaigns', '46-recurring-reviews');
+  await visit(page, '/app/access-review-campaigns/new', 'New Access Review Campaign', '47-new-campaign');
   const details = page.getByRole('button', { name: /^Before \/ after:/ });
   if (await details.count()) {
     await details.first().click();
@@ -149,6 +153,8 @@ test('a profile-change request at phone size: the Account tab with its banner, t
 
 test('proxy access-change requests at phone size: the picker with its table, a batch summary', async ({ page }) => {
   await signIn(page, 'laostaff');
+  // Issue 25: LAO staff review their LAO's access (items when a campaign is open, otherwise what waits).
+  await visit(page, '/app/access-reviews', 'Access Reviews', '59-access-reviews');
   await visit(page, '/app/proxy-access-change-request', 'Request Access-Change for Other Users', '60-proxy-empty');
   await page.getByRole('combobox', { name: 'AO / LAO' }).click();
   await page.getByRole('option').first().click();
