@@ -9,14 +9,7 @@ import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { readMail, type CaughtMail } from '@portal/scripts';
 import type { AccessReviewScope } from '@portal/contract';
-import {
-  type AccessReviewCampaign,
-  LOCK_NAMESPACES,
-  type PortalUser,
-  type PrismaClient,
-  type UserAccess,
-  lockUserAccess,
-} from '@portal/db';
+import { type AccessReviewCampaign, type PortalUser, type PrismaClient, type UserAccess } from '@portal/db';
 import {
   type AccessReviewInput,
   accessReviewInputOf,
@@ -220,38 +213,7 @@ export async function someoneWaits(prisma: PrismaClient, locktype: 'transactioni
   return row.n > 0;
 }
 
-/**
- * Takes `portalUserId`'s access lock (the writer's, rule 7) in an open transaction: the campaign's removal of
- * that person waits inside its activity until the release. @returns the release (idempotent) once held.
- */
-export async function holdUserLock(prisma: PrismaClient, portalUserId: number): Promise<() => Promise<void>> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let held!: () => void;
-  const isHeld = new Promise<void>((r) => (held = r));
-  const tx = prisma.$transaction(
-    async (t) => {
-      await lockUserAccess(t, portalUserId);
-      held();
-      await released;
-    },
-    { maxWait: 10_000, timeout: 300_000 },
-  );
-  await Promise.race([isHeld, tx]);
-  return async () => {
-    release();
-    await tx;
-  };
-}
-
-/** True when some session waits for `portalUserId`'s access lock. */
-export async function userLockWaits(prisma: PrismaClient, portalUserId: number): Promise<boolean> {
-  const [row] = await prisma.$queryRaw<[{ n: number }]>`
-    SELECT count(*)::int AS n FROM pg_locks
-     WHERE locktype = 'advisory' AND NOT granted AND classid::bigint = ${LOCK_NAMESPACES.USER_ACCESS}::bigint
-       AND objid::bigint = ${portalUserId}::bigint AND objsubid = 2`;
-  return row.n > 0;
-}
+export { holdUserLock, userLockWaits } from '../../support/filing-locks';
 
 /** `n` people, each with one active record of every role of `roles` (one statement per table). */
 export async function peopleWith(prisma: PrismaClient, n: number, roles: string[], name: string) {
