@@ -39,6 +39,8 @@ describe('the exclusions (000 §7)', () => {
   it('leave out a user holding any named portal role, study role or site', async () => {
     await api.prisma.site.create({ data: { siteCode, siteName: `AO ${tag}`, siteType: 'AO' } });
     await api.prisma.site.create({ data: { siteCode: laoSite, siteName: `LAO ${tag}`, siteType: 'LAO', laoCode } });
+    // An LAO is listed as an AO too (the seed's sites): the public sites list stays as reference.test.ts expects.
+    await api.prisma.site.create({ data: { siteCode: laoSite, siteName: `LAO ${tag}`, siteType: 'AO' } });
     const role = await api.prisma.portalRole.findUniqueOrThrow({ where: { description: 'Password Self-Service' } });
     const make = async (name: string, access?: { roleName: string; siteCodes?: string[]; laoIds?: string[] }) =>
       api.prisma.portalUser.create({

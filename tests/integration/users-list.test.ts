@@ -35,6 +35,8 @@ beforeAll(async () => {
   ({ app, prisma } = api);
   await prisma.site.create({ data: { siteCode, siteName: `Site ${tag}`, siteType: 'AO' } });
   await prisma.site.create({ data: { siteCode: `${laoCode}S`, siteName: `Lead ${tag}`, siteType: 'LAO', laoCode } });
+  // An LAO is listed as an AO too (the seed's sites, 000 §7 sites): tests reading the public list see it so.
+  await prisma.site.create({ data: { siteCode: `${laoCode}S`, siteName: `Lead ${tag}`, siteType: 'AO' } });
   // Names sort differently by first and last name: first names run a..l, last names l..a.
   for (let i = 0; i < ACTIVE + 3; i++) {
     const letter = String.fromCharCode(97 + (i % ACTIVE));

@@ -16,6 +16,7 @@ describe('search attributes', () => {
       'SubjectUserId=Int',
       'RequesterUserId=Int',
       'ProxyBatchId=Keyword',
+      'AccessReviewId=Keyword',
     ]);
     expect(new Set(SEARCH_ATTRIBUTE_KEYS.map((k) => k.name)).size).toBe(SEARCH_ATTRIBUTE_KEYS.length);
   });

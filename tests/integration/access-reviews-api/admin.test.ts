@@ -36,6 +36,8 @@ beforeAll(async () => {
   call = caller(api.app);
   stopWorker = await startWorker(api, taskQueue);
   await api.prisma.site.create({ data: { siteCode: lao, siteName: `${lao} LAO`, siteType: 'LAO', laoCode: lao } });
+  // An LAO is listed as an AO too (the seed's sites): the public sites list stays as reference.test.ts expects.
+  await api.prisma.site.create({ data: { siteCode: lao, siteName: `${lao} LAO`, siteType: 'AO' } });
   staffUser = await laoReviewer(api, 'aradminstaff', [lao]);
   for (const name of ['Kim', 'Lee'])
     await grant(api.prisma, await person(api.prisma, name), 'Data Manager', { laoIds: [lao] });
