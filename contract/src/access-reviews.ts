@@ -123,18 +123,23 @@ export type CreateAccessReviewScheduleBody = z.infer<typeof CreateAccessReviewSc
 
 const at = z.string().nullable();
 
-/** A campaign as listed and shown to ADMIN, with its progress. */
-export const AccessReviewCampaignSchema = z.object({
-  id: z.number().int(),
-  workflowId: z.string(),
-  /** The workflow in the Temporal Web UI, when configured. */
-  workflowUrl: z.string().nullable(),
+/** A stored definition as campaigns and recurring reviews answer it (both carry the same fields). */
+const storedDefinition = {
   name: z.string(),
   scope: AccessReviewScopeSchema,
   reviewers: z.enum(ACCESS_REVIEW_REVIEWERS),
   durationDays: z.number().int(),
   reminderEveryDays: z.number().int(),
   defaultDecision: z.enum(ACCESS_REVIEW_DECISIONS),
+};
+
+/** A campaign as listed and shown to ADMIN, with its progress. */
+export const AccessReviewCampaignSchema = z.object({
+  id: z.number().int(),
+  workflowId: z.string(),
+  /** The workflow in the Temporal Web UI, when configured. */
+  workflowUrl: z.string().nullable(),
+  ...storedDefinition,
   status: z.enum(ACCESS_REVIEW_STATUSES),
   scheduleId: z.number().int().nullable(),
   createdByUsername: z.string(),
@@ -169,12 +174,7 @@ export const AccessReviewScheduleSchema = z.object({
   scheduleId: z.string(),
   /** The schedule in the Temporal Web UI, when configured. */
   scheduleUrl: z.string().nullable(),
-  name: z.string(),
-  scope: AccessReviewScopeSchema,
-  reviewers: z.enum(ACCESS_REVIEW_REVIEWERS),
-  durationDays: z.number().int(),
-  reminderEveryDays: z.number().int(),
-  defaultDecision: z.enum(ACCESS_REVIEW_DECISIONS),
+  ...storedDefinition,
   everyDays: z.number().int(),
   inactive: z.boolean(),
   sysdat: z.string(),
