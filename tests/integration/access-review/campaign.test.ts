@@ -142,6 +142,58 @@ describe('the snapshot', () => {
     expect(support.map((i) => i.reviewLaoIds)).toEqual([[], [], [], []]);
   });
 
+  it("takes a record's LAOs from its LAOs, its AOs' active LAO relations and an LAO's own AO", async () => {
+    const role = tag('Role ');
+    const [lao, otherLao, ao, loneAo, formerAo] = [tag('LAO'), tag('LAO'), tag('AO'), tag('AO'), tag('AO')];
+    // An LAO is listed as an AO too (the seed's sites): reference.test.ts's invariant holds beside this test.
+    for (const code of [lao, otherLao]) {
+      await prisma.site.create({ data: { siteCode: code, siteName: `${code} LAO`, siteType: 'LAO', laoCode: code } });
+      await prisma.site.create({ data: { siteCode: code, siteName: code, siteType: 'AO' } });
+    }
+    for (const code of [ao, loneAo, formerAo]) {
+      await prisma.site.create({ data: { siteCode: code, siteName: code, siteType: 'AO' } });
+    }
+    await prisma.siteRelation.createMany({
+      data: [
+        { laoCode: lao, siteCode: ao, studyName: tag('Study') },
+        { laoCode: lao, siteCode: ao, studyName: tag('Study') },
+        { laoCode: otherLao, siteCode: formerAo, studyName: tag('Study'), active: false },
+      ],
+    });
+    const people = await Promise.all([1, 2, 3, 4, 5].map((i) => person(prisma, `sites${i}`)));
+    const [atAo, atLaoTwin, atLoneAo, both, atFormer] = [
+      await grant(prisma, people[0]!, role, { siteCodes: [ao] }),
+      await grant(prisma, people[1]!, role, { siteCodes: [lao] }),
+      await grant(prisma, people[2]!, role, { siteCodes: [loneAo] }),
+      await grant(prisma, people[3]!, role, { laoIds: [otherLao], siteCodes: [ao] }),
+      await grant(prisma, people[4]!, role, { siteCodes: [formerAo] }),
+    ];
+    const snapshot = async (scope: object) => {
+      const campaign = await fileCampaign(prisma, { scope: { roleNames: [role], ...scope } });
+      const workflowId = await startCampaign(prisma, env.client, queue, campaign, { snapshotBatch: 2 });
+      await until(async () => (await campaignRow(prisma, campaign.id)).status !== 'STARTING', 'the snapshot');
+      const items = await itemsOf(prisma, campaign.id);
+      if (items.length) {
+        await handleOf(workflowId).executeUpdate(cancelAccessReviewUpdate, { args: [{ username: 'admin' }] });
+      }
+      await resultOf(workflowId);
+      return Object.fromEntries(items.map((i) => [i.accessId, i.reviewLaoIds]));
+    };
+    // Pools: LAO staff of the LAO an AO belongs to review it; an AO of no LAO (or a former one) goes to User Support.
+    expect(await snapshot({})).toEqual({
+      [atAo.id]: [lao],
+      [atLaoTwin.id]: [lao],
+      [atLoneAo.id]: [],
+      [both.id]: [lao, otherLao].sort(),
+      [atFormer.id]: [],
+    });
+    // A campaign over one LAO holds the records at its AOs as well.
+    expect(Object.keys(await snapshot({ laoIds: [lao] })).map(Number)).toEqual(
+      [atAo.id, atLaoTwin.id, both.id].sort((a, b) => a - b),
+    );
+    expect(Object.keys(await snapshot({ laoIds: [otherLao] })).map(Number)).toEqual([both.id]);
+  });
+
   it('stores all access when every list is empty', async () => {
     const p = await person(prisma, 'all');
     const r = await grant(prisma, p, tag('Role '));
