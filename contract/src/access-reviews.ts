@@ -38,7 +38,7 @@ export const ACCESS_REVIEW_STATUS_LABELS: Record<AccessReviewStatus, string> = {
 export const ACCESS_REVIEW_REVIEWERS = ['LAO_STAFF', 'USER_SUPPORT'] as const;
 export type AccessReviewReviewers = (typeof ACCESS_REVIEW_REVIEWERS)[number];
 export const ACCESS_REVIEW_REVIEWER_LABELS: Record<AccessReviewReviewers, string> = {
-  LAO_STAFF: "LAO staff of the record's LAOs (User Support for records without an LAO)",
+  LAO_STAFF: "LAO staff of the record's LAOs, its AOs' LAOs included (User Support for records without one)",
   USER_SUPPORT: 'User Support only',
 };
 

@@ -15,6 +15,7 @@ export * from './password-links';
 export * from './access-rules';
 export * from './access-records';
 export * from './access-review-removal';
+export * from './record-laos';
 export * from './access-change-filing';
 export * from './sso-revocation';
 export * from './oidc-keys';

@@ -34,11 +34,16 @@ const DECIDE_URL = '/rest/secure/access_review/decisions';
 
 /**
  * `records` access records over `records / PER_PERSON` people `bench-<prefix>-<i>`, study roles
- * `<rolePrefix> 1..5`; one person in ten in LAO MA036 (the seeded LAO staff reviews them), the others in one
- * of 50 other LAOs. @returns the role names.
+ * `<rolePrefix> 1..5`; one person in ten in LAO MA036 (the seeded LAO staff reviews them), of the others half
+ * in one of 50 other LAOs and half at one of the seeded AOs (the snapshot finds their LAOs through the
+ * LAO-site-study relations, as most access in a network is at AOs). @returns the role names.
  */
 async function seedAccess(pool: pg.Pool, prefix: string, rolePrefix: string, records: number): Promise<string[]> {
   const people = Math.ceil(records / PER_PERSON);
+  const { rows: aos } = await pool.query<{ siteCode: string }>(
+    `SELECT DISTINCT "siteCode" FROM "SiteRelation" WHERE active ORDER BY 1`,
+  );
+  const aoCodes = aos.length ? aos.map((a) => a.siteCode) : ['BENCH-AO'];
   // The campaign's scope names study roles, which must exist (an unknown one is a 422).
   await pool.query(
     `INSERT INTO "StudyRole" ("roleName", "description") SELECT $1 || ' ' || k, 'A study role of the bench'
@@ -55,12 +60,14 @@ async function seedAccess(pool: pg.Pool, prefix: string, rolePrefix: string, rec
   await pool.query(
     `INSERT INTO "UserAccess" ("portalUserId", "roleName", "siteCodes", "laoIds", "studyNames", "systemAccessIds",
        "createdBy", "lastModifiedBy")
-     SELECT u."id", $2 || ' ' || k, '{}',
-       CASE WHEN u.n % 10 = 0 THEN '{MA036}'::text[] ELSE ARRAY['BENCH-LAO-' || (u.n % 50)] END,
+     SELECT u."id", $2 || ' ' || k,
+       CASE WHEN u.n % 10 <> 0 AND u.n % 2 = 1 THEN ARRAY[($3::text[])[1 + u.n % cardinality($3::text[])]] ELSE '{}' END,
+       CASE WHEN u.n % 10 = 0 THEN '{MA036}'::text[] WHEN u.n % 2 = 1 THEN '{}'
+            ELSE ARRAY['BENCH-LAO-' || (u.n % 50)] END,
        '{}', '{}', 'bench', 'bench'
      FROM (SELECT "id", row_number() OVER (ORDER BY "id") AS n FROM "PortalUser" WHERE "username" LIKE $1) u,
        generate_series(1, ${PER_PERSON}) k`,
-    [`bench-${prefix}-%`, rolePrefix],
+    [`bench-${prefix}-%`, rolePrefix, aoCodes],
   );
   return Array.from({ length: PER_PERSON }, (_, k) => `${rolePrefix} ${k + 1}`);
 }

@@ -129,7 +129,7 @@ describe('the snapshot', () => {
       [records[0]!.id]: [lao],
       [records[1]!.id]: [otherLao],
       [records[2]!.id]: [],
-      [records[3]!.id]: [lao, otherLao],
+      [records[3]!.id]: [lao, otherLao].sort(),
     });
     expect(all[0]).toMatchObject({ portalUserId: people[0]!.id, username: people[0]!.username, roleName: role });
     // Systems: any of the listed ones.

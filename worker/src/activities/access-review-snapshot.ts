@@ -5,7 +5,7 @@
  * NOTHING: a retried batch stores nothing twice); `openAccessReview` opens the campaign once.
  */
 import { AccessReviewScopeSchema } from '@portal/contract';
-import type { PrismaClient } from '@portal/db';
+import { type PrismaClient, recordLaosSql } from '@portal/db';
 import type {
   AccessReviewActivities,
   OpenCampaignInput,
@@ -19,9 +19,9 @@ type SnapshotActivities = Pick<AccessReviewActivities, 'snapshotAccessReviewBatc
 
 export function createAccessReviewSnapshotActivities(prisma: PrismaClient): SnapshotActivities {
   /**
-   * Scope (contract AccessReviewScopeSchema): each non-empty list narrows, within a list any matches. Item pools
-   * (`reviewLaoIds`): an LAO_STAFF campaign's item carries the record's LAOs (none: User Support), a
-   * USER_SUPPORT campaign's none.
+   * Scope (contract AccessReviewScopeSchema): each non-empty list narrows, within a list any matches; 'by LAOs'
+   * matches the record's LAOs (`recordLaosSql`: its LAOs and those of its AOs). Item pools (`reviewLaoIds`): an
+   * LAO_STAFF campaign's item carries the record's LAOs (none: User Support), a USER_SUPPORT campaign's none.
    */
   async function snapshotAccessReviewBatch(input: SnapshotBatchInput): Promise<SnapshotBatchResult> {
     const campaign = await campaignOf(prisma, input.campaignId);
@@ -30,12 +30,13 @@ export function createAccessReviewSnapshotActivities(prisma: PrismaClient): Snap
     const [row] = await prisma.$queryRaw<[{ picked: number; stored: number; lastId: number | null }]>`
       WITH picked AS (
         SELECT ua.id, ua."portalUserId", ua."roleName", ua."siteCodes", ua."laoIds", ua."studyNames",
-               ua."systemAccessIds", ua."accessEndDate", u.username, u."firstName", u."lastName", u.email
+               ua."systemAccessIds", ua."accessEndDate", u.username, u."firstName", u."lastName", u.email, l.laos
           FROM "UserAccess" ua JOIN "PortalUser" u ON u.id = ua."portalUserId"
+         CROSS JOIN LATERAL (SELECT ${recordLaosSql('ua')} AS laos) l
          WHERE ua.inactive = false AND ua.id > ${input.afterId}
            AND (cardinality(${scope.systemAccessIds}::int4[]) = 0 OR ua."systemAccessIds" && ${scope.systemAccessIds}::int4[])
            AND (cardinality(${scope.roleNames}::text[]) = 0 OR ua."roleName" = ANY(${scope.roleNames}::text[]))
-           AND (cardinality(${scope.laoIds}::text[]) = 0 OR ua."laoIds" && ${scope.laoIds}::text[])
+           AND (cardinality(${scope.laoIds}::text[]) = 0 OR l.laos && ${scope.laoIds}::text[])
          ORDER BY ua.id
          LIMIT ${input.limit}
       ), stored AS (
@@ -43,7 +44,7 @@ export function createAccessReviewSnapshotActivities(prisma: PrismaClient): Snap
                email, "roleName", "siteCodes", "laoIds", "studyNames", "systemAccessIds", "accessEndDate", "reviewLaoIds")
         SELECT ${input.campaignId}, id, "portalUserId", username, "firstName", "lastName", email, "roleName",
                "siteCodes", "laoIds", "studyNames", "systemAccessIds", "accessEndDate",
-               CASE WHEN ${byLao} THEN coalesce("laoIds", '{}') ELSE '{}'::text[] END
+               CASE WHEN ${byLao} THEN laos ELSE '{}'::text[] END
           FROM picked
         ON CONFLICT ("campaignId", "accessId") DO NOTHING
         RETURNING 1
