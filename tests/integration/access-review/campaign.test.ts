@@ -485,10 +485,15 @@ describe('recurring campaigns and the reconciler', () => {
       String(campaignId),
     );
     await maybeRecordHistory({ client: env.client }, runId, 'access-review', 'scheduled-run');
-    // A retried filing of the same run answers the same campaign.
-    const activities = createActivities(prisma, testMailSettings());
+    // A retried filing of the same run answers the same campaign, whose mails are retried for the worker's
+    // MAIL_DEADLINE as a campaign the API starts (not the workflow's short default).
+    const activities = createActivities(prisma, testMailSettings(), undefined, undefined, {
+      ACCESS_REVIEW_STUDY_ROLE: 'LAO Staff',
+      mailDeadline: '36 hours',
+    });
     const again = await activities.fileScheduledAccessReview({ scheduleId: schedule.id, runKey: runId });
     expect(again?.campaignId).toBe(campaignId);
+    expect(again?.args[0]).toMatchObject({ campaignId, mailDeadline: '36 hours' });
     expect(await prisma.accessReviewCampaign.count({ where: { scheduleId: schedule.id } })).toBe(1);
     // Inactive: nothing filed.
     await prisma.accessReviewSchedule.update({ where: { id: schedule.id }, data: { inactive: true } });
