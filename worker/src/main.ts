@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       issuer: cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`,
       production: cfg.NODE_ENV === 'production',
     },
-    accessReview: { ACCESS_REVIEW_STUDY_ROLE: cfg.ACCESS_REVIEW_STUDY_ROLE },
+    accessReview: { ACCESS_REVIEW_STUDY_ROLE: cfg.ACCESS_REVIEW_STUDY_ROLE, mailDeadline: cfg.MAIL_DEADLINE },
     workflowBundle: prebuiltWorkflowBundle(),
     metrics,
     tracing,

@@ -6,11 +6,16 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { AccessReviewSettings } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
-import { type MailSettings, type PortalActivities, type SsoSettings, createActivities } from './activities';
+import {
+  type MailSettings,
+  type PortalActivities,
+  type SsoSettings,
+  type WorkerAccessReviewSettings,
+  createActivities,
+} from './activities';
 import { type WorkerMetrics, activityMetricsInterceptor } from './observability/activity-metrics';
 
 const require = createRequire(import.meta.url);
@@ -36,8 +41,11 @@ export async function createWorker(opts: {
   overrides?: Partial<PortalActivities>;
   /** Signs back-channel logout tokens (issue 22); without it none is sent. */
   sso?: SsoSettings;
-  /** Access review campaigns' settings (issue 25: ACCESS_REVIEW_STUDY_ROLE); default 'LAO Staff'. */
-  accessReview?: AccessReviewSettings;
+  /**
+   * Access review campaigns' settings (issue 25: ACCESS_REVIEW_STUDY_ROLE, default 'LAO Staff'; the mail deadline
+   * of scheduled campaigns).
+   */
+  accessReview?: WorkerAccessReviewSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**

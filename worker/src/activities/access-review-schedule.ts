@@ -16,7 +16,14 @@ import {
 } from '@portal/workflows';
 import { CAMPAIGN_TX } from './access-review-audit';
 
-export function createAccessReviewScheduleActivities(prisma: PrismaClient): AccessReviewScheduleActivities {
+/**
+ * `mailDeadline` (MAIL_DEADLINE): how long the campaigns filed here retry their mails, as the API's own starts
+ * do; absent, the workflow's default.
+ */
+export function createAccessReviewScheduleActivities(
+  prisma: PrismaClient,
+  mailDeadline?: string,
+): AccessReviewScheduleActivities {
   async function fileScheduledAccessReview(input: {
     scheduleId: number;
     runKey: string;
@@ -77,6 +84,7 @@ export function createAccessReviewScheduleActivities(prisma: PrismaClient): Acce
       durationDays: campaign.durationDays,
       reminderEveryDays: campaign.reminderEveryDays,
       createdByLabel: `recurring access review #${input.scheduleId}`,
+      ...(mailDeadline !== undefined && { mailDeadline }),
     };
     const campaignInput: AccessReviewInput = {
       ...accessReviewInputOf(campaign.id, opts),

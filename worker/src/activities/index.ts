@@ -31,6 +31,9 @@ import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
 export type { MailSettings } from '../mail/transport';
 export type { SsoSettings } from './sso-logout';
 
+/** The worker's campaign settings: the contract's, and the mail deadline of the campaigns it starts. */
+export type WorkerAccessReviewSettings = AccessReviewSettings & { mailDeadline?: string };
+
 export type PortalActivities = LifecycleActivities &
   DigestActivities &
   ProxyBatchActivities &
@@ -42,14 +45,16 @@ export type PortalActivities = LifecycleActivities &
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
  * signs back-channel logout tokens; without it (single sign-on off) none is sent. `accessReview`: the study role
- * whose holders review their LAOs' items (ACCESS_REVIEW_STUDY_ROLE).
+ * whose holders review their LAOs' items (ACCESS_REVIEW_STUDY_ROLE) and how long a scheduled campaign's mails
+ * are retried (`mailDeadline`, MAIL_DEADLINE, as the API passes to the campaigns it starts; absent: the
+ * workflow's own default).
  */
 export function createActivities(
   prisma: PrismaClient,
   mail: MailSettings,
   directory?: DirectoryConfig,
   sso: SsoSettings = { issuer: '', production: false },
-  accessReview: AccessReviewSettings = { ACCESS_REVIEW_STUDY_ROLE: ACCESS_REVIEW_DEFAULTS.studyRole },
+  accessReview: WorkerAccessReviewSettings = { ACCESS_REVIEW_STUDY_ROLE: ACCESS_REVIEW_DEFAULTS.studyRole },
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -66,6 +71,6 @@ export function createActivities(
     ...createAccessReviewSnapshotActivities(prisma),
     ...createAccessReviewMailActivities(prisma, transport, mail, accessReview),
     ...createAccessReviewCloseActivities(prisma),
-    ...createAccessReviewScheduleActivities(prisma),
+    ...createAccessReviewScheduleActivities(prisma, accessReview.mailDeadline),
   };
 }
