@@ -286,6 +286,23 @@ describe('decisions', () => {
     expect(res.json()).toEqual({ fieldErrors: {}, globalErrors: [ACCESS_REVIEW_MESSAGES.campaignClosed] });
     expect((await api.prisma.accessReviewItem.findUniqueOrThrow({ where: { id: item!.id } })).decision).toBeNull();
   });
+
+  it('a decision before the campaign opened (its items still being stored) is refused as not open yet', async () => {
+    const starting = await openCampaign(
+      api.prisma,
+      [await grant(api.prisma, people.Aaa!, 'Data Manager', { laoIds: [laoA] })],
+      { status: 'STARTING' },
+    );
+    const [item] = await api.prisma.accessReviewItem.findMany({ where: { campaignId: starting.id } });
+    const res = await call(staffA, 'POST', DECISIONS, {
+      campaignId: starting.id,
+      itemIds: [item!.id],
+      decision: 'KEEP',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ fieldErrors: {}, globalErrors: [ACCESS_REVIEW_MESSAGES.campaignStarting] });
+    expect((await api.prisma.accessReviewItem.findUniqueOrThrow({ where: { id: item!.id } })).decision).toBeNull();
+  });
 });
 
 describe('authority', () => {

@@ -42,7 +42,7 @@ export async function person(prisma: PrismaClient, lastName: string): Promise<Po
 export async function openCampaign(
   prisma: PrismaClient,
   records: UserAccess[],
-  opts: { reviewers?: 'LAO_STAFF' | 'USER_SUPPORT'; status?: 'OPEN' | 'CLOSED'; name?: string } = {},
+  opts: { reviewers?: 'LAO_STAFF' | 'USER_SUPPORT'; status?: 'STARTING' | 'OPEN' | 'CLOSED'; name?: string } = {},
 ): Promise<AccessReviewCampaign> {
   const [{ id }] = await prisma.$queryRaw<[{ id: number }]>`
     SELECT nextval(pg_get_serial_sequence('"AccessReviewCampaign"', 'id'))::int AS id`;
