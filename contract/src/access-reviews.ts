@@ -75,6 +75,8 @@ export const ACCESS_REVIEW_MESSAGES = {
   decideFailed: 'Unable to save access review decisions due to one or more errors.',
   /** A decision that arrives after the campaign closed (or was cancelled). */
   campaignClosed: 'This access review campaign has closed: decisions can no longer be made or changed.',
+  /** A decision on a campaign whose items are still being stored (STARTING). */
+  campaignStarting: 'This access review campaign is still being prepared: try again in a few minutes.',
   notYourItem: 'You are not a reviewer of this item.',
   alreadyClosing: 'This access review campaign is already closing or closed.',
   commentRequired: 'A comment is required to remove access.',

@@ -2,9 +2,9 @@
  * A reviewer's decisions (issue 25 "decided one by one or in bulk"; POST /rest/secure/access_review/decisions):
  * Keep or Remove for the items named (at most ACCESS_REVIEW_LIMITS.bulkIds) or for every item of the caller
  * matching a filter in one campaign (at most bulkFilter), in one transaction:
- * 1. the campaign row FOR SHARE, refused unless OPEN (422 campaignClosed): a close (`UPDATE ... SET
- *    status='CLOSING' WHERE status='OPEN'`) waits for the deciders in flight, so the last decision before
- *    close wins and none lands after it;
+ * 1. the campaign row FOR SHARE, refused unless OPEN (422 campaignStarting while its items are stored, else
+ *    campaignClosed): a close (`UPDATE ... SET status='CLOSING' WHERE status='OPEN'`) waits for the deciders
+ *    in flight, so the last decision before close wins and none lands after it;
  * 2. the items the caller may not decide (another LAO, their own, another campaign, unknown) are refused one by
  *    one (`notYourItem`); the others are locked in id order (two bulk decisions never deadlock) and updated in
  *    one statement; an item whose record changed since the snapshot is decided too, with the note
@@ -118,6 +118,7 @@ export async function recordDecisions(
             WHERE "id" = ${body.campaignId}::int FOR SHARE`,
         )[0];
         if (!campaign) throw unprocessable({ campaignId: ['unknown'] }, [ACCESS_REVIEW_MESSAGES.decideFailed]);
+        if (campaign.status === 'STARTING') throw unprocessable({}, [ACCESS_REVIEW_MESSAGES.campaignStarting]);
         if (campaign.status !== 'OPEN') throw unprocessable({}, [ACCESS_REVIEW_MESSAGES.campaignClosed]);
         const tried = body.itemIds ? [...new Set(body.itemIds)] : await filteredIds(tx, body, actor, scope);
         const decided = await decide(tx, body, actor, scope, campaign, tried);
