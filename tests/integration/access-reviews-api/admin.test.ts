@@ -229,6 +229,8 @@ describe('a campaign', () => {
     const res = await call(admin, 'POST', `${CAMPAIGNS}/${campaign.id}/close`, {});
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().id).toBe(campaign.id);
+    // The answer shows the close the workflow accepted, never the campaign as still open.
+    expect(['CLOSING', 'CLOSED']).toContain(res.json().status);
     await untilStatus(campaign.id, 'CLOSED');
     expect(await campaignRow(campaign.id)).toMatchObject({ closedByUsername: 'admin', removedCount: 1 });
     // The defaults applied at the close (Lee, the LAO staff member's own record) count as undecided.
@@ -256,6 +258,7 @@ describe('a campaign', () => {
     });
     const res = await call(admin, 'POST', `${CAMPAIGNS}/${other.id}/cancel`, {});
     expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status).toBe('CANCELLED');
     await untilStatus(other.id, 'CANCELLED');
     expect(await campaignRow(other.id)).toMatchObject({ closedByUsername: 'admin', removedCount: 0 });
     expect((await api.prisma.userAccess.findUniqueOrThrow({ where: { id: item.accessId } })).inactive).toBe(false);
