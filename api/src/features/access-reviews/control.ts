@@ -52,13 +52,17 @@ export async function controlCampaign(
     throw unprocessable({}, [ACCESS_REVIEW_MESSAGES.alreadyClosing]);
   }
   const handle = deps.temporal.workflow.getHandle(campaign.workflowId);
+  let accepted: { status: 'CLOSING' | 'CANCELLED' };
   try {
-    await deps.temporal.withDeadline(Date.now() + deps.cfg.REVIEW_DEADLINE_MS, () =>
+    accepted = await deps.temporal.withDeadline(Date.now() + deps.cfg.REVIEW_DEADLINE_MS, () =>
       handle.executeUpdate(UPDATES[action], { args: [{ username: actor.username }] }),
     );
   } catch (err) {
     throw mapUpdateError(err, action, campaign.workflowId);
   }
   const after = await prisma.accessReviewCampaign.findUniqueOrThrow({ where: { id } });
-  return loadCampaignView(prisma, after, temporalUiOf(deps.cfg));
+  const view = await loadCampaignView(prisma, after, temporalUiOf(deps.cfg));
+  // The workflow stores CLOSING or CANCELLED in its next step: until then the row still reads as before.
+  const stale = after.status === 'OPEN' || after.status === 'STARTING';
+  return stale ? { ...view, status: accepted.status } : view;
 }
