@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Prisma } from '@portal/db';
-import { itemsCountSql, itemsPageSql } from '../../../api/src/features/access-reviews/items-sql';
+import { itemsCountSql, itemsPageSql, pagePlanOf } from '../../../api/src/features/access-reviews/items-sql';
 import { type Session, type TestApi, caller, signIn, startApi } from '../harness';
 import { laoReviewer, openCampaign, unique } from './support';
 
@@ -72,6 +72,37 @@ describe('a campaign of 100,000 items', () => {
     expect((await call(staff, 'GET', url)).json()).toMatchObject({ totalElements: TOTAL / LAOS, numberOfElements: 50 });
     const last = (await call(staff, 'GET', `${url}&page=${TOTAL / LAOS / 50}`)).json();
     expect(last).toMatchObject({ numberOfElements: 50, last: true });
+  });
+
+  it('any page, read from the start, walked in person order or read from the end, holds the rows of that order', async () => {
+    // The person order with the id as the last key, as a plain statement reads it.
+    const expected = async (pool: string | null, page: number) =>
+      (
+        await api.prisma.$queryRaw<{ id: number }[]>`
+          SELECT i."id" FROM "AccessReviewItem" i
+           WHERE i."campaignId" = ${campaignId} AND i."decision" IS NULL
+             AND (${pool}::text IS NULL OR i."reviewLaoIds" && ARRAY[${pool}::text])
+           ORDER BY i."lastName", i."firstName", i."portalUserId", i."roleName", i."id"
+           LIMIT 50 OFFSET ${(page - 1) * 50}`
+      ).map((r) => r.id);
+    const url = `/rest/secure/access_review/items?campaignId=${campaignId}&size=50`;
+    const pageIds = async (who: Session, page: number) =>
+      ((await call(who, 'GET', `${url}&page=${page}`)).json().content as { id: number }[]).map((i) => i.id);
+    // LAO staff of one LAO in ten: their pool is a tenth of the campaign, so deep pages walk the person index;
+    // pages past the middle are read from the end.
+    for (const page of [2, 99, 100, 101, 160, TOTAL / LAOS / 50]) {
+      expect(await pageIds(staff, page), `LAO staff page ${page}`).toEqual(await expected(lao(3), page));
+    }
+    for (const page of [2, 1000, 1001, 1999, TOTAL / 50]) {
+      expect(await pageIds(support, page), `User Support page ${page}`).toEqual(await expected(null, page));
+    }
+    const walked = pagePlanOf({ page: 150, size: 50 }, TOTAL / LAOS, TOTAL, { support: false, laoIds: [lao(3)] });
+    expect(walked).toEqual({ window: { offset: 2500, limit: 50, reversed: true }, walk: true });
+    const sel = { campaignIds: [campaignId], userId: staffId, scope: { support: false, laoIds: [lao(3)] } };
+    const plan = await planOf(itemsPageSql({ ...sel, state: 'UNDECIDED' }, { page: 150, size: 50 }, walked));
+    const onItems = plan.filter((n) => n['Relation Name'] === 'AccessReviewItem').map((n) => n['Node Type']);
+    expect(onItems).not.toContain('Seq Scan');
+    expect(onItems).not.toContain('Bitmap Heap Scan');
   });
 
   it('reads the page and its count through the indexes: no sequential scan', async () => {

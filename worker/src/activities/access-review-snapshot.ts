@@ -54,8 +54,18 @@ export function createAccessReviewSnapshotActivities(prisma: PrismaClient): Snap
     return { picked: row.picked, stored: row.stored, lastId: row.lastId };
   }
 
-  /** STARTING → OPEN with the workflow's times and the items counted, audited OPENED; a retry finds it open. */
+  /**
+   * STARTING → OPEN with the workflow's times and the items counted, audited OPENED; a retry finds it open.
+   * The items were just bulk-loaded: the planner's statistics are refreshed first (ANALYZE samples a bounded
+   * number of rows), so the first reviewer pages are read in index order rather than by sorting the campaign.
+   */
   async function openAccessReview(input: OpenCampaignInput): Promise<OpenCampaignResult> {
+    await prisma.$executeRaw`ANALYZE "AccessReviewItem"`;
+    // VACUUM marks the new pages all-visible, so a page's skipped rows are judged from the index alone. It may
+    // take long on a large table and PostgreSQL's autovacuum does it anyway: the campaign does not wait for it.
+    prisma.$executeRaw`VACUUM "AccessReviewItem"`.catch((err: unknown) => {
+      console.warn(`access review ${input.campaignId}: VACUUM of the items left to autovacuum: ${String(err)}`);
+    });
     return prisma.$transaction(async (tx) => {
       const itemsTotal = await tx.accessReviewItem.count({ where: { campaignId: input.campaignId } });
       const opened = await tx.accessReviewCampaign.updateMany({

@@ -16,9 +16,12 @@ import type { PrismaClient } from '@portal/db';
 import type { AuthContext } from '../../auth/guard';
 import { forbidden } from '../../http/errors';
 import { toPage } from '../../http/page';
-import { CountRowsSchema, queryRows } from '../../shared/sql';
+import { queryRows } from '../../shared/sql';
 import { type ReviewerScope, reviewerLaosSql, reviewsAnything } from '../../shared/access-review-authority';
-import { type ItemSelection, ITEM_SORT, itemsCountSql, itemsPageSql, myCampaignsSql } from './items-sql';
+import { type ItemSelection, ITEM_SORT, itemsCountSql, itemsPageSql, myCampaignsSql, pagePlanOf } from './items-sql';
+
+/** The row of `itemsCountSql`. */
+const CountsSchema = z.array(z.object({ total: z.number().int(), campaignTotal: z.number().int() })).length(1);
 
 /** A row of `itemsPageSql`: the wire item with dates as read, nullable arrays and the pools' source. */
 const ItemRowSchema = AccessReviewItemSchema.omit({ pools: true }).extend({
@@ -96,12 +99,23 @@ export async function listItems(
     filter: q.filter || undefined,
   };
   // Planned for its values each time: the best plan depends on the LAOs and the filter (shared/sql.ts).
-  const [count, rows] = await Promise.all([
-    queryRows(prisma, itemsCountSql(sel), { prepare: false }),
-    queryRows(prisma, itemsPageSql(sel, q), { prepare: false }),
-  ]);
-  const total = CountRowsSchema.parse(count)[0]!.total;
-  return toPage(z.array(ItemRowSchema).parse(rows).map(itemView), total, q, ITEM_SORT);
+  const opts = { prepare: false };
+  let counts: { total: number; campaignTotal: number };
+  let rows: unknown[];
+  if (campaignIds.length === 1 && !sel.filter) {
+    // Counted first (from the kept counts, at once): the total decides how a deep page is read (pagePlanOf).
+    counts = CountsSchema.parse(await queryRows(prisma, itemsCountSql(sel), opts))[0]!;
+    const plan = pagePlanOf(q, counts.total, counts.campaignTotal, scope);
+    rows = await queryRows(prisma, itemsPageSql(sel, q, plan), opts);
+  } else {
+    const [count, page] = await Promise.all([
+      queryRows(prisma, itemsCountSql(sel), opts),
+      queryRows(prisma, itemsPageSql(sel, q), opts),
+    ]);
+    counts = CountsSchema.parse(count)[0]!;
+    rows = page;
+  }
+  return toPage(z.array(ItemRowSchema).parse(rows).map(itemView), counts.total, q, ITEM_SORT);
 }
 
 const MineRowsSchema = z.array(
