@@ -38,6 +38,8 @@ export const AUTH_MESSAGES = {
    * and the inactivity modal's sentence around the spec's minutes-or-seconds countdown.
    */
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
+  /** A secure call whose session could not be checked: PostgreSQL stopped or not answering (503). */
+  databaseUnavailable: 'The portal cannot reach its database right now. Please try again in a few minutes.',
   inactivityText: (remaining: string) => `You will be signed out in ${remaining} because of inactivity.`,
 } as const;
 

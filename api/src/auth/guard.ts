@@ -3,13 +3,15 @@
  * sign in'), the XSRF header equal to the session's token (else 403), an active user (else 401), and, per
  * route, the permission the spec names (else 403 'You are not authorized to view this page'). A session
  * opened with an expired or reset password (000 §4 FORCE_CHANGE) holds only SET_OWN_PASSWORD (000 §6) and may
- * only reach the calls of the Change Password screen until the password is changed.
+ * only reach the calls of the Change Password screen until the password is changed. PostgreSQL stopped or not
+ * answering within DATABASE_DEADLINE_MS answers 503 (AUTH_MESSAGES.databaseUnavailable).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission } from '@portal/contract';
 import { AUTH_MESSAGES, CONSTANTS, grantedPermissions, hasAllPermissions } from '@portal/contract';
 import type { Deps } from '../deps';
 import { forbidden, unauthenticated } from '../http/errors';
+import { orUnavailable } from '../shared/deadline';
 import { tokensEqual, touchSession } from './session';
 
 export interface AuthContext {
@@ -50,7 +52,12 @@ export function authenticate(deps: Deps) {
   return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const token = req.cookies[CONSTANTS.sessionCookie];
     if (!token) throw unauthenticated();
-    const session = await touchSession(deps.prisma, token, deps.cfg.SESSION_TIMEOUT_SECONDS);
+    // PostgreSQL stopped or frozen: 503 within the deadline, never a 500 or a call that hangs (issue 21).
+    const session = await orUnavailable(
+      AUTH_MESSAGES.databaseUnavailable,
+      () => touchSession(deps.prisma, token, deps.cfg.SESSION_TIMEOUT_SECONDS),
+      (err) => req.log.error({ err }, 'the session look-up failed'),
+    );
     if (!session || session.user.inactive) throw unauthenticated();
     const header = req.headers[CONSTANTS.xsrfHeader];
     if (typeof header !== 'string' || !tokensEqual(header, session.xsrfToken)) {

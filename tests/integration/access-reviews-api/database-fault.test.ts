@@ -2,11 +2,11 @@
  * A reviewer's decision while PostgreSQL is away (issue 25 "PostgreSQL ... down for a while"; the guide's "break
  * it on purpose"): through an API whose database sits behind a fault proxy, a decision made while the database
  * is stopped (its port closed) or frozen (connections open, nothing answered) answers 503 with the contract's
- * message, never a hang, a stack trace or a 5xx other than 503, and stores nothing; once the database is back
- * the same decision is made and audited once.
+ * message (the session check, first on the same database, names it), never a hang, a stack trace or a 5xx other
+ * than 503, and stores nothing; once the database is back the same decision is made and audited once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_REVIEW_MESSAGES } from '@portal/contract';
+import { AUTH_MESSAGES } from '@portal/contract';
 import type { AccessReviewCampaign } from '@portal/db';
 import { withDatabaseBehindProxy } from '../../support/database-fault';
 import { FAULTS, faultName } from '../../support/fault-proxy';
@@ -66,7 +66,8 @@ describe('a decision while PostgreSQL is away', () => {
           const down = await answered('the decision', call(session, 'POST', DECISIONS, body));
           expect(down.statusCode, down.body).toBe(503);
           expect(down.body).not.toMatch(/ECONN|timeout|at .*\.(ts|js):\d+/i);
-          expect(JSON.stringify(down.json())).toContain(ACCESS_REVIEW_MESSAGES.decideFailed);
+          // The session is checked first, on the same database: its answer names the database.
+          expect(down.json()).toEqual({ message: AUTH_MESSAGES.databaseUnavailable });
           proxy.heal();
           const item = await api.prisma.accessReviewItem.findUniqueOrThrow({ where: { id: itemId } });
           expect(item.decision).toBeNull();

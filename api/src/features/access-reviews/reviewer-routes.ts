@@ -8,6 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ACCESS_REVIEW_MESSAGES,
   AccessReviewDecisionBodySchema,
   AccessReviewDecisionResultSchema,
   AccessReviewItemSchema,
@@ -19,6 +20,7 @@ import type { Deps } from '../../deps';
 import { forbidden } from '../../http/errors';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import type { ReviewerScope } from '../../shared/access-review-authority';
+import { orUnavailable } from '../../shared/deadline';
 import { recordDecisions } from './decisions';
 import { listItems, myAccessReviews, requireReviewer } from './items';
 
@@ -29,8 +31,12 @@ export const accessReviewReviewerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> =
   const studyRole = deps.cfg.ACCESS_REVIEW_STUDY_ROLE;
   /** The caller's scope, read once per call by the reviewer check (before the input is read: issue 8). */
   const scopes = new WeakMap<FastifyRequest, ReviewerScope>();
-  const reviewerCheck = async (req: FastifyRequest) => {
-    scopes.set(req, await requireReviewer(prisma, studyRole, requireAuth(req)));
+  // PostgreSQL stopped or frozen answers 503 with the route's message, never a 500 or a hung call.
+  const guarded = <T>(req: FastifyRequest, message: string, work: () => Promise<T>, ms?: number) =>
+    orUnavailable(message, work, (err) => req.log.error({ err }, 'access review: the database failed'), ms);
+  const reviewerCheck = (message: string) => async (req: FastifyRequest) => {
+    const scope = await guarded(req, message, () => requireReviewer(prisma, studyRole, requireAuth(req)));
+    scopes.set(req, scope);
   };
   const scopeOf = (req: FastifyRequest): ReviewerScope => {
     const scope = scopes.get(req);
@@ -40,33 +46,47 @@ export const accessReviewReviewerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> =
 
   app.get(
     `${BASE}/mine`,
-    { config: { permission: 'USER' }, schema: { response: { 200: MyAccessReviewsSchema, ...SECURE_ERRORS } } },
-    async (req) => myAccessReviews(prisma, studyRole, requireAuth(req)),
+    {
+      config: { permission: 'USER' },
+      schema: { response: { 200: MyAccessReviewsSchema, 503: MessageSchema, ...SECURE_ERRORS } },
+    },
+    async (req) =>
+      guarded(req, ACCESS_REVIEW_MESSAGES.loadItems, () => myAccessReviews(prisma, studyRole, requireAuth(req))),
   );
 
   app.get(
     `${BASE}/items`,
     {
       config: { permission: 'USER' },
-      onRequest: reviewerCheck,
+      onRequest: reviewerCheck(ACCESS_REVIEW_MESSAGES.loadItems),
       schema: {
         querystring: AccessReviewItemsQuerySchema,
-        response: { 200: pageSchema(AccessReviewItemSchema), ...SECURE_ERRORS },
+        response: { 200: pageSchema(AccessReviewItemSchema), 503: MessageSchema, ...SECURE_ERRORS },
       },
     },
-    async (req) => listItems(prisma, requireAuth(req), scopeOf(req), req.query),
+    async (req) =>
+      guarded(req, ACCESS_REVIEW_MESSAGES.loadItems, () =>
+        listItems(prisma, requireAuth(req), scopeOf(req), req.query),
+      ),
   );
 
   app.post(
     `${BASE}/decisions`,
     {
       config: { permission: 'USER', destructive: true },
-      onRequest: reviewerCheck,
+      onRequest: reviewerCheck(ACCESS_REVIEW_MESSAGES.decideFailed),
       schema: {
         body: AccessReviewDecisionBodySchema,
         response: { 200: AccessReviewDecisionResultSchema, 503: MessageSchema, ...SECURE_ERRORS },
       },
     },
-    async (req) => recordDecisions(prisma, requireAuth(req), scopeOf(req), req.body),
+    // Beyond the decision transaction's own 20 s timeout, which answers 503 itself.
+    async (req) =>
+      guarded(
+        req,
+        ACCESS_REVIEW_MESSAGES.decideFailed,
+        () => recordDecisions(prisma, requireAuth(req), scopeOf(req), req.body),
+        25_000,
+      ),
   );
 };

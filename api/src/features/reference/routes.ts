@@ -37,6 +37,7 @@ import {
 import { listenForReferenceChanges } from '../../shared/reference-notify';
 import { studyRoleView, systemView } from '../../shared/views';
 import { siteView } from './views';
+import { withinDeadline } from '../../shared/deadline';
 
 type Loader = (prisma: PrismaClient) => Promise<unknown>;
 
@@ -105,15 +106,6 @@ const LOAD_DEADLINE_MS = 10_000;
 /** How long (ms) the health check waits for the database. */
 const HEALTH_DEADLINE_MS = 5_000;
 const DATABASE_DOWN = 'The database is not answering.';
-
-/** `promise`, or a rejection once `ms` passed without its answer. */
-function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /** Serves `key` from the cache: 304 when the browser already holds this version, else the JSON body. */
 async function sendList(
