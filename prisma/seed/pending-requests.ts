@@ -8,7 +8,7 @@
  * database (its own SeedRun record), also on a database seeded before.
  */
 import type { AccessControl } from '@portal/contract';
-import { type Prisma, type PrismaClient, fileAccessChange } from '../src';
+import { type Prisma, type PrismaClient, fileAccessChange, lockFiling, prismaRunner } from '../src';
 
 export const PENDING_SEED_NAME = 'pending-requests-v1';
 
@@ -169,7 +169,8 @@ export async function seedPendingRequests(
       ...(reachable && laostaff ? [{ subject: reachable, proxy: laostaff, comment: 'Annual access review.' }] : []),
     ].entries()) {
       const requester = f.proxy ?? f.subject;
-      const result = await fileAccessChange(tx, {
+      await lockFiling(tx, 'ACCESS_CHANGE', f.subject.id);
+      const result = await fileAccessChange(prismaRunner(tx), {
         caller: 'REQUEST',
         requestType: 'CHANGE',
         subjectUserId: f.subject.id,

@@ -18,7 +18,10 @@
  * - the request type: a single request names it (NEW must not name a held role: `unique`; CHANGE and REMOVE
  *   must name one held role: `nonexistent`, one block only: `invalid`); a batch derives it per user (CHANGE
  *   when the user holds the block's role, NEW otherwise; 001 §4).
- * Reads and writes only: the caller commits, then starts `access-change-<id>` (rule 1).
+ * The caller holds the (ACCESS_CHANGE, subject) filing lock, commits, then starts `access-change-<id>` (rule 1).
+ * Written as four statements on a runner (one read, the id, one insert of the request and its audit row), so the
+ * API files on a `pg` connection and the worker in its Prisma transaction with the same SQL (issue 24: filing
+ * through Prisma's client took about ten round trips of its runtime).
  */
 import {
   type AccessControl,
@@ -28,10 +31,9 @@ import {
   proxyComment,
   sameAccess,
 } from '@portal/contract';
-import type { AccessModRequest, PortalUser, Prisma } from '../generated/client/client';
-import { lockFiling } from './locks';
-
-type Tx = Prisma.TransactionClient;
+import { z } from 'zod';
+import { type AccessModRequest, type PortalUser, Prisma } from '../generated/client/client';
+import type { SqlRunner } from './sql-runner';
 
 /** A person as the proxy marker names them (000 §3). */
 export interface FilingParty {
@@ -59,10 +61,15 @@ export type AccessChangeFiling = AccessChangeCaller & {
   workflowIdOf(requestId: number): string;
 };
 
-export type FiledAccessChange = AccessModRequest & { subject: PortalUser; requester: PortalUser };
+/** A party of a filed request as its readers need them (labels, the view's names and address). */
+export type FilingPerson = Pick<PortalUser, 'id' | 'username' | 'firstName' | 'lastName' | 'email'>;
+
+export type FiledAccessChange = AccessModRequest & { subject: FilingPerson; requester: FilingPerson };
 
 export type AccessChangeFilingResult =
   | { outcome: 'FILED'; requestType: RequestType; request: FiledAccessChange }
+  /** No user has the subject's id. */
+  | { outcome: 'UNKNOWN_SUBJECT' }
   /** REQUEST_IN_PROGRESS for a single request, 601 for a batch user. */
   | { outcome: 'OPEN_REQUEST' }
   | { outcome: 'INVALID'; fieldErrors: FieldErrors; requestType?: RequestType }
@@ -70,48 +77,97 @@ export type AccessChangeFilingResult =
 
 const push = (errors: FieldErrors, key: string, reason: string) => (errors[key] ??= []).push(reason);
 
-/**
- * Files one access-change request in the caller's transaction `tx` (see the module's rules).
- * @returns the filed row (with subject and requester) or the refusal. @throws when the subject does not exist
- *   (the caller checked it) or the database fails.
- */
-export async function fileAccessChange(tx: Tx, filing: AccessChangeFiling): Promise<AccessChangeFilingResult> {
-  await lockFiling(tx, 'ACCESS_CHANGE', filing.subjectUserId);
-  const subject = await tx.portalUser.findUniqueOrThrow({ where: { id: filing.subjectUserId } });
-  const roleNames = filing.accessControls.map((b) => b.roleName);
+const PersonSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  inactive: z.boolean(),
+});
+
+/** The filing's one read: the parties, the subject's unresolved requests' roles, held access, active roles. */
+const FilingReadSchema = z
+  .array(
+    z.object({
+      subject: PersonSchema.nullable(),
+      requester: PersonSchema.nullable(),
+      openCount: z.number().int(),
+      openRoles: z.array(z.string().nullable()),
+      held: z.array(
+        z.object({
+          id: z.number().int(),
+          roleName: z.string(),
+          siteCodes: z.array(z.string()),
+          laoIds: z.array(z.string()),
+          studyNames: z.array(z.string()),
+          systemAccessIds: z.array(z.number().int()),
+          accessEndDate: z.string().nullable(),
+        }),
+      ),
+      activeRoles: z.array(z.string()),
+    }),
+  )
+  .length(1);
+
+const personJson = (alias: string) =>
+  Prisma.raw(`json_build_object('id', ${alias}."id", 'username', ${alias}."username", 'firstName', ${alias}."firstName",
+    'lastName', ${alias}."lastName", 'email', ${alias}."email", 'inactive', ${alias}."inactive")`);
+
+/** The read of `filing` (see FilingReadSchema): one statement, so one round trip under the filing lock. */
+function filingReadSql(filing: AccessChangeFiling): Prisma.Sql {
   // A batch's requests for this user's earlier blocks are its own, not an active request that skips the next.
-  const ownBatch =
-    filing.caller === 'PROXY_BATCH'
-      ? await tx.proxyBatchItem.findMany({
-          where: { batchId: filing.batchId, portalUserId: subject.id, accessModRequestId: { not: null } },
-          select: { accessModRequestId: true },
-        })
-      : [];
-  const open = await tx.accessModRequest.findMany({
-    where: {
-      subjectUserId: subject.id,
-      requestStatus: { notIn: [...RESOLVED_STATUSES] },
-      id: { notIn: ownBatch.map((i) => i.accessModRequestId!) },
-    },
-    select: { accessControls: true },
-  });
-  const openRoles = new Set(
-    open.flatMap((o) => (o.accessControls as Array<{ roleName: string }>).map((c) => c.roleName)),
-  );
-  if (filing.caller === 'PROXY_BATCH' ? open.length > 0 : roleNames.some((r) => openRoles.has(r))) {
+  const batchId = filing.caller === 'PROXY_BATCH' ? filing.batchId : null;
+  const subjectId = filing.subjectUserId;
+  return Prisma.sql`
+    WITH open AS (
+      SELECT r."accessControls" FROM "AccessModRequest" r
+       WHERE r."subjectUserId" = ${subjectId}::int
+         AND r."requestStatus"::text <> ALL(${[...RESOLVED_STATUSES]}::text[])
+         AND NOT EXISTS (SELECT 1 FROM "ProxyBatchItem" i
+                          WHERE i."batchId" = ${batchId}::int AND i."portalUserId" = ${subjectId}::int
+                            AND i."accessModRequestId" = r."id"))
+    SELECT
+      (SELECT ${personJson('u')} FROM "PortalUser" u WHERE u."id" = ${subjectId}::int) AS "subject",
+      (SELECT ${personJson('u')} FROM "PortalUser" u WHERE u."id" = ${filing.requester.id}::int) AS "requester",
+      (SELECT count(*)::int FROM open) AS "openCount",
+      ARRAY(SELECT DISTINCT c->>'roleName' FROM open o, jsonb_array_elements(o."accessControls") c) AS "openRoles",
+      COALESCE((SELECT json_agg(json_build_object('id', a."id", 'roleName', a."roleName",
+                  'siteCodes', COALESCE(a."siteCodes", '{}'), 'laoIds', COALESCE(a."laoIds", '{}'),
+                  'studyNames', COALESCE(a."studyNames", '{}'), 'systemAccessIds', COALESCE(a."systemAccessIds", '{}'),
+                  'accessEndDate', to_char(a."accessEndDate", 'YYYY-MM-DD')) ORDER BY a."id")
+                  FROM "UserAccess" a WHERE a."portalUserId" = ${subjectId}::int AND NOT a."inactive"),
+               '[]'::json) AS "held",
+      ARRAY(SELECT s."roleName"::text FROM "StudyRole" s
+             WHERE s."roleName" = ANY(${filing.accessControls.map((b) => b.roleName)}::text[]) AND NOT s."inactive")
+        AS "activeRoles"`;
+}
+
+const NextIdSchema = z.array(z.object({ id: z.number().int() })).length(1);
+const InsertedSchema = z.array(z.object({ sysdat: z.string() })).length(1);
+
+/**
+ * Files one access-change request on `run`, the caller's transaction, which holds the (ACCESS_CHANGE, subject)
+ * filing lock (see the module's rules).
+ * @returns the filed row (with subject and requester) or the refusal. @throws when the database fails.
+ */
+export async function fileAccessChange(run: SqlRunner, filing: AccessChangeFiling): Promise<AccessChangeFilingResult> {
+  const read = FilingReadSchema.parse(await run(filingReadSql(filing)))[0]!;
+  const { subject, requester } = read;
+  if (!subject) return { outcome: 'UNKNOWN_SUBJECT' };
+  if (!requester) throw new Error(`filing: no user ${filing.requester.id} to file as`);
+  const roleNames = filing.accessControls.map((b) => b.roleName);
+  const openRoles = new Set(read.openRoles);
+  if (filing.caller === 'PROXY_BATCH' ? read.openCount > 0 : roleNames.some((r) => openRoles.has(r))) {
     return { outcome: 'OPEN_REQUEST' };
   }
   if (subject.inactive) return { outcome: 'INVALID', fieldErrors: { portalUserId: ['unknown'] } };
 
-  const [held, activeRoles] = await Promise.all([
-    tx.userAccess.findMany({ where: { portalUserId: subject.id, inactive: false }, orderBy: { id: 'asc' } }),
-    tx.studyRole.findMany({ where: { roleName: { in: roleNames }, inactive: false }, select: { roleName: true } }),
-  ]);
-  const heldOf = (roleName: string) => held.find((a) => a.roleName === roleName);
+  const heldOf = (roleName: string) => read.held.find((a) => a.roleName === roleName);
   const requestType: RequestType =
     filing.caller === 'REQUEST' ? filing.requestType : heldOf(roleNames[0]!) ? 'CHANGE' : 'NEW';
   const fieldErrors: FieldErrors = {};
-  const active = new Set(activeRoles.map((r) => r.roleName));
+  const active = new Set(read.activeRoles);
   filing.accessControls.forEach((b, i) => {
     const key = `accessControls[${i}].roleName`;
     if (!active.has(b.roleName)) push(fieldErrors, key, 'unknown');
@@ -126,16 +182,49 @@ export async function fileAccessChange(tx: Tx, filing: AccessChangeFiling): Prom
     if (sameAccess(existing, filing.accessControls[0]!)) return { outcome: 'NO_CHANGES', requestType };
   }
 
-  const [{ id }] = await tx.$queryRaw<
-    [{ id: bigint }]
-  >`SELECT nextval(pg_get_serial_sequence('"AccessModRequest"', 'id')) AS id`;
-  const requestId = Number(id);
+  const { id: requestId } = NextIdSchema.parse(
+    await run(Prisma.sql`SELECT nextval(pg_get_serial_sequence('"AccessModRequest"', 'id'))::int AS id`),
+  )[0]!;
   const workflowId = filing.workflowIdOf(requestId);
   const accessControls = filing.accessControls.map((b, i) => ({ ...b, questionNum: b.questionNum ?? i + 1 }));
   const subjectParty = { id: subject.id, name: `${subject.firstName} ${subject.lastName}`, email: subject.email };
-  const request = await tx.accessModRequest.create({
-    include: { subject: true, requester: true },
-    data: {
+  const requesterComments = filing.proxy
+    ? proxyComment(filing.proxy, subjectParty, filing.requesterComments).slice(0, 1024)
+    : filing.requesterComments;
+  const existingUserAccessId = existing?.id ?? null;
+  const after = {
+    requestType,
+    requestStatus: 'NEW',
+    accessControls,
+    ...(filing.caller === 'PROXY_BATCH' ? { proxyBatchId: filing.batchId } : {}),
+  };
+  // The request and its CREATED audit row in one statement, both stamped with the transaction's UTC time.
+  const { sysdat } = InsertedSchema.parse(
+    await run(Prisma.sql`
+      WITH filed AS (
+        INSERT INTO "AccessModRequest" ("id", "workflowId", "requestType", "requestStatus", "subjectUserId",
+                                        "requesterUserId", "isProxyRequest", "accessControls", "existingUserAccessId",
+                                        "requesterComments", "lastModifiedBy", "sysdat", "dchng")
+        VALUES (${requestId}::int, ${workflowId}, ${requestType}::"RequestType", 'NEW', ${subject.id}::int,
+                ${filing.requester.id}::int, ${filing.proxy !== null}, ${JSON.stringify(accessControls)}::jsonb,
+                ${existingUserAccessId}::int, ${requesterComments}, ${filing.requester.username},
+                now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+        RETURNING "sysdat"
+      ), audited AS (
+        INSERT INTO "AuditEvent" ("at", "actorUserId", "actorUsername", "entityType", "entityId", "action", "after",
+                                  "workflowId", "idempotencyKey")
+        SELECT f."sysdat", ${filing.requester.id}::int, ${filing.requester.username}, 'AccessModRequest',
+               ${String(requestId)}, 'CREATED', ${JSON.stringify(after)}::jsonb, ${workflowId}, ${`${workflowId}:0`}
+          FROM filed f
+      )
+      SELECT to_char(f."sysdat", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "sysdat" FROM filed f`),
+  )[0]!;
+  const at = new Date(sysdat);
+  const person = ({ inactive: _, ...p }: z.infer<typeof PersonSchema>): FilingPerson => p;
+  return {
+    outcome: 'FILED',
+    requestType,
+    request: {
       id: requestId,
       workflowId,
       requestType,
@@ -144,29 +233,18 @@ export async function fileAccessChange(tx: Tx, filing: AccessChangeFiling): Prom
       requesterUserId: filing.requester.id,
       isProxyRequest: filing.proxy !== null,
       accessControls,
-      existingUserAccessId: existing?.id ?? null,
-      requesterComments: filing.proxy
-        ? proxyComment(filing.proxy, subjectParty, filing.requesterComments).slice(0, 1024)
-        : filing.requesterComments,
+      existingUserAccessId,
+      requesterComments,
+      reviewerComments: '',
+      sysaidTicket: '',
+      versionno: 0,
+      inactive: false,
+      sysdat: at,
+      dchng: at,
       lastModifiedBy: filing.requester.username,
+      workflowStartedAt: null,
+      subject: person(subject),
+      requester: person(requester),
     },
-  });
-  await tx.auditEvent.create({
-    data: {
-      actorUserId: filing.requester.id,
-      actorUsername: filing.requester.username,
-      entityType: 'AccessModRequest',
-      entityId: String(requestId),
-      action: 'CREATED',
-      after: {
-        requestType,
-        requestStatus: 'NEW',
-        accessControls,
-        ...(filing.caller === 'PROXY_BATCH' ? { proxyBatchId: filing.batchId } : {}),
-      },
-      workflowId,
-      idempotencyKey: `${workflowId}:0`,
-    },
-  });
-  return { outcome: 'FILED', requestType, request };
+  };
 }

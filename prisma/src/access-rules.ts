@@ -41,6 +41,11 @@ export function accessDateSettings(): AccessDateSettings {
   return (settings ??= AccessDateSettingsSchema.parse(process.env));
 }
 
+/** Today in NETWORK_TIME_ZONE and ACCESS_MAX_DAYS: what a sent end date is checked against, as of `now`. */
+export function accessEndDateBounds(now = new Date()): NonNullable<ReferenceSets['endDates']> {
+  return { today: dayIn(accessDateSettings().NETWORK_TIME_ZONE, now), maxDays: accessDateSettings().ACCESS_MAX_DAYS };
+}
+
 /** Loads the active reference data the rules check against (a client or a transaction). */
 export async function loadReferenceSets(db: Db): Promise<ReferenceSets> {
   const [roles, sites, studies, systems] = await Promise.all([
@@ -56,10 +61,7 @@ export async function loadReferenceSets(db: Db): Promise<ReferenceSets> {
     studies: new Set(studies.map((s) => s.study)),
     systemIds: new Set(systems.map((s) => s.id)),
     fixedSystemIds: systems.filter((s) => s.fixed).map((s) => s.id),
-    endDates: {
-      today: dayIn(accessDateSettings().NETWORK_TIME_ZONE, new Date()),
-      maxDays: accessDateSettings().ACCESS_MAX_DAYS,
-    },
+    endDates: accessEndDateBounds(),
   };
 }
 

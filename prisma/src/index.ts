@@ -11,6 +11,7 @@ import { poolConfigFromUrl } from './url';
 export * from '../generated/client/client';
 export { poolConfigFromUrl } from './url';
 export * from './locks';
+export * from './sql-runner';
 export * from './password-links';
 export * from './access-rules';
 export * from './access-records';

@@ -8,7 +8,8 @@
  *   (issue 21 case 4): registrations and profile changes alike, so only one reaches the directory.
  * Released at commit or rollback.
  */
-import type { Prisma } from '../generated/client/client';
+import { Prisma } from '../generated/client/client';
+import type { SqlRunner } from './sql-runner';
 
 /** The first key of each lock family. Numbers are part of the contract between processes: never reuse one. */
 export const LOCK_NAMESPACES = {
@@ -25,9 +26,20 @@ export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE'
 
 type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
-/** Serialises filings of one kind for one subject (user id, or a registration's email hash). */
-export async function lockFiling(tx: Tx, kind: FilingLockKind, subjectId: number): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}::int4, ${subjectId}::int4)`;
+/**
+ * The statement of the filing lock of one kind and subject (user id, or a registration's email hash). It
+ * answers a boolean row, not the function's `void`, which Prisma's `$queryRaw` cannot read.
+ */
+const filingLockSql = (kind: FilingLockKind, subjectId: number): Prisma.Sql =>
+  Prisma.sql`SELECT true AS locked FROM pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}::int4, ${subjectId}::int4)`;
+
+/**
+ * Serialises filings of one kind for one subject (user id, or a registration's email hash), in a Prisma
+ * transaction `tx` or on a runner's connection (sql-runner.ts).
+ */
+export async function lockFiling(tx: Tx | SqlRunner, kind: FilingLockKind, subjectId: number): Promise<void> {
+  if (typeof tx === 'function') await tx(filingLockSql(kind, subjectId));
+  else await tx.$executeRaw(filingLockSql(kind, subjectId));
 }
 
 /** Serialises every write of one user's access records and portal roles. */

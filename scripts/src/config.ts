@@ -44,6 +44,8 @@ export const StackEnvSchema = z
     TEMPORAL_HTTP_PORT: optional(port),
     TEMPORAL_METRICS_PORT: optional(port),
     POSTGRES_PORT: optional(port),
+    /** PostgreSQL's shared_buffers for the stack's own server (its default, 128MB, when unset), e.g. '2GB'. */
+    POSTGRES_SHARED_BUFFERS: optional(z.string().regex(/^\d+(kB|MB|GB)$/, "must be a size such as '2GB' or '512MB'")),
     LDAP_PORT: optional(port),
     SMTP_PORT: optional(port),
     MAIL_UI_PORT: optional(port),

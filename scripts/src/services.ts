@@ -50,7 +50,13 @@ export async function startServices(opts: {
 
   const postgres = env.DATABASE_URL
     ? undefined
-    : startPostgres({ dataDir: dir('postgres'), port: ports.postgres, database: 'portal', log: prefixed('postgres') });
+    : startPostgres({
+        dataDir: dir('postgres'),
+        port: ports.postgres,
+        database: 'portal',
+        sharedBuffers: env.POSTGRES_SHARED_BUFFERS,
+        log: prefixed('postgres'),
+      });
   const temporal = env.TEMPORAL_ADDRESS
     ? undefined
     : Promise.resolve().then(() =>

@@ -152,6 +152,40 @@ describe('filing own requests (001 §2.5, §5, §7)', () => {
   });
 });
 
+describe('the reference data a filing is checked against (issue 24: kept in memory, dropped on change)', () => {
+  it('accepts a study role made a moment ago elsewhere, and refuses one deactivated a moment ago', async () => {
+    const person = await createTestUser(t, 'refsets');
+    const session = await signIn(t.app, person.username, person.password);
+    const file = (roleName: string) =>
+      call(t.app, session, 'POST', FILE, {
+        portalUserId: person.user.id,
+        requestType: 'NEW',
+        accessControls: [block(roleName)],
+      });
+    const stamp = Date.now();
+    const fresh = `Fresh Role ${stamp}`;
+    const gone = `Gone Role ${stamp}`;
+    await t.prisma.studyRole.create({ data: { roleName: gone, description: 'deactivated below' } });
+    try {
+      // A refusal (unknown role) loads the sets and keeps them.
+      expect((await file(`No Such Role ${stamp}`)).statusCode).toBe(422);
+      // Written straight to PostgreSQL, as another API process or a data load does: the kept sets do not
+      // know the new role yet (its notification may still be on the way), yet it is never refused.
+      await t.prisma.studyRole.create({ data: { roleName: fresh, description: 'made a moment ago' } });
+      const filed = await file(fresh);
+      expect(filed.statusCode, filed.body).toBe(200);
+      expect(filed.json()).toMatchObject({ requestStatus: 'NEW', accessControls: [{ roleName: fresh }] });
+      // Deactivated a moment ago: refused at once, by the filing's own read if the kept sets still hold it.
+      await t.prisma.studyRole.update({ where: { roleName: gone }, data: { inactive: true } });
+      const refused = await file(gone);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().fieldErrors).toEqual({ 'accessControls[0].roleName': ['unknown'] });
+    } finally {
+      await t.prisma.studyRole.deleteMany({ where: { roleName: { in: [fresh, gone] } } });
+    }
+  });
+});
+
 describe('lists of access-modification requests (001 §7)', () => {
   it("answers one user's requests to that user and to READ_USERS, like an unknown user to anyone else", async () => {
     const own = await call(t.app, mine, 'GET', `${FILE}/user/${requester.user.id}`);

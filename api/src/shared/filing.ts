@@ -5,26 +5,39 @@
  * worker's reconciler starts it. A filing transaction that fails answers 503 (nothing was committed).
  */
 import { MESSAGES } from '@portal/contract';
-import { type FilingLockKind, type Prisma, lockFiling } from '@portal/db';
+import { type FilingLockKind, type Prisma, type SqlRunner, lockFiling } from '@portal/db';
 import { type RequestKindDefinition, type WorkflowStart, commitThenStart, requestStart } from '@portal/workflows';
 import type { Deps } from '../deps';
 import { HttpError, unavailable } from '../http/errors';
+import { inSqlTransaction } from './sql';
 
 /** How long (ms) filing waits for the workflow start before leaving it to the reconciler. */
 const START_DEADLINE_MS = 5_000;
 
+/** How long (ms) the filing transaction may take before it is rolled back and answered 503. */
+const FILING_TIMEOUT_MS = 20_000;
+
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-export interface FileOptions<T> {
+type Inserted<T> = Promise<{ requestId: number; result: T }>;
+
+/**
+ * Inside the filing transaction, under the lock: re-check what the lock protects, insert row + audit row. In a
+ * Prisma interactive transaction (`insert`), or on one pool connection (`insertSql`, shared/sql.ts
+ * `inSqlTransaction`) for a filing written in SQL.
+ */
+type Insert<T> =
+  | { insert(tx: Prisma.TransactionClient): Inserted<T>; insertSql?: never }
+  | { insertSql(run: SqlRunner): Inserted<T>; insert?: never };
+
+export type FileOptions<T> = Insert<T> & {
   /** The filing lock: the kind and its subject (a user id; a registration's address hash; a batch's proxy). */
   lock: { kind: FilingLockKind; id: number };
-  /** Inside the filing transaction, under the lock: re-check what the lock protects, insert row + audit row. */
-  insert(tx: Prisma.TransactionClient): Promise<{ requestId: number; result: T }>;
-  /** The typed start of the filed row's workflow. */
-  start(requestId: number): WorkflowStart;
+  /** The typed start of the filed row's workflow (`result`: what the insert answered). */
+  start(requestId: number, result: T): WorkflowStart;
   /** Marks the row's workflow as started (the reconciler skips it). */
   markStarted(requestId: number): Promise<void>;
-}
+};
 
 /**
  * Files one row (rule 1). @returns the insert's result and whether the workflow start was confirmed.
@@ -39,12 +52,24 @@ export async function fileAndStart<T>(
     {
       commit: async () => {
         try {
+          if (opts.insertSql) {
+            const insertSql = opts.insertSql;
+            return await inSqlTransaction(
+              deps.prisma,
+              async (run) => {
+                await lockFiling(run, opts.lock.kind, opts.lock.id);
+                return insertSql(run);
+              },
+              FILING_TIMEOUT_MS,
+            );
+          }
+          const insert = opts.insert;
           return await deps.prisma.$transaction(
             async (tx) => {
               await lockFiling(tx, opts.lock.kind, opts.lock.id);
-              return opts.insert(tx);
+              return insert(tx);
             },
-            { timeout: 20_000 },
+            { timeout: FILING_TIMEOUT_MS },
           );
         } catch (err) {
           if (err instanceof HttpError) throw err;
@@ -52,14 +77,14 @@ export async function fileAndStart<T>(
           throw unavailable(MESSAGES.access.newRequestFailed);
         }
       },
-      startOf: (row) => opts.start(row.requestId),
+      startOf: (row) => opts.start(row.requestId, row.result),
       markStarted: (row) => opts.markStarted(row.requestId),
     },
   );
   const { requestId, result } = filed.committed;
   if (filed.start === 'DEFERRED') {
     console.warn(
-      `filing: ${opts.start(requestId).workflowId} committed, start deferred to the reconciler: ${describe(filed.error)}`,
+      `filing: ${opts.start(requestId, result).workflowId} committed, start deferred to the reconciler: ${describe(filed.error)}`,
     );
   }
   return { requestId, result, started: filed.start !== 'DEFERRED' };

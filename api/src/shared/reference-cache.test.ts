@@ -49,6 +49,41 @@ describe('ReferenceCache (000 §4 Reference data loading)', () => {
   });
 });
 
+describe('ReferenceCache derived values (the filing\'s reference sets, issue 24)', () => {
+  it('serves a kept value only while the change listener runs, and drops it on any change', async () => {
+    const cache = new ReferenceCache();
+    let loads = 0;
+    const load = async () => ({ n: ++loads });
+    // Not listening yet: every call loads, nothing is kept.
+    expect(await cache.value('sets', load)).toEqual({ value: { n: 1 }, cached: false });
+    expect(await cache.value('sets', load)).toEqual({ value: { n: 2 }, cached: false });
+    cache.setListening(true);
+    await cache.value('sets', load);
+    expect(await cache.value('sets', load)).toEqual({ value: { n: 3 }, cached: true });
+    cache.invalidate('studyRoles');
+    expect(await cache.value('sets', load)).toEqual({ value: { n: 4 }, cached: false });
+    expect((await cache.value('sets', load)).cached).toBe(true);
+    // The listener lost: a change may go unannounced, so nothing is served from memory.
+    cache.setListening(false);
+    expect(await cache.value('sets', load)).toEqual({ value: { n: 5 }, cached: false });
+  });
+
+  it('does not keep a value whose load raced a change', async () => {
+    const cache = new ReferenceCache();
+    cache.setListening(true);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const racing = cache.value('sets', async () => {
+      await gate;
+      return 'old';
+    });
+    cache.invalidate();
+    release();
+    expect(await racing).toEqual({ value: 'old', cached: false });
+    expect(await cache.value('sets', async () => 'new')).toEqual({ value: 'new', cached: false });
+  });
+});
+
 describe('etagMatches', () => {
   it('matches a listed strong or weak validator, or *', () => {
     expect(etagMatches('"a"', '"a"')).toBe(true);

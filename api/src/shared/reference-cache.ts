@@ -7,6 +7,7 @@
  * down may serve a list changed elsewhere.
  */
 import { createHash } from 'node:crypto';
+import { NotifiedCache } from './notified-cache';
 
 export interface CachedList {
   etag: string;
@@ -29,8 +30,31 @@ export class ReferenceCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<Entry>>();
   private generation = 0;
+  /**
+   * Values the server derives from the lists for its own checks (the filing's reference sets): unlike the
+   * lists, served only while the change listener runs, since a check must not pass on a change it missed.
+   */
+  private readonly derived = new NotifiedCache<unknown>(16, REFERENCE_TTL_MS.configured);
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * The value under `key`, from memory while the change listener runs, otherwise loaded with `load` (and kept
+   * when no change was announced meanwhile). @returns the value and whether it came from memory.
+   */
+  async value<T>(key: string, load: () => Promise<T>): Promise<{ value: T; cached: boolean }> {
+    const hit = this.derived.get(key) as T | undefined;
+    if (hit !== undefined) return { value: hit, cached: true };
+    const mark = this.derived.mark;
+    const value = await load();
+    this.derived.set(key, value, mark);
+    return { value, cached: false };
+  }
+
+  /** The change listener's state (reference-notify.ts): derived values are served only while it listens. */
+  setListening(listening: boolean): void {
+    this.derived.setListening(listening);
+  }
 
   /** The list under `key`, loading it with `load` when missing or expired (concurrent callers share one load). */
   async get(key: string, ttlMs: number, load: () => Promise<unknown>): Promise<CachedList> {
@@ -55,9 +79,10 @@ export class ReferenceCache {
     }
   }
 
-  /** Drops every list whose key starts with one of `prefixes` (all lists when none are given). */
+  /** Drops every list whose key starts with one of `prefixes` (all lists when none are given), and every derived value. */
   invalidate(...prefixes: string[]): void {
     this.generation += 1;
+    this.derived.clear();
     for (const key of [...this.entries.keys()]) {
       if (prefixes.length === 0 || prefixes.some((p) => key.startsWith(p))) this.entries.delete(key);
     }

@@ -18,7 +18,13 @@ export function listenForReferenceChanges(
 ): ChannelListener {
   return listenToChannel(databaseUrl, REFERENCE_CHANNEL, {
     onNotify: () => cache.invalidate(),
-    onListening: () => onEvent('listening'),
-    onLost: (err) => onEvent('lost', err),
+    onListening: () => {
+      cache.setListening(true);
+      onEvent('listening');
+    },
+    onLost: (err) => {
+      cache.setListening(false);
+      onEvent('lost', err);
+    },
   });
 }

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { z } from 'zod';
-import { type Prisma, poolConfigFromUrl, type PrismaClient } from '@portal/db';
+import { type Prisma, poolConfigFromUrl, type PrismaClient, type SqlRunner, prismaRunner } from '@portal/db';
 
 /**
  * The pattern of a case-insensitive "contains" (`column ILIKE pattern`): `%text%` with the text's own `%`,
@@ -104,6 +104,72 @@ export async function queryRows(
   const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
   const name = opts.prepare === false ? undefined : statementName(sql.text);
   return (await pool.query({ name, text: sql.text, values })).rows as unknown[];
+}
+
+/** The runner of one pool connection: each statement prepared by name, dates bound as UTC ISO strings. */
+const clientRunner =
+  (client: pg.PoolClient): SqlRunner =>
+  async (sql) => {
+    const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+    return (await client.query({ name: statementName(sql.text), text: sql.text, values })).rows as unknown[];
+  };
+
+/**
+ * Runs `work` in one transaction on `prisma`'s pool when it has one (BEGIN, `work`'s statements, COMMIT on one
+ * connection), otherwise in a Prisma interactive transaction: the hot writes (filing) pay PostgreSQL's round
+ * trips, not Prisma's client runtime for each. A transaction not done within `timeoutMs` is rolled back by
+ * dropping its connection (PostgreSQL may be frozen), as Prisma's transaction timeout does.
+ * @returns what `work` returns. @throws what `work` throws (rolled back), or the database's error.
+ */
+export async function inSqlTransaction<T>(
+  prisma: PrismaClient,
+  work: (run: SqlRunner) => Promise<T>,
+  timeoutMs: number,
+): Promise<T> {
+  const pool = pools.get(prisma);
+  if (!pool) return prisma.$transaction((tx) => work(prismaRunner(tx)), { timeout: timeoutMs });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`transaction not done within ${timeoutMs} ms`)), timeoutMs);
+  });
+  const client = await Promise.race([pool.connect(), late]).catch((err: unknown) => {
+    clearTimeout(timer);
+    throw err;
+  });
+  let timedOut = false;
+  const deadline = late.catch((err: unknown) => {
+    timedOut = true;
+    throw err;
+  });
+  try {
+    const result = await Promise.race([
+      (async () => {
+        await client.query('BEGIN');
+        const answer = await work(clientRunner(client));
+        await client.query('COMMIT');
+        return answer;
+      })(),
+      deadline,
+    ]);
+    client.release();
+    return result;
+  } catch (err) {
+    // A refusal thrown by `work` rolls back on the idle connection; a connection that is late, or whose
+    // rollback fails, may still hold the transaction (or hang) and is never handed out again.
+    const rolledBack =
+      !timedOut &&
+      (await Promise.race([
+        client.query('ROLLBACK').then(
+          () => true,
+          () => false,
+        ),
+        deadline.catch(() => false),
+      ]));
+    client.release(rolledBack ? undefined : err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

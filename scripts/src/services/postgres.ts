@@ -45,6 +45,8 @@ export async function startPostgres(opts: {
   dataDir: string;
   port: number;
   database: string;
+  /** shared_buffers (e.g. '2GB'); PostgreSQL's default when absent. */
+  sharedBuffers?: string;
   log?: (line: string) => void;
 }): Promise<PostgresHandle> {
   const tail: string[] = [];
@@ -69,6 +71,7 @@ export async function startPostgres(opts: {
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: opts.sharedBuffers ? ['-c', `shared_buffers=${opts.sharedBuffers}`] : [],
     onLog: (m) => log(String(m).trimEnd()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trimEnd()),
   });

@@ -32,8 +32,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** Files a NEW request as `username` (for themself) through `target`'s API. */
-async function file(target: TestApi, username: string): Promise<LightMyRequestResponse> {
+/** Files a NEW request as `username` (for themself, with `comments`) through `target`'s API. */
+async function file(target: TestApi, username: string, comments = ''): Promise<LightMyRequestResponse> {
   const session = await signIn(target.app, username);
   const { user, block } = await demoRequestParts(prisma, username);
   await prisma.userAccess.updateMany({
@@ -44,6 +44,7 @@ async function file(target: TestApi, username: string): Promise<LightMyRequestRe
     portalUserId: user.id,
     requestType: 'NEW',
     accessControls: [block],
+    requesterComments: comments,
   });
 }
 
@@ -69,33 +70,34 @@ async function settled(...args: Parameters<typeof save>): Promise<LightMyRequest
 
 describe('filing: commit, then start (rule 1)', () => {
   it('starts no workflow when the filing transaction fails, and answers 503 with nothing stored', async () => {
-    const faulty = await startApi(
-      { TEMPORAL_TASK_QUEUE: taskQueue },
-      (p) =>
-        p.$extends({
-          query: {
-            auditEvent: {
-              async create({ args, query }) {
-                if (args.data.action === 'CREATED') throw new Error('injected: the filing commit failed');
-                return query(args);
-              },
-            },
-          },
-        }) as unknown as PrismaClient,
-    );
+    // PostgreSQL refuses this one filing's insert (a trigger on the comment it carries): the transaction fails.
+    const marker = 'injected: the filing commit fails';
+    await prisma.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION lifecycle_refuse_filing() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW."requesterComments" = '${marker}' THEN RAISE EXCEPTION 'injected: the filing commit failed'; END IF;
+        RETURN NEW;
+      END $$`);
+    await prisma.$executeRawUnsafe(`
+      CREATE TRIGGER lifecycle_refuse_filing BEFORE INSERT ON "AccessModRequest"
+        FOR EACH ROW EXECUTE FUNCTION lifecycle_refuse_filing()`);
     try {
       const before = await prisma.accessModRequest.count();
-      const res = await file(faulty, 'laostaff');
+      const res = await file(api, 'laostaff', marker);
       expect(res.statusCode).toBe(503);
       expect(res.json().message).toBe(MESSAGES.access.newRequestFailed);
       expect(await prisma.accessModRequest.count()).toBe(before);
       const [{ last }] = await prisma.$queryRaw<[{ last: bigint }]>`
         SELECT last_value AS last FROM "AccessModRequest_id_seq"`;
+      expect(await prisma.auditEvent.count({ where: { entityType: 'AccessModRequest', entityId: String(last) } })).toBe(
+        0,
+      );
       await expect(api.deps.temporal.workflow.getHandle(`access-change-${last}`).describe()).rejects.toBeInstanceOf(
         WorkflowNotFoundError,
       );
     } finally {
-      await faulty.close();
+      await prisma.$executeRawUnsafe('DROP TRIGGER lifecycle_refuse_filing ON "AccessModRequest"');
+      await prisma.$executeRawUnsafe('DROP FUNCTION lifecycle_refuse_filing()');
     }
   });
 

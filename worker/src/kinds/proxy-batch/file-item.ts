@@ -13,7 +13,13 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ACTIVE_REQUEST_EXISTS_STATUS, type AccessControl } from '@portal/contract';
-import { type AccessChangeFilingResult, type PrismaClient, fileAccessChange, lockFiling } from '@portal/db';
+import {
+  type AccessChangeFilingResult,
+  type PrismaClient,
+  fileAccessChange,
+  lockFiling,
+  prismaRunner,
+} from '@portal/db';
 import {
   type FileProxyItemInput,
   PROXY_BATCH_NOT_FOUND,
@@ -29,7 +35,7 @@ import type { Tx } from '../types';
 type Status = ProxyItemOutcome['responseStatus'];
 
 /** The HTTP-like status a batch user's filing answers (001 §3 Per-user result). */
-const STATUS_OF: Record<AccessChangeFilingResult['outcome'], Status> = {
+const STATUS_OF: Record<Exclude<AccessChangeFilingResult['outcome'], 'UNKNOWN_SUBJECT'>, Status> = {
   FILED: 200,
   OPEN_REQUEST: ACTIVE_REQUEST_EXISTS_STATUS,
   INVALID: 422,
@@ -82,7 +88,7 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Fil
     };
   }
   const proxy = await tx.portalUser.findUniqueOrThrow({ where: { id: item.batch.proxyUserId } });
-  const filed = await fileAccessChange(tx, {
+  const filed = await fileAccessChange(prismaRunner(tx), {
     caller: 'PROXY_BATCH',
     batchId: input.batchId,
     subjectUserId: item.portalUserId,
@@ -93,6 +99,9 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Fil
     requesterComments: item.batch.requesterComments,
     workflowIdOf: accessChangeWorkflowId,
   });
+  // The item names a user the batch's start read: one gone since is a broken batch, not a user's answer.
+  if (filed.outcome === 'UNKNOWN_SUBJECT')
+    throw new Error(`proxy batch ${input.batchId}: no user ${item.portalUserId}`);
   const status = STATUS_OF[filed.outcome];
   const request = filed.outcome === 'FILED' ? filed.request : null;
   const success = status === 200;

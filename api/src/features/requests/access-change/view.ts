@@ -1,10 +1,14 @@
 /** Maps an access-modification request row to its wire shape (001 §3 User access modification request). */
 import type { AccessControl, AccessModRequest } from '@portal/contract';
 import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
-import type { Prisma } from '@portal/db';
+import type { AccessModRequest as AccessModRequestRow, PortalUser } from '@portal/db';
 import { type TemporalUi, workflowUrl } from '../../../shared/views';
 
-export type RequestRow = Prisma.AccessModRequestGetPayload<{ include: { subject: true; requester: true } }>;
+/** A request row with what the view reads of its parties (a Prisma row with both included, or a filing's). */
+export type RequestRow = AccessModRequestRow & {
+  subject: Pick<PortalUser, 'firstName' | 'lastName' | 'email'>;
+  requester: Pick<PortalUser, 'firstName' | 'lastName'>;
+};
 
 export function accessModRequestView(r: RequestRow, temporal: TemporalUi): AccessModRequest {
   const accessControls: AccessControl[] = AccessControlSchema.array().parse(r.accessControls);
