@@ -43,9 +43,17 @@ export const AccessDateSettingsSchema = z.object({
 });
 export type AccessDateSettings = z.infer<typeof AccessDateSettingsSchema>;
 
-/** The calendar day `at` falls on in `timeZone`, 'YYYY-MM-DD'. */
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with one. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day `at` falls on in `timeZone`, 'YYYY-MM-DD'. @throws RangeError for an unknown time zone. */
 export function dayIn(timeZone: string, at: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
 
 /** `day` plus `n` calendar days (n may be negative). */

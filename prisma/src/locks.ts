@@ -8,8 +8,7 @@
  *   (issue 21 case 4): registrations and profile changes alike, so only one reaches the directory.
  * Released at commit or rollback.
  */
-import { Prisma } from '../generated/client/client';
-import type { SqlRunner } from './sql-runner';
+import type { Prisma } from '../generated/client/client';
 
 /** The first key of each lock family. Numbers are part of the contract between processes: never reuse one. */
 export const LOCK_NAMESPACES = {
@@ -26,20 +25,21 @@ export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE'
 
 type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
 
-/**
- * The statement of the filing lock of one kind and subject (user id, or a registration's email hash). It
- * answers a boolean row, not the function's `void`, which Prisma's `$queryRaw` cannot read.
- */
-const filingLockSql = (kind: FilingLockKind, subjectId: number): Prisma.Sql =>
-  Prisma.sql`SELECT true AS locked FROM pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}::int4, ${subjectId}::int4)`;
+/** Serialises filings of one kind for one subject (user id, or a registration's email hash). */
+export async function lockFiling(tx: Tx, kind: FilingLockKind, subjectId: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}::int4, ${subjectId}::int4)`;
+}
 
 /**
- * Serialises filings of one kind for one subject (user id, or a registration's email hash), in a Prisma
- * transaction `tx` or on a runner's connection (sql-runner.ts).
+ * The filing lock of `lockFiling` as plain SQL text, for a transaction that sends it with its BEGIN in one
+ * round trip (the API's hot filing path). Its only values are integers, written as literals.
+ * @throws RangeError when `subjectId` is not a 32-bit integer.
  */
-export async function lockFiling(tx: Tx | SqlRunner, kind: FilingLockKind, subjectId: number): Promise<void> {
-  if (typeof tx === 'function') await tx(filingLockSql(kind, subjectId));
-  else await tx.$executeRaw(filingLockSql(kind, subjectId));
+export function filingLockStatement(kind: FilingLockKind, subjectId: number): string {
+  if (!Number.isInteger(subjectId) || subjectId < -(2 ** 31) || subjectId >= 2 ** 31) {
+    throw new RangeError(`filing lock: ${subjectId} is not a 32-bit integer`);
+  }
+  return `SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}, ${subjectId})`;
 }
 
 /** Serialises every write of one user's access records and portal roles. */

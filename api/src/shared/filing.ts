@@ -5,7 +5,7 @@
  * worker's reconciler starts it. A filing transaction that fails answers 503 (nothing was committed).
  */
 import { MESSAGES } from '@portal/contract';
-import { type FilingLockKind, type Prisma, type SqlRunner, lockFiling } from '@portal/db';
+import { type FilingLockKind, type Prisma, type SqlRunner, filingLockStatement, lockFiling } from '@portal/db';
 import { type RequestKindDefinition, type WorkflowStart, commitThenStart, requestStart } from '@portal/workflows';
 import type { Deps } from '../deps';
 import { HttpError, unavailable } from '../http/errors';
@@ -53,15 +53,10 @@ export async function fileAndStart<T>(
       commit: async () => {
         try {
           if (opts.insertSql) {
-            const insertSql = opts.insertSql;
-            return await inSqlTransaction(
-              deps.prisma,
-              async (run) => {
-                await lockFiling(run, opts.lock.kind, opts.lock.id);
-                return insertSql(run);
-              },
-              FILING_TIMEOUT_MS,
-            );
+            return await inSqlTransaction(deps.prisma, opts.insertSql, {
+              timeoutMs: FILING_TIMEOUT_MS,
+              opening: filingLockStatement(opts.lock.kind, opts.lock.id),
+            });
           }
           const insert = opts.insert;
           return await deps.prisma.$transaction(

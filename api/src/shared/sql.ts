@@ -117,17 +117,27 @@ const clientRunner =
 /**
  * Runs `work` in one transaction on `prisma`'s pool when it has one (BEGIN, `work`'s statements, COMMIT on one
  * connection), otherwise in a Prisma interactive transaction: the hot writes (filing) pay PostgreSQL's round
- * trips, not Prisma's client runtime for each. A transaction not done within `timeoutMs` is rolled back by
- * dropping its connection (PostgreSQL may be frozen), as Prisma's transaction timeout does.
+ * trips, not Prisma's client runtime for each. `opening`, a statement without parameters (a lock), runs first,
+ * sent with BEGIN in one round trip. A transaction not done within `timeoutMs` is rolled back by dropping its
+ * connection (PostgreSQL may be frozen), as Prisma's transaction timeout does.
  * @returns what `work` returns. @throws what `work` throws (rolled back), or the database's error.
  */
 export async function inSqlTransaction<T>(
   prisma: PrismaClient,
   work: (run: SqlRunner) => Promise<T>,
-  timeoutMs: number,
+  opts: { timeoutMs: number; opening?: string },
 ): Promise<T> {
+  const { timeoutMs, opening } = opts;
   const pool = pools.get(prisma);
-  if (!pool) return prisma.$transaction((tx) => work(prismaRunner(tx)), { timeout: timeoutMs });
+  if (!pool) {
+    return prisma.$transaction(
+      async (tx) => {
+        if (opening) await tx.$executeRawUnsafe(opening);
+        return work(prismaRunner(tx));
+      },
+      { timeout: timeoutMs },
+    );
+  }
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`transaction not done within ${timeoutMs} ms`)), timeoutMs);
@@ -144,7 +154,8 @@ export async function inSqlTransaction<T>(
   try {
     const result = await Promise.race([
       (async () => {
-        await client.query('BEGIN');
+        // The simple-query protocol runs both statements of one text in one round trip.
+        await client.query(opening ? `BEGIN; ${opening}` : 'BEGIN');
         const answer = await work(clientRunner(client));
         await client.query('COMMIT');
         return answer;

@@ -149,8 +149,12 @@ export async function fileAccessRequest(
   });
   expect(res.statusCode, res.body).toBe(200);
   const { id } = res.json() as { id: number };
+  // The API answers once the workflow started; its mark on the row follows the answer.
+  await until(
+    async () => (await prisma.accessModRequest.findUniqueOrThrow({ where: { id } })).workflowStartedAt !== null,
+    'the API marked the workflow started',
+  );
   const row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id } });
-  expect(row.workflowStartedAt, 'the API started the workflow').not.toBeNull();
   return { id, workflowId: row.workflowId, subjectId: subject.user.id, email: subject.email, roleName: block.roleName };
 }
 

@@ -26,8 +26,8 @@ const label = (u: { firstName: string; lastName: string; username: string }) =>
 
 /**
  * Files the caller's access-modification request (module note). Hot path (issue 24): the reference sets come
- * from memory (shared/reference-sets.ts), the filing runs as SQL on one pool connection, and the start is
- * marked with one UPDATE. @throws HttpError 403 (proxy), 404 (no such user), 422, 304; 503 (database).
+ * from memory (shared/reference-sets.ts), the filing runs as SQL on one pool connection (its lock sent with
+ * BEGIN), and the start is marked with one UPDATE the answer does not wait for. @throws HttpError 403 (proxy), 404 (no such user), 422, 304; 503 (database).
  */
 export async function createAccessModRequest(
   deps: Deps,
@@ -48,7 +48,13 @@ export async function createAccessModRequest(
         { id: filed.subject.id, label: label(filed.subject) },
         { id: filed.requester.id, label: label(filed.requester) },
       )(id),
-    markStarted: (id) => markAccessChangeStarted(deps.prisma, id),
+    // The answer does not wait for the mark: its outcome never changes the answer (a failed mark only leaves
+    // the started workflow to the reconciler, which finds it running), so the person is not kept for it.
+    markStarted: async (id) => {
+      markAccessChangeStarted(deps.prisma, id).catch((err: unknown) =>
+        console.warn(`filing: access-change-${id} started, its mark left to the reconciler: ${String(err)}`),
+      );
+    },
     insertSql: async (run) => {
       const filed = await fileAccessChange(run, {
         caller: 'REQUEST',
