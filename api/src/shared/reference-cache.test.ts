@@ -49,7 +49,7 @@ describe('ReferenceCache (000 §4 Reference data loading)', () => {
   });
 });
 
-describe('ReferenceCache derived values (the filing\'s reference sets, issue 24)', () => {
+describe("ReferenceCache derived values (the filing's reference sets, issue 24)", () => {
   it('serves a kept value only while the change listener runs, and drops it on any change', async () => {
     const cache = new ReferenceCache();
     let loads = 0;
