@@ -9,13 +9,17 @@ import { type FilingLockKind, type Prisma, type SqlRunner, filingLockStatement, 
 import { type RequestKindDefinition, type WorkflowStart, commitThenStart, requestStart } from '@portal/workflows';
 import type { Deps } from '../deps';
 import { HttpError, unavailable } from '../http/errors';
+import { DATABASE_DEADLINE_MS } from './deadline';
 import { inSqlTransaction } from './sql';
 
 /** How long (ms) filing waits for the workflow start before leaving it to the reconciler. */
 const START_DEADLINE_MS = 5_000;
 
-/** How long (ms) the filing transaction may take before it is rolled back and answered 503. */
-const FILING_TIMEOUT_MS = 20_000;
+/**
+ * How long (ms) the filing transaction may take before it is rolled back and answered 503: the routes'
+ * deadline on PostgreSQL (a frozen database, a filing lock held elsewhere).
+ */
+const FILING_TIMEOUT_MS = DATABASE_DEADLINE_MS;
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 

@@ -7,11 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { MESSAGES } from '@portal/contract';
-import { type PrismaClient, lockUserAccess } from '@portal/db';
+import { LOCK_NAMESPACES, type PrismaClient, lockUserAccess, poolConfigFromUrl } from '@portal/db';
 import { reconcileUnstartedRequests } from '@portal/worker';
-import { demoRequestParts } from '../fixtures';
+import { createTestUser } from '../auth-helpers';
+import { demoRequestParts, stackEnv } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
 import { auditActions, uniqueQueue } from './support';
 
@@ -129,6 +131,37 @@ describe('filing: commit, then start (rule 1)', () => {
 
     const reviewer = await signIn(api.app, 'reviewer');
     expect((await settled(api, reviewer, filed, 0, 'REJECTED', 'reconciled-0001')).statusCode).toBe(200);
+  });
+});
+
+describe('filing: a transaction that cannot go on', () => {
+  it('answers 503 within the deadline while the filing lock is held elsewhere, stores nothing, and files once it is free', async () => {
+    const subject = await createTestUser(api, 'lockheld');
+    const session = await signIn(api.app, subject.username, subject.password);
+    const { block } = await demoRequestParts(prisma);
+    const body = { portalUserId: subject.user.id, requestType: 'NEW', accessControls: [block] };
+    const filed = () => prisma.accessModRequest.count({ where: { subjectUserId: subject.user.id } });
+    // Another session holds the subject's filing lock and never lets go (a stuck filing elsewhere): this
+    // filing's transaction waits on PostgreSQL past its deadline.
+    const holder = new pg.Client(poolConfigFromUrl(stackEnv().DATABASE_URL!));
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NAMESPACES.ACCESS_CHANGE, subject.user.id]);
+      const waiting = caller(api.app)(session, 'POST', '/rest/secure/user_access_mod_request', body);
+      const hung = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000).unref());
+      const res = await Promise.race([waiting, hung]);
+      if (res === 'hung') throw new Error('the filing was not answered within 30 s');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ message: MESSAGES.access.newRequestFailed });
+      expect(await filed()).toBe(0);
+      await holder.query('ROLLBACK');
+      const again = await caller(api.app)(session, 'POST', '/rest/secure/user_access_mod_request', body);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(await filed()).toBe(1);
+    } finally {
+      await holder.end();
+    }
   });
 });
 
