@@ -27,7 +27,7 @@ import { signIn, startBenchStack } from './stack';
 
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const AUDIT_FACTOR = Number(process.env.BENCH_GROWTH_AUDIT_FACTOR ?? 5);
-const TIMES = Number(process.env.BENCH_GROWTH_TIMES ?? 40);
+const TIMES = Number(process.env.BENCH_GROWTH_TIMES ?? 200);
 const TARGETS = {
   pageP95Ms: 50,
   largestToSmallestRatio: 1.5,

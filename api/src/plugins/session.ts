@@ -21,8 +21,9 @@ export const hookList = (hooks: onRequestHookHandler | onRequestHookHandler[] | 
 
 export const sessionGuard = appPlugin(async (app: FastifyInstance, { deps }: { deps: Deps }) => {
   app.decorateRequest('auth', null);
-  // The session look-up and the hot reads run on their own small pool (shared/sql.ts), ended with the app.
-  const pool = attachSqlPool(deps.prisma, deps.cfg.DATABASE_URL, (err) =>
+  // The session look-up, the hot reads and the filing transactions run on small pools of their own
+  // (shared/sql.ts), ended with the app.
+  const pools = attachSqlPool(deps.prisma, deps.cfg.DATABASE_URL, (err) =>
     app.log.warn({ err }, 'hot-read pool: an idle connection failed'),
   );
   // Session look-ups are cached while a listener hears PostgreSQL's session_changed notifications.
@@ -38,7 +39,7 @@ export const sessionGuard = appPlugin(async (app: FastifyInstance, { deps }: { d
     detachSessionCache(deps.prisma);
     await listener.close();
     detachSqlPool(deps.prisma);
-    await pool.end();
+    await pools.end();
   });
   const guard = authenticate(deps) as onRequestHookHandler;
   app.addHook('onRoute', (route) => {

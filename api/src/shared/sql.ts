@@ -1,11 +1,12 @@
 /**
- * Helpers of the hot read paths written as SQL (issue 14): shared by the features' queries.
+ * Helpers of the hot paths written as SQL (issue 14; issue 24 for the filing): shared by the features' queries.
  *
  * The hot statements (the session look-up of every secure call, the queue page) run on a small `pg` pool of
  * their own instead of Prisma's `$queryRaw`, whose client runtime costs more CPU than PostgreSQL spends on
- * them. The pool belongs to one Prisma client (`attachSqlPool`, by the session plugin, which also ends it
- * when the app closes); `queryRows` falls back to `$queryRaw` for a client without one (a script, a test
- * calling a query function directly), so the answers are the same either way.
+ * them; the hot transactions (filing) on a second one. The pools belong to one Prisma client
+ * (`attachSqlPool`, by the session plugin, which also ends them when the app closes); `queryRows` and
+ * `inSqlTransaction` fall back to Prisma for a client without them (a script, a test calling a query function
+ * directly), so the answers are the same either way.
  */
 import crypto from 'node:crypto';
 import pg from 'pg';
@@ -36,28 +37,45 @@ const types = {
 };
 
 const pools = new WeakMap<PrismaClient, pg.Pool>();
+/** The transactions' own pool (`inSqlTransaction`): a filing waiting on a lock never holds a read's connection. */
+const writePools = new WeakMap<PrismaClient, pg.Pool>();
+
+/** The pools of one Prisma client: hot reads, and the hot path's transactions. */
+export interface SqlPools {
+  reads: pg.Pool;
+  writes: pg.Pool;
+  /** Ends both pools. */
+  end(): Promise<void>;
+}
 
 /**
- * Gives `prisma` a pool of at most `max` connections to `databaseUrl` for `queryRows`. Idle connections
- * close after 10 s and never keep the process alive; a connection PostgreSQL drops while idle is logged by
- * `onError` and replaced on the next query. @returns the pool (its owner ends it).
+ * Gives `prisma` two pools of at most `max` connections each to `databaseUrl`: one for `queryRows` (and the
+ * streams that borrow a connection), one for `inSqlTransaction`. Idle connections close after 10 s and never
+ * keep the process alive; a connection PostgreSQL drops while idle is logged by `onError` and replaced on the
+ * next query. @returns the pools (their owner ends them).
  */
 export function attachSqlPool(
   prisma: PrismaClient,
   databaseUrl: string,
   onError: (err: Error) => void,
   max = 4,
-): pg.Pool {
-  const pool = new pg.Pool({
-    ...poolConfigFromUrl(databaseUrl),
-    max,
-    idleTimeoutMillis: 10_000,
-    allowExitOnIdle: true,
-    types,
-  });
-  pool.on('error', onError);
-  pools.set(prisma, pool);
-  return pool;
+): SqlPools {
+  const open = () => {
+    const pool = new pg.Pool({
+      ...poolConfigFromUrl(databaseUrl),
+      max,
+      idleTimeoutMillis: 10_000,
+      allowExitOnIdle: true,
+      types,
+    });
+    pool.on('error', onError);
+    return pool;
+  };
+  const reads = open();
+  const writes = open();
+  pools.set(prisma, reads);
+  writePools.set(prisma, writes);
+  return { reads, writes, end: async () => void (await Promise.all([reads.end(), writes.end()])) };
 }
 
 /** At most this many distinct statements are prepared; any further one runs unnamed (planned each time). */
@@ -81,8 +99,11 @@ function statementName(text: string): string | undefined {
 /** `prisma`'s pool, if it has one (a statement that needs one connection for several steps borrows from it). */
 export const sqlPoolOf = (prisma: PrismaClient): pg.Pool | undefined => pools.get(prisma);
 
-/** Forgets `prisma`'s pool (the caller ends it). */
-export const detachSqlPool = (prisma: PrismaClient): void => void pools.delete(prisma);
+/** Forgets `prisma`'s pools (the caller ends them). */
+export const detachSqlPool = (prisma: PrismaClient): void => {
+  pools.delete(prisma);
+  writePools.delete(prisma);
+};
 
 /**
  * Runs one `Prisma.sql` statement and returns its rows, unparsed (the caller parses them with zod): on
@@ -128,7 +149,7 @@ export async function inSqlTransaction<T>(
   opts: { timeoutMs: number; opening?: string },
 ): Promise<T> {
   const { timeoutMs, opening } = opts;
-  const pool = pools.get(prisma);
+  const pool = writePools.get(prisma);
   if (!pool) {
     return prisma.$transaction(
       async (tx) => {
