@@ -4,7 +4,7 @@
  * connection listens; when it drops, the cache is bypassed and emptied, and the listener reconnects with
  * backoff (250 ms doubling to 10 s), emptying the cache again once it listens.
  */
-import { listenToChannel } from '../shared/pg-listener';
+import { listenForCache } from '../shared/pg-listener';
 import { parseSessionChange, type SessionCache } from './session-cache';
 
 export const SESSION_CHANNEL = 'session_changed';
@@ -24,17 +24,13 @@ export function listenForSessionChanges(
   cache: SessionCache,
   onEvent: (event: 'listening' | 'lost', err?: Error) => void,
 ): SessionListener {
-  const listener = listenToChannel(databaseUrl, SESSION_CHANNEL, {
-    onNotify: (payload) => cache.apply(parseSessionChange(payload)),
-    onListening: () => {
-      cache.setListening(true);
-      onEvent('listening');
-    },
-    onLost: (err) => {
-      cache.setListening(false);
-      onEvent('lost', err);
-    },
-  });
+  const listener = listenForCache(
+    databaseUrl,
+    SESSION_CHANNEL,
+    cache,
+    (payload) => cache.apply(parseSessionChange(payload)),
+    onEvent,
+  );
   return {
     ready: listener.ready,
     async close() {

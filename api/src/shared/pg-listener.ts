@@ -79,3 +79,33 @@ export function listenToChannel(databaseUrl: string, channel: string, handlers: 
     },
   };
 }
+
+/** A per-process cache that may serve only while its listener hears every change. */
+export interface ListeningCache {
+  setListening(listening: boolean): void;
+}
+
+/**
+ * Listens on `channel` for `cache`: `onNotify` applies each announced change, and the cache is told the
+ * listener's state (it must stop trusting itself while a change could go unheard); `onEvent` is told too (the
+ * caller logs it).
+ */
+export function listenForCache(
+  databaseUrl: string,
+  channel: string,
+  cache: ListeningCache,
+  onNotify: (payload: string | undefined) => void,
+  onEvent: (event: 'listening' | 'lost', err?: Error) => void,
+): ChannelListener {
+  return listenToChannel(databaseUrl, channel, {
+    onNotify,
+    onListening: () => {
+      cache.setListening(true);
+      onEvent('listening');
+    },
+    onLost: (err) => {
+      cache.setListening(false);
+      onEvent('lost', err);
+    },
+  });
+}

@@ -5,7 +5,7 @@
  * time-to-live bounds how long a change made elsewhere goes unseen: a reconnect does not drop the lists, so a
  * database that comes and goes never turns a revalidation answered from memory (304) into a failed load.
  */
-import { type ChannelListener, listenToChannel } from './pg-listener';
+import { type ChannelListener, listenForCache } from './pg-listener';
 import type { ReferenceCache } from './reference-cache';
 
 export const REFERENCE_CHANNEL = 'reference_changed';
@@ -16,15 +16,5 @@ export function listenForReferenceChanges(
   cache: ReferenceCache,
   onEvent: (event: 'listening' | 'lost', err?: Error) => void,
 ): ChannelListener {
-  return listenToChannel(databaseUrl, REFERENCE_CHANNEL, {
-    onNotify: () => cache.invalidate(),
-    onListening: () => {
-      cache.setListening(true);
-      onEvent('listening');
-    },
-    onLost: (err) => {
-      cache.setListening(false);
-      onEvent('lost', err);
-    },
-  });
+  return listenForCache(databaseUrl, REFERENCE_CHANNEL, cache, () => cache.invalidate(), onEvent);
 }

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DashboardResources } from '@portal/contract';
-import { listenToChannel } from '../../shared/pg-listener';
+import { listenForCache } from '../../shared/pg-listener';
 import { NotifiedCache } from '../../shared/notified-cache';
 
 export const RESOURCES_CHANNEL = 'dashboard_resources_changed';
@@ -40,17 +40,16 @@ export const packageFileKey = (itemId: number, path: string): string => `${itemI
 export async function listenForResourceChanges(app: FastifyInstance, databaseUrl: string): Promise<ResourceCaches> {
   const caches: ResourceCaches = { dashboards: new NotifiedCache(500), files: new NotifiedCache(20_000) };
   const all = [caches.dashboards, caches.files];
-  const listener = listenToChannel(databaseUrl, RESOURCES_CHANNEL, {
-    onNotify: () => all.forEach((c) => c.clear()),
-    onListening: () => {
-      all.forEach((c) => c.setListening(true));
-      app.log.info('dashboard resources listener: listening');
-    },
-    onLost: (err) => {
-      all.forEach((c) => c.setListening(false));
-      app.log.warn({ err }, 'dashboard resources listener: connection lost, resources read from PostgreSQL');
-    },
-  });
+  const listener = listenForCache(
+    databaseUrl,
+    RESOURCES_CHANNEL,
+    { setListening: (listening) => all.forEach((c) => c.setListening(listening)) },
+    () => all.forEach((c) => c.clear()),
+    (event, err) =>
+      event === 'listening'
+        ? app.log.info('dashboard resources listener: listening')
+        : app.log.warn({ err }, 'dashboard resources listener: connection lost, resources read from PostgreSQL'),
+  );
   app.addHook('onClose', async () => {
     all.forEach((c) => c.setListening(false));
     await listener.close();
