@@ -163,8 +163,14 @@ export async function inSqlTransaction<T>(
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`transaction not done within ${timeoutMs} ms`)), timeoutMs);
   });
-  const client = await Promise.race([pool.connect(), late]).catch((err: unknown) => {
+  const connecting = pool.connect();
+  const client = await Promise.race([connecting, late]).catch((err: unknown) => {
     clearTimeout(timer);
+    // A connection that comes after the deadline (PostgreSQL was frozen) is dropped, not kept by nobody.
+    connecting.then(
+      (given) => given.release(true),
+      () => {},
+    );
     throw err;
   });
   let timedOut = false;
