@@ -23,16 +23,19 @@ export const LOCK_NAMESPACES = {
 } as const;
 export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE' | 'PROXY_BATCH' | 'ACCESS_REVIEW';
 
-type Tx = Pick<Prisma.TransactionClient, '$executeRaw'>;
+type Tx = Pick<Prisma.TransactionClient, '$executeRaw' | '$executeRawUnsafe'>;
 
-/** Serialises filings of one kind for one subject (user id, or a registration's email hash). */
+/**
+ * Serialises filings of one kind for one subject (user id, or a registration's email hash).
+ * @throws RangeError when `subjectId` is not a 32-bit integer.
+ */
 export async function lockFiling(tx: Tx, kind: FilingLockKind, subjectId: number): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[kind]}::int4, ${subjectId}::int4)`;
+  await tx.$executeRawUnsafe(filingLockStatement(kind, subjectId));
 }
 
 /**
- * The filing lock of `lockFiling` as plain SQL text, for a transaction that sends it with its BEGIN in one
- * round trip (the API's hot filing path). Its only values are integers, written as literals.
+ * The filing lock as plain SQL text: `lockFiling` runs it, and the API's hot filing path sends it with its
+ * BEGIN in one round trip. Its only values are integers, written as literals.
  * @throws RangeError when `subjectId` is not a 32-bit integer.
  */
 export function filingLockStatement(kind: FilingLockKind, subjectId: number): string {

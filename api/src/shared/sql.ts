@@ -78,6 +78,9 @@ export function attachSqlPool(
   return { reads, writes, end: async () => void (await Promise.all([reads.end(), writes.end()])) };
 }
 
+/** `sql`'s values as `pg` binds them: dates as UTC ISO strings, which a `timestamp` column reads as written. */
+const boundValues = (sql: Prisma.Sql): unknown[] => sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+
 /** At most this many distinct statements are prepared; any further one runs unnamed (planned each time). */
 const MAX_PREPARED = 256;
 const statementNames = new Map<string, string>();
@@ -122,18 +125,15 @@ export async function queryRows(
 ): Promise<unknown[]> {
   const pool = pools.get(prisma);
   if (!pool) return prisma.$queryRaw<unknown[]>(sql);
-  const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
   const name = opts.prepare === false ? undefined : statementName(sql.text);
-  return (await pool.query({ name, text: sql.text, values })).rows as unknown[];
+  return (await pool.query({ name, text: sql.text, values: boundValues(sql) })).rows as unknown[];
 }
 
 /** The runner of one pool connection: each statement prepared by name, dates bound as UTC ISO strings. */
 const clientRunner =
   (client: pg.PoolClient): SqlRunner =>
-  async (sql) => {
-    const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
-    return (await client.query({ name: statementName(sql.text), text: sql.text, values })).rows as unknown[];
-  };
+  async (sql) =>
+    (await client.query({ name: statementName(sql.text), text: sql.text, values: boundValues(sql) })).rows as unknown[];
 
 /**
  * Runs `work` in one transaction on `prisma`'s pool when it has one (BEGIN, `work`'s statements, COMMIT on one

@@ -27,7 +27,8 @@ const label = (u: { firstName: string; lastName: string; username: string }) =>
 /**
  * Files the caller's access-modification request (module note). Hot path (issue 24): the reference sets come
  * from memory (shared/reference-sets.ts), the filing runs as SQL on one pool connection (its lock sent with
- * BEGIN), and the start is marked with one UPDATE the answer does not wait for. @throws HttpError 403 (proxy), 404 (no such user), 422, 304; 503 (database).
+ * BEGIN), and the start is marked with one UPDATE the answer does not wait for.
+ * @throws HttpError 403 (proxy), 404 (no such user), 422, 304; 503 (database).
  */
 export async function createAccessModRequest(
   deps: Deps,
