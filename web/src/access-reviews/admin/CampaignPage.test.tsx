@@ -72,6 +72,38 @@ describe('Access review campaign', () => {
     expect(screen.queryByText(ACCESS_REVIEW_MESSAGES.closing)).toBeNull();
   });
 
+  it('follows a close the workflow has not begun yet: the campaign still reads Open just after the close', async () => {
+    // The close update answers once the workflow accepts it; the campaign row turns CLOSING only when the
+    // workflow's first closing step commits, so the re-read right after the close may still say OPEN.
+    mockApi({
+      ...referenceHandlers,
+      [ONE]: sequence(
+        () => reply(200, campaignFixture),
+        () => reply(200, campaignFixture),
+        () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
+        () => reply(200, { ...campaignFixture, status: 'CLOSED', removedCount: 2, keptCount: 8, changedCount: 0 }),
+      ),
+      [CLOSE]: () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
+    });
+    const { user } = renderRoute({
+      path: '/app/access-review-campaigns/:id',
+      url: '/app/access-review-campaigns/12',
+      element: <CampaignPage />,
+      permissions: ['ADMIN'],
+    });
+    await user.click(await screen.findByRole('button', { name: 'Close now' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close now' }));
+    expect(await screen.findByText(ACCESS_REVIEW_MESSAGES.closing)).toBeVisible();
+    expect(
+      await screen.findByText(
+        'The campaign closed: 2 access record(s) removed, 8 kept, 0 changed since the review started.',
+        {},
+        { timeout: 8000 },
+      ),
+    ).toBeVisible();
+    expect(screen.getByTestId('campaign-status')).toHaveTextContent('Closed');
+  }, 15_000);
+
   it('saves the decisions under the name the server gives', async () => {
     mockApi({
       ...referenceHandlers,
