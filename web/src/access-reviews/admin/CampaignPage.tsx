@@ -50,19 +50,19 @@ const failure = (text: string, error: unknown): PageMessage => ({
 export function CampaignPage() {
   const id = Number(useParams().id);
   const location = useLocation();
-  const campaign = useCampaign(id);
-  const systems = useSystems();
   const [message, setMessage] = useState<PageMessage | null>(() => {
     const text = (location.state as { message?: string } | null)?.message;
     return text ? { kind: 'success', text } : null;
   });
-  usePageTitle(campaign.data?.name ?? 'Access Review Campaign');
   const end = useEndCampaign({
     mutationConfig: {
       onSuccess: (_, v) => setMessage({ kind: 'info', text: ENDINGS[v.how].done }),
       onError: (error) => setMessage(failure(ACCESS_REVIEW_MESSAGES.alreadyClosing, error)),
     },
   });
+  const campaign = useCampaign(id, end.isSuccess);
+  const systems = useSystems();
+  usePageTitle(campaign.data?.name ?? 'Access Review Campaign');
   const download = useDownloadDecisions({
     mutationConfig: {
       onSuccess: (file) =>

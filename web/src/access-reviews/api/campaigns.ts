@@ -23,17 +23,25 @@ export function useCampaigns(view: { page: number; size: number }) {
   });
 }
 
-/** GET .../access_reviews/{id}, re-read every CAMPAIGN_POLL_MS while it starts or closes. */
-export const campaignQueryOptions = (id: number) =>
+/**
+ * GET .../access_reviews/{id}, re-read every CAMPAIGN_POLL_MS while it starts or closes, and, once `ending` was
+ * accepted, while it still reads OPEN: the workflow accepts the close or cancel update before its
+ * first step writes CLOSING or CANCELLED, so the re-read right after may still say OPEN.
+ */
+export const campaignQueryOptions = (id: number, ending = false) =>
   queryOptions({
     queryKey: reviewKeys.campaign(id),
     queryFn: ({ signal }) => apiGet<AccessReviewCampaignDetail>(`${CAMPAIGNS_URL}/${id}`, undefined, signal),
-    refetchInterval: (query) =>
-      ['STARTING', 'CLOSING'].includes(query.state.data?.status ?? '') ? CAMPAIGN_POLL_MS : false,
+    refetchInterval: (query) => {
+      const status = query.state.data?.status ?? '';
+      const moving = ['STARTING', 'CLOSING'].includes(status) || (ending && status === 'OPEN');
+      return moving ? CAMPAIGN_POLL_MS : false;
+    },
   });
 
-export function useCampaign(id: number) {
-  return useQuery(campaignQueryOptions(id));
+/** One campaign; `ending`: a close or cancel was accepted and the page follows it to its end. */
+export function useCampaign(id: number, ending = false) {
+  return useQuery(campaignQueryOptions(id, ending));
 }
 
 /** POST .../access_reviews: the stored campaign (STARTING); 422 fieldErrors by the definition's paths. */
