@@ -18,23 +18,27 @@ const CSV = 'GET /rest/secure/system_mgmt/access_reviews/12/decisions.csv';
 
 afterEach(() => vi.restoreAllMocks());
 
+const closed = { ...campaignFixture, status: 'CLOSED', removedCount: 2, keptCount: 8, changedCount: 0 };
+
+/** The campaign page over mocked HTTP: its reads answer `reads` in turn, 'Close now' answers CLOSING. */
+function renderClosing(...reads: object[]) {
+  const api = mockApi({
+    ...referenceHandlers,
+    [ONE]: sequence(...reads.map((body) => () => reply(200, body))),
+    [CLOSE]: () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
+  });
+  const { user } = renderRoute({
+    path: '/app/access-review-campaigns/:id',
+    url: '/app/access-review-campaigns/12',
+    element: <CampaignPage />,
+    permissions: ['ADMIN'],
+  });
+  return { api, user };
+}
+
 describe('Access review campaign', () => {
   it('shows the progress by reviewer and pool, and closes only after the confirmation', async () => {
-    const api = mockApi({
-      ...referenceHandlers,
-      [ONE]: sequence(
-        () => reply(200, campaignFixture),
-        () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
-        () => reply(200, { ...campaignFixture, status: 'CLOSED', removedCount: 2, keptCount: 8, changedCount: 0 }),
-      ),
-      [CLOSE]: () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
-    });
-    const { user } = renderRoute({
-      path: '/app/access-review-campaigns/:id',
-      url: '/app/access-review-campaigns/12',
-      element: <CampaignPage />,
-      permissions: ['ADMIN'],
-    });
+    const { api, user } = renderClosing(campaignFixture, { ...campaignFixture, status: 'CLOSING' }, closed);
     expect(await screen.findByRole('heading', { level: 1, name: 'MA036 spring review' })).toBeVisible();
     expect(screen.getByTestId('campaign-status')).toHaveTextContent('Open');
     expect(screen.getByTestId('count-decided')).toHaveTextContent('6');
@@ -75,22 +79,7 @@ describe('Access review campaign', () => {
   it('follows a close the workflow has not begun yet: the campaign still reads Open just after the close', async () => {
     // The close update answers once the workflow accepts it; the campaign row turns CLOSING only when the
     // workflow's first closing step commits, so the re-read right after the close may still say OPEN.
-    mockApi({
-      ...referenceHandlers,
-      [ONE]: sequence(
-        () => reply(200, campaignFixture),
-        () => reply(200, campaignFixture),
-        () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
-        () => reply(200, { ...campaignFixture, status: 'CLOSED', removedCount: 2, keptCount: 8, changedCount: 0 }),
-      ),
-      [CLOSE]: () => reply(200, { ...campaignFixture, status: 'CLOSING' }),
-    });
-    const { user } = renderRoute({
-      path: '/app/access-review-campaigns/:id',
-      url: '/app/access-review-campaigns/12',
-      element: <CampaignPage />,
-      permissions: ['ADMIN'],
-    });
+    const { user } = renderClosing(campaignFixture, campaignFixture, { ...campaignFixture, status: 'CLOSING' }, closed);
     await user.click(await screen.findByRole('button', { name: 'Close now' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Close now' }));
     expect(await screen.findByText(ACCESS_REVIEW_MESSAGES.closing)).toBeVisible();
