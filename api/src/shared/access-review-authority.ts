@@ -7,6 +7,7 @@
  * an active access record of the reviewer study role (ACCESS_REVIEW_STUDY_ROLE) whose LAOs overlap the item's
  * `reviewLaoIds`; in both cases never an item about themselves.
  */
+import { z } from 'zod';
 import { Prisma, type PrismaClient } from '@portal/db';
 import type { AuthContext } from '../auth/guard';
 
@@ -26,8 +27,16 @@ export interface ReviewerScope {
  * records of `studyRole` (sorted, distinct; empty when they hold none).
  */
 export async function reviewerScopeOf(db: Db, studyRole: string, actor: ReviewerActor): Promise<ReviewerScope> {
-  const rows = await db.$queryRaw<{ lao: string }[]>(reviewerLaosSql(studyRole, actor.userId));
-  return { support: actor.permissions.includes('WRITE_USERS'), laoIds: rows.map((r) => r.lao) };
+  return scopeFromRows(actor, await db.$queryRaw(reviewerLaosSql(studyRole, actor.userId)));
+}
+
+/**
+ * The scope of `actor` from the rows of `reviewerLaosSql`, however they were read (Prisma or the API's pg pool).
+ * @throws ZodError when a row is not `{ lao: string }`.
+ */
+export function scopeFromRows(actor: ReviewerActor, rows: unknown): ReviewerScope {
+  const laos = z.array(z.object({ lao: z.string() })).parse(rows);
+  return { support: actor.permissions.includes('WRITE_USERS'), laoIds: laos.map((r) => r.lao) };
 }
 
 /** The LAOs of a person's active access records of `studyRole`, distinct, sorted (rows `{ lao }`). */

@@ -17,7 +17,12 @@ import type { AuthContext } from '../../auth/guard';
 import { forbidden } from '../../http/errors';
 import { toPage } from '../../http/page';
 import { queryRows } from '../../shared/sql';
-import { type ReviewerScope, reviewerLaosSql, reviewsAnything } from '../../shared/access-review-authority';
+import {
+  type ReviewerScope,
+  reviewerLaosSql,
+  reviewsAnything,
+  scopeFromRows,
+} from '../../shared/access-review-authority';
 import { type ItemSelection, ITEM_SORT, itemsCountSql, itemsPageSql, myCampaignsSql, pagePlanOf } from './items-sql';
 
 /** The row of `itemsCountSql`. */
@@ -48,18 +53,13 @@ const itemView = ({ reviewLaoIds, ...r }: ItemRow): AccessReviewItem => ({
   decidedAt: r.decidedAt?.toISOString() ?? null,
 });
 
-/**
- * The caller's reviewer scope, read on the API's pg pool (the hot path of every reviewer call).
- */
+/** The caller's reviewer scope, read on the API's pg pool (the hot path of every reviewer call). */
 export async function reviewerScope(
   prisma: PrismaClient,
   studyRole: string,
   actor: AuthContext,
 ): Promise<ReviewerScope> {
-  const rows = z
-    .array(z.object({ lao: z.string() }))
-    .parse(await queryRows(prisma, reviewerLaosSql(studyRole, actor.userId)));
-  return { support: actor.permissions.includes('WRITE_USERS'), laoIds: rows.map((r) => r.lao) };
+  return scopeFromRows(actor, await queryRows(prisma, reviewerLaosSql(studyRole, actor.userId)));
 }
 
 /**
