@@ -174,3 +174,48 @@ describe('audit trail: what it records and how it is read', () => {
     });
   });
 });
+
+describe('audit trail: the free-text total', () => {
+  it('is exact when counted from the per-action counts: every match once, whichever field it is in', async () => {
+    // A word of this run only, in actions, workflow ids and entity ids (rows are written as the worker does).
+    const word = `zq${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    const WORD = word.toUpperCase();
+    const row = (action: string, workflowId: string | null, entityId = 'x') => ({
+      actorUsername: 'system',
+      entityType: 'AccessModRequest',
+      entityId,
+      action,
+      workflowId,
+    });
+    await api.prisma.auditEvent.createMany({
+      data: [
+        ...Array.from({ length: 3 }, () => row(`TEST_${WORD}_DONE`, 'other-1')), // the action
+        ...Array.from({ length: 2 }, (_, i) => row('TEST_PLAIN', `wf-${word}-${i}`)), // the workflow id
+        row(`TEST_${WORD}_DONE`, `wf-${word}-9`), // both: counted once
+        ...Array.from({ length: 2 }, () => row('TEST_PLAIN', null, word)), // the entity id
+        row(`TEST_${WORD}_DONE`, null, word), // action and entity id: once
+        row('TEST_PLAIN', `wf-${word}-8`, word), // workflow id and entity id: once
+        row('TEST_PLAIN', null, WORD), // the entity id in capitals: only the text in capitals finds it
+        row('TEST_PLAIN', `wf-${word}%_x`), // LIKE's wildcards in the text are plain characters
+      ],
+    });
+    /** The total the route answers beside a plain count of the rows the filter matches. */
+    const totals = async (filter: string) => {
+      const page = await list(readonly, `filter=${encodeURIComponent(filter)}&size=50`);
+      const like = `%${filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const [plain] = await api.prisma.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM "AuditEvent" WHERE "searchText" LIKE ${like} OR "entityId" = ${filter}`;
+      expect(page.content).toHaveLength(Math.min(page.totalElements, 50));
+      return { route: page.totalElements, plain: plain!.n };
+    };
+    expect(await totals(word)).toEqual({ route: 11, plain: 11 });
+    expect(await totals(WORD)).toEqual({ route: 10, plain: 10 });
+    expect(await totals(`${word}%_x`)).toEqual({ route: 1, plain: 1 });
+    expect(await totals(`${word}%`)).toEqual({ route: 1, plain: 1 });
+    expect(await totals(`test_${word}_done`)).toEqual({ route: 5, plain: 5 });
+    expect(await totals(`${word}-absent`)).toEqual({ route: 0, plain: 0 });
+    // With another filter beside it, the rows are counted one by one: the same rows.
+    const typed = await list(readonly, `filter=${word}&entityType=AccessModRequest&size=50`);
+    expect(typed.totalElements).toBe(11);
+  });
+});

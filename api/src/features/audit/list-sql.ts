@@ -4,7 +4,9 @@
  * Without any filter the total is the count kept by a trigger (rows are never edited or deleted); the page is
  * a deferred join (the page's ids from the (at, id) index, then their rows), read from the end past the middle
  * (shared/deep-page.ts). The free text is matched through the stored "searchText" (action and workflow id,
- * lower-cased, one trigram index) or equals the entity id (prisma/migrations/20261202000000_growth_read_models).
+ * lower-cased, one trigram index) or equals the entity id (prisma/migrations/20261202000000_growth_read_models);
+ * when it is the only filter, its total adds the counts kept per action to the few other matches
+ * (`freeTextCountSql`).
  */
 import type { AuditQuery } from '@portal/contract';
 import { Prisma } from '@portal/db';
@@ -62,6 +64,32 @@ export function auditEventsSql(
   const count =
     where === Prisma.empty
       ? Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "AuditEventCount" c`
-      : Prisma.sql`SELECT count(*)::int AS total FROM "AuditEvent" e ${where}`;
+      : onlyFreeText(q)
+        ? freeTextCountSql(q.filter!)
+        : Prisma.sql`SELECT count(*)::int AS total FROM "AuditEvent" e ${where}`;
   return { rows, count };
+}
+
+/**
+ * True when the free text is the query's one filter and holds no line break ("searchText" joins the action
+ * and the workflow id with one, so a text without it matches "searchText" exactly when it matches either).
+ */
+function onlyFreeText(q: AuditQuery): boolean {
+  return Boolean(q.filter) && !q.filter!.includes('\n') && !q.actor && !q.entityType && !q.entityId && !q.from && !q.to;
+}
+
+/**
+ * The number of rows the free text alone matches, without counting the rows of the actions that contain it
+ * one by one (prisma/migrations/20261209000000_audit_action_counts): the kept counts of those actions, plus the
+ * rows whose workflow id contains it and whose action does not, plus the rows whose entity id is it and which
+ * match neither. Each row is counted once: the three parts exclude one another.
+ */
+function freeTextCountSql(filter: string): Prisma.Sql {
+  const like = containsPattern(filter.toLowerCase());
+  return Prisma.sql`SELECT (
+      (SELECT coalesce(sum(c."n"), 0) FROM "AuditActionCount" c WHERE lower(c."action") LIKE ${like})
+      + (SELECT count(*) FROM "AuditEvent" e
+          WHERE lower(coalesce(e."workflowId", '')) LIKE ${like} AND lower(e."action") NOT LIKE ${like})
+      + (SELECT count(*) FROM "AuditEvent" e WHERE e."entityId" = ${filter} AND e."searchText" NOT LIKE ${like})
+    )::int AS total`;
 }
