@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent, Page } from '@portal/contract';
+import type { Prisma } from '@portal/db';
+import { auditEventsSql } from '../../api/src/features/audit/list-sql';
+import { MAX_WALK } from '../../api/src/shared/deep-page';
 import { startWorker } from './harness';
 import { type Session, type TestApi, caller, signIn, startApi, unique } from './config-support';
 
@@ -217,5 +220,62 @@ describe('audit trail: the free-text total', () => {
     // With another filter beside it, the rows are counted one by one: the same rows.
     const typed = await list(readonly, `filter=${word}&entityType=AccessModRequest&size=50`);
     expect(typed.totalElements).toBe(11);
+  });
+});
+
+describe('audit trail: a filter matching many rows, in time order', () => {
+  it('reads the same pages whether the walk of the newest rows finds them or falls short', async () => {
+    const recent = `zr${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    const old = `zo${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    const rows = (word: string, at: (i: number) => Date) =>
+      Array.from({ length: 120 }, (_, i) => ({
+        at: at(i),
+        actorUsername: 'system',
+        entityType: 'AccessModRequest',
+        entityId: String(i),
+        action: `TEST_${word.toUpperCase()}`,
+        workflowId: null,
+      }));
+    await api.prisma.auditEvent.createMany({
+      data: [
+        ...rows(recent, (i) => new Date(Date.now() - 120_000 + i * 1000)),
+        // Matches older than every other row: a walk from the newest end never reaches them.
+        ...rows(old, (i) => new Date(Date.UTC(2001, 0, 1, 0, 0, i))),
+      ],
+    });
+    /** The ids of one page as a plain ordered query reads them. */
+    const expected = async (word: string, dir: 'ASC' | 'DESC', offset: number, size: number) =>
+      (
+        await api.prisma.$queryRawUnsafe<{ id: bigint }[]>(
+          `SELECT id FROM "AuditEvent" WHERE "searchText" LIKE $1 ORDER BY at ${dir}, id ${dir} LIMIT ${size} OFFSET ${offset}`,
+          `%${word}%`,
+        )
+      ).map((r) => String(r.id));
+    for (const word of [recent, old]) {
+      for (const [page, sort, dir, offset] of [
+        [1, 'at,desc', 'DESC', 0],
+        [2, 'at,desc', 'DESC', 25],
+        [5, 'at,desc', 'DESC', 100], // the last page, read from the other end
+        [1, 'at,asc', 'ASC', 0],
+      ] as const) {
+        const got = await list(readonly, `filter=${word}&size=25&page=${page}&sort=${sort}`);
+        expect(got.totalElements, `${word} page ${page} ${sort}`).toBe(120);
+        expect(
+          got.content.map((r) => String(r.id)),
+          `${word} page ${page} ${sort}`,
+        ).toEqual(await expected(word, dir, offset, 25));
+      }
+    }
+
+    // The walk itself: long enough, it holds the newest matches; too short for the old ones, it comes back short.
+    const firstPage = auditEventsSql({ page: 1, size: 25, filter: recent }, 'at', 'desc', 120);
+    const oldPage = auditEventsSql({ page: 1, size: 25, filter: old }, 'at', 'desc', 120);
+    const run = (sql: Prisma.Sql) => api.prisma.$queryRawUnsafe<{ id: bigint }[]>(sql.text, ...sql.values);
+    expect((await run(firstPage.walk!(MAX_WALK))).map((r) => String(r.id))).toEqual(
+      await expected(recent, 'DESC', 0, 25),
+    );
+    const [newer] = await api.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "AuditEvent" WHERE "at" >= '2002-01-01'`;
+    expect(await run(oldPage.walk!(newer!.n))).toHaveLength(0);
   });
 });

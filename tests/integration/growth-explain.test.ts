@@ -115,6 +115,13 @@ describe('the audit trail statements use indexes', () => {
       expect(await explainSql(rows), rows.text).toEqual([]);
       expect(await explainSql(count), count.text).toEqual([]);
     }
+    // A filter matching many rows walks the newest (or, past the middle, the oldest) rows of the (at, id) index.
+    for (const total of [50_000, TOTAL]) {
+      const walk = auditEventsSql({ page: 1, size: 25, filter: 'rarefield' }, 'at', 'desc', total).walk!(10_000);
+      expect(await explainSql(walk), walk.text).toEqual([]);
+    }
+    const lastPage = auditEventsSql({ ...DEEP, filter: 'rarefield' }, 'at', 'desc', TOTAL).walk!(10_000);
+    expect(await explainSql(lastPage), lastPage.text).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepPageWindow, orderByText } from './deep-page';
+import { MAX_WALK, deepPageWindow, orderByText, walkLength } from './deep-page';
 
 describe('deepPageWindow', () => {
   it('reads from the start while the total is unknown or the page is in the first half', () => {
@@ -26,5 +26,22 @@ describe('orderByText', () => {
     ];
     expect(orderByText(keys)).toBe('q."sysdat" DESC NULLS LAST, q."id" DESC');
     expect(orderByText(keys, true)).toBe('q."sysdat" ASC NULLS FIRST, q."id" ASC NULLS LAST');
+  });
+});
+
+describe('walkLength', () => {
+  it("reads four times the rows the window needs at the filter's density", () => {
+    // 1 % of 5,000,000 rows: the first 25 matches lie about 2,500 rows in.
+    expect(walkLength({ offset: 0, limit: 25, reversed: false }, 50_000, 5_000_000)).toBe(10_000);
+    // Every row matches: the window itself, times four, never more than the table.
+    expect(walkLength({ offset: 0, limit: 25, reversed: false }, 60, 60)).toBe(60);
+  });
+
+  it('collects the matches instead when the walk would be long or nothing matches', () => {
+    expect(walkLength({ offset: 0, limit: 25, reversed: false }, 500, 5_000_000)).toBeNull();
+    expect(walkLength({ offset: 100, limit: 25, reversed: false }, 50_000, 5_000_000)).toBeNull();
+    expect(walkLength({ offset: 0, limit: 25, reversed: false }, 0, 5_000_000)).toBeNull();
+    expect(walkLength({ offset: 0, limit: 0, reversed: true }, 10, 5_000_000)).toBeNull();
+    expect(walkLength({ offset: 0, limit: 25, reversed: false }, 50_000, 5_000_000)).toBeLessThanOrEqual(MAX_WALK);
   });
 });

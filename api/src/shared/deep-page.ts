@@ -49,3 +49,20 @@ export function orderByText(keys: readonly OrderKey[], reversed = false): string
 
 /** `LIMIT … OFFSET …` of a window, values bound. */
 export const limitOffset = (w: PageWindow): Prisma.Sql => Prisma.sql`LIMIT ${w.limit} OFFSET ${w.offset}`;
+
+/** The most rows of a list's order `walkLength` lets a filtered page read before it gives up (about 10 ms). */
+export const MAX_WALK = 20_000;
+
+/**
+ * How many rows of the list's order a filtered page should read from its index, filtering as it goes, instead
+ * of collecting every match and sorting them: when the filter keeps `total` of `tableRows`, the window needs
+ * about (offset + limit) × tableRows / total rows of the order, and four times that is read (matches are not
+ * spread evenly). Null when that exceeds MAX_WALK or nothing matches: collecting the matches is then cheaper.
+ * A walk that finds fewer rows than the window holds (the matches lie elsewhere in the order) must be followed
+ * by the collecting statement; at most MAX_WALK rows were read in vain.
+ */
+export function walkLength(window: PageWindow, total: number, tableRows: number): number | null {
+  if (total <= 0 || window.limit <= 0 || tableRows <= 0) return null;
+  const rows = Math.ceil(((window.offset + window.limit) * tableRows * 4) / total);
+  return rows <= MAX_WALK ? Math.min(rows, tableRows) : null;
+}

@@ -11,7 +11,7 @@
 import type { AuditQuery } from '@portal/contract';
 import { Prisma } from '@portal/db';
 import { containsPattern } from '../../shared/sql';
-import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
+import { type OrderKey, type PageWindow, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 
 /** Sort fields (AUDIT_SORT_FIELDS of the contract) and their columns of "AuditEvent" `e`. */
 const SORT_COLUMNS: Record<string, string> = {
@@ -36,17 +36,31 @@ function whereClause(q: AuditQuery): Prisma.Sql {
   return parts.length ? Prisma.sql`WHERE ${Prisma.join(parts, ' AND ')}` : Prisma.empty;
 }
 
+/** The statements of one audit page (`auditEventsSql`). */
+export interface AuditPageSql {
+  /** The page: its ids collected from the matching rows (or an index's order), then their rows. */
+  rows: Prisma.Sql;
+  /**
+   * The count: one row `{ total }`, and `tableRows` (every audit row, from the kept counts) when filtered.
+   */
+  count: Prisma.Sql;
+  /** Which rows of the order the page reads. */
+  window: PageWindow;
+  /** True when some filter is set: the count is counted and also answers `tableRows`. */
+  filtered: boolean;
+  /**
+   * Filtered and in time order only: the page read by walking the newest (or oldest) `rows` rows of the (at, id)
+   * index and keeping the matching ones; fewer rows than `window.limit` means the walk was too short.
+   */
+  walk?: (rows: number) => Prisma.Sql;
+}
+
 /**
- * The two statements of one audit page, sorted by `field` `dir`, then by id in the same direction: `rows`
- * and `count`. `total`, when known, lets a page past the middle be read from the end.
+ * The statements of one audit page, sorted by `field` `dir`, then by id in the same direction. `total`, when
+ * known, lets a page past the middle be read from the end.
  * @throws Error on an unknown sort field.
  */
-export function auditEventsSql(
-  q: AuditQuery,
-  field: string,
-  dir: 'asc' | 'desc',
-  total?: number,
-): { rows: Prisma.Sql; count: Prisma.Sql } {
+export function auditEventsSql(q: AuditQuery, field: string, dir: 'asc' | 'desc', total?: number): AuditPageSql {
   const column = SORT_COLUMNS[field];
   if (!column) throw new Error(`unknown audit sort field ${field}`);
   const keys: OrderKey[] = [
@@ -55,19 +69,33 @@ export function auditEventsSql(
   ];
   const where = whereClause(q);
   const window = deepPageWindow(q.page, q.size, total);
-  const rows = Prisma.sql`SELECT e."id", e."at", e."actorUserId", e."actorUsername", e."entityType", e."entityId",
-      e."action", e."before", e."after", e."workflowId", e."idempotencyKey"
-    FROM (SELECT e."id" FROM "AuditEvent" e ${where}
-      ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))} ${limitOffset(window)}) k
+  const order = Prisma.raw(orderByText(keys, window.reversed));
+  /** The page's rows, in the list's order, for the ids `keys` selects (aliased `k`). */
+  const pageOf = (ids: Prisma.Sql) => Prisma.sql`SELECT e."id", e."at", e."actorUserId", e."actorUsername",
+      e."entityType", e."entityId", e."action", e."before", e."after", e."workflowId", e."idempotencyKey"
+    FROM (${ids}) k
     JOIN "AuditEvent" e ON e."id" = k."id"
     ORDER BY ${Prisma.raw(orderByText(keys))}`;
-  const count =
-    where === Prisma.empty
-      ? Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "AuditEventCount" c`
-      : onlyFreeText(q)
-        ? freeTextCountSql(q.filter!)
-        : Prisma.sql`SELECT count(*)::int AS total FROM "AuditEvent" e ${where}`;
-  return { rows, count };
+  const rows = pageOf(Prisma.sql`SELECT e."id" FROM "AuditEvent" e ${where} ORDER BY ${order} ${limitOffset(window)}`);
+  if (where === Prisma.empty) {
+    return {
+      rows,
+      window,
+      filtered: false,
+      count: Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "AuditEventCount" c`,
+    };
+  }
+  const tableRows = Prisma.sql`(SELECT coalesce(sum(c."n"), 0) FROM "AuditEventCount" c)::int8 AS "tableRows"`;
+  const count = onlyFreeText(q)
+    ? Prisma.sql`SELECT (${freeTextCountSql(q.filter!)})::int AS total, ${tableRows}`
+    : Prisma.sql`SELECT (SELECT count(*) FROM "AuditEvent" e ${where})::int AS total, ${tableRows}`;
+  const walk =
+    field === 'at'
+      ? (walked: number) =>
+          pageOf(Prisma.sql`SELECT e."id" FROM (SELECT * FROM "AuditEvent" e ORDER BY ${order} LIMIT ${walked}) e
+            ${where} ORDER BY ${order} ${limitOffset(window)}`)
+      : undefined;
+  return { rows, count, window, filtered: true, walk };
 }
 
 /**
@@ -86,10 +114,8 @@ function onlyFreeText(q: AuditQuery): boolean {
  */
 function freeTextCountSql(filter: string): Prisma.Sql {
   const like = containsPattern(filter.toLowerCase());
-  return Prisma.sql`SELECT (
-      (SELECT coalesce(sum(c."n"), 0) FROM "AuditActionCount" c WHERE lower(c."action") LIKE ${like})
+  return Prisma.sql`(SELECT coalesce(sum(c."n"), 0) FROM "AuditActionCount" c WHERE lower(c."action") LIKE ${like})
       + (SELECT count(*) FROM "AuditEvent" e
           WHERE lower(coalesce(e."workflowId", '')) LIKE ${like} AND lower(e."action") NOT LIKE ${like})
-      + (SELECT count(*) FROM "AuditEvent" e WHERE e."entityId" = ${filter} AND e."searchText" NOT LIKE ${like})
-    )::int AS total`;
+      + (SELECT count(*) FROM "AuditEvent" e WHERE e."entityId" = ${filter} AND e."searchText" NOT LIKE ${like})`;
 }

@@ -9,7 +9,8 @@ import type { AuditEvent, AuditQuery, Page } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { toPage } from '../../http/page';
 import { auditEventView } from './views';
-import { CountRowsSchema, pageAndCount } from '../../shared/sql';
+import { CountRowsSchema, pageAndCount, queryRows } from '../../shared/sql';
+import { walkLength } from '../../shared/deep-page';
 import { auditEventsSql } from './list-sql';
 
 const json = z.custom<Prisma.JsonValue>(() => true);
@@ -28,9 +29,17 @@ const AuditRowSchema = z.object({
   idempotencyKey: z.string().nullable(),
 });
 
+/** The filtered count's row: the matches and every audit row (int8 through the pg pool: text). */
+const FilteredCountSchema = z
+  .array(z.object({ total: z.number().int(), tableRows: z.coerce.number().int() }))
+  .length(1);
+
 /**
  * One page of audit rows matching `q`; newest first unless sorted otherwise (then by id in the same
- * direction). The page and the count run side by side.
+ * direction). Unfiltered, the page and the kept count run side by side. Filtered, the count runs first: nothing
+ * matching reads no page, and in time order a filter matching many rows walks the order's index a bounded way
+ * (`walkLength`), since collecting and sorting every match would cost in proportion to the matches; a walk that
+ * comes back short is followed by the collecting statement.
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listAuditEvents(
@@ -39,19 +48,30 @@ export async function listAuditEvents(
   temporal: { uiUrl: string | undefined; namespace: string },
 ): Promise<Page<AuditEvent>> {
   const [field = 'at', dir = 'desc'] = (q.sort ?? 'at,desc').split(',');
-  const { count, rows } = await pageAndCount(
-    prisma,
-    (total) => auditEventsSql(q, field, dir as 'asc' | 'desc', total),
-    q.page,
-    // A filter's best plan depends on its values (the trigram index or the order's index): planned each time.
-    { prepare: false },
-  );
+  const build = (total?: number) => auditEventsSql(q, field, dir as 'asc' | 'desc', total);
+  // A filter's best plan depends on its values (the trigram index or the order's index): planned each time.
+  const opts = { prepare: false };
+  let total: number;
+  let rows: unknown[];
+  const first = build();
+  if (!first.filtered) {
+    const both = await pageAndCount(prisma, build, q.page, opts);
+    total = CountRowsSchema.parse(both.count)[0]!.total;
+    rows = both.rows;
+  } else {
+    const counted = FilteredCountSchema.parse(await queryRows(prisma, first.count, opts))[0]!;
+    total = counted.total;
+    const sql = build(total);
+    const walked = sql.walk ? walkLength(sql.window, total, counted.tableRows) : null;
+    rows = sql.window.limit === 0 ? [] : walked ? await queryRows(prisma, sql.walk!(walked), opts) : [];
+    if (sql.window.limit > 0 && rows.length < sql.window.limit) rows = await queryRows(prisma, sql.rows, opts);
+  }
   return toPage(
     z
       .array(AuditRowSchema)
       .parse(rows)
       .map((r) => auditEventView(r, temporal)),
-    CountRowsSchema.parse(count)[0]!.total,
+    total,
     q,
     `${field},${dir}`,
   );
