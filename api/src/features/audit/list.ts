@@ -62,9 +62,12 @@ export async function listAuditEvents(
     const counted = FilteredCountSchema.parse(await queryRows(prisma, first.count, opts))[0]!;
     total = counted.total;
     const sql = build(total);
-    const walked = sql.walk ? walkLength(sql.window, total, counted.tableRows) : null;
-    rows = sql.window.limit === 0 ? [] : walked ? await queryRows(prisma, sql.walk!(walked), opts) : [];
-    if (sql.window.limit > 0 && rows.length < sql.window.limit) rows = await queryRows(prisma, sql.rows, opts);
+    rows = [];
+    if (sql.window.limit > 0) {
+      const walked = sql.walk && walkLength(sql.window, total, counted.tableRows);
+      if (walked) rows = await queryRows(prisma, sql.walk!(walked), opts);
+      if (rows.length < sql.window.limit) rows = await queryRows(prisma, sql.rows, opts);
+    }
   }
   return toPage(
     z
