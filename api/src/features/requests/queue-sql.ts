@@ -3,10 +3,12 @@
  * count of the one read model of every request kind (the "UserRequestQueue" table, kept by triggers on the
  * request tables: prisma/migrations/20261202000000_growth_read_models), built as `Prisma.sql` fragments (values
  * always bound, sort columns only from the whitelist below). The OR filter (000 §7) is a case-insensitive
- * "contains" over the text columns and the dates as displayed (the stored "searchText", one trigram index),
- * plus status and kind names; the order is the sort column, then newest first. Rows are parsed with zod.
+ * "contains" over the text columns and the dates as displayed (the stored "searchText" and "sharedText", a
+ * trigram index each), plus status and kind names; the order is the sort column, then newest first. Rows are
+ * parsed with zod.
  *
- * Flat at a million rows: an unfiltered total is the sum of the counts kept per kind and status; a page is a
+ * Flat at a million rows: an unfiltered total is the sum of the counts kept per kind and status, a filtered
+ * one mostly the sum of the counts kept per shared text (countSql); a page is a
  * deferred join (the page's keys from a covering index, then their rows); a page past the middle is read from
  * the other end (shared/deep-page.ts). `tests/bench` runs the same statements on PostgreSQL directly and
  * `tests/integration/growth-explain.test.ts` checks their plans use indexes.
@@ -68,19 +70,36 @@ function matchingNames(filter: string, names: readonly string[], labels: Record<
   return names.filter((n) => n.includes(upper) || (labels[n] ?? '').toUpperCase().includes(filter.toUpperCase()));
 }
 
+/** The view's own condition on `alias` (the queue `q` or its shared counts `c`): none, open rows, one status. */
+function viewClause(status: UserRequestsStatus, alias: 'q' | 'c'): Prisma.Sql[] {
+  if (status === 'all') return [];
+  if (status === 'pending') return [Prisma.sql`NOT ${Prisma.raw(alias)}."resolved"`];
+  return [Prisma.sql`${Prisma.raw(alias)}."requestStatus" = ${status}`];
+}
+
+/**
+ * What the OR filter matches of a row (or of a group of the shared counts) `alias`, split in two: `shared`, the
+ * organisation and last modifier ("sharedText") and the status and kind names; `own`, the rest of the row's
+ * text ("searchText"). A row matches when either does.
+ */
+function filterParts(filter: string, alias: 'q' | 'c'): { shared: Prisma.Sql; own: Prisma.Sql } {
+  const a = Prisma.raw(alias);
+  const pattern = containsPattern(filter.toLowerCase());
+  const statuses = matchingNames(filter, USER_REQUEST_STATUSES);
+  const kinds = matchingNames(filter, USER_REQUEST_TYPES, USER_REQUEST_TYPE_LABELS);
+  const shared: Prisma.Sql[] = [
+    Prisma.sql`${a}."sharedText" LIKE ${pattern}`,
+    ...(statuses.length ? [Prisma.sql`${a}."requestStatus" = ANY(${statuses})`] : []),
+    ...(kinds.length ? [Prisma.sql`${a}."userRequestType" = ANY(${kinds})`] : []),
+  ];
+  return { shared: Prisma.sql`(${Prisma.join(shared, ' OR ')})`, own: Prisma.sql`${a}."searchText" LIKE ${pattern}` };
+}
+
 function whereClause(status: UserRequestsStatus, filter: string | undefined): Prisma.Sql {
-  const parts: Prisma.Sql[] = [];
-  if (status === 'pending') parts.push(Prisma.sql`NOT q."resolved"`);
-  else if (status !== 'all') parts.push(Prisma.sql`q."requestStatus" = ${status}`);
+  const parts = viewClause(status, 'q');
   if (filter) {
-    const statuses = matchingNames(filter, USER_REQUEST_STATUSES);
-    const kinds = matchingNames(filter, USER_REQUEST_TYPES, USER_REQUEST_TYPE_LABELS);
-    const any: Prisma.Sql[] = [
-      Prisma.sql`q."searchText" LIKE ${containsPattern(filter.toLowerCase())}`,
-      ...(statuses.length ? [Prisma.sql`q."requestStatus" = ANY(${statuses})`] : []),
-      ...(kinds.length ? [Prisma.sql`q."userRequestType" = ANY(${kinds})`] : []),
-    ];
-    parts.push(Prisma.sql`(${Prisma.join(any, ' OR ')})`);
+    const { shared, own } = filterParts(filter, 'q');
+    parts.push(Prisma.sql`(${own} OR ${shared})`);
   }
   return parts.length ? Prisma.sql`WHERE ${Prisma.join(parts, ' AND ')}` : Prisma.empty;
 }
@@ -99,17 +118,23 @@ function orderKeys(field: string, dir: 'asc' | 'desc'): OrderKey[] {
 }
 
 /**
- * The total of one view: without a filter, the sum of the counts kept per kind and status; with one, a count
- * of the matching rows (served by the trigram index).
+ * The total of one view: without a filter, the sum of the counts kept per kind and status; with one, the
+ * counts kept per kind, status and shared text of the groups the filter matches, plus the rows of the other
+ * groups whose own text matches (the trigram index of "searchText"; migration 20261210000000_queue_shared_counts).
+ * The two parts exclude one another, so every matching row is counted once.
  */
 function countSql(status: UserRequestsStatus, filter: string | undefined): Prisma.Sql {
-  if (filter) return Prisma.sql`SELECT count(*)::int AS total FROM "UserRequestQueue" q ${whereClause(status, filter)}`;
-  const which =
-    status === 'all'
-      ? Prisma.empty
-      : status === 'pending'
-        ? Prisma.sql`WHERE NOT c."resolved"`
-        : Prisma.sql`WHERE c."requestStatus" = ${status}`;
+  if (filter) {
+    const groups = filterParts(filter, 'c');
+    const rows = filterParts(filter, 'q');
+    const where = (alias: 'q' | 'c', ...more: Prisma.Sql[]) =>
+      Prisma.join([...viewClause(status, alias), ...more], ' AND ');
+    return Prisma.sql`SELECT ((SELECT coalesce(sum(c."n"), 0) FROM "UserRequestQueueSharedCount" c
+        WHERE ${where('c', groups.shared)})
+      + (SELECT count(*) FROM "UserRequestQueue" q WHERE ${where('q', rows.own, Prisma.sql`NOT ${rows.shared}`)}))::int AS total`;
+  }
+  const view = viewClause(status, 'c');
+  const which = view.length ? Prisma.sql`WHERE ${Prisma.join(view, ' AND ')}` : Prisma.empty;
   return Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "UserRequestQueueCount" c ${which}`;
 }
 

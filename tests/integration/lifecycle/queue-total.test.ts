@@ -1,0 +1,155 @@
+/**
+ * The User Requests queue's filtered total (000 §7 user_requests/{status}, issue 24 Growth): counted from the
+ * counts kept per kind, status and shared text (organisation, last modifier) plus the rows of the other groups
+ * whose own text matches (migration 20261210000000_queue_shared_counts). Checked against a plain count of the
+ * displayed columns, for matches in each field, in several fields of one row, in capitals, with LIKE's
+ * wildcards, in each view, and after the rows move between groups (a person's new organisation, a review, a
+ * deletion).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrismaClient } from '@portal/db';
+import { type TestApi, caller, signIn, startApi } from '../harness';
+
+let api: TestApi;
+let prisma: PrismaClient;
+/** A word of this run only. */
+const word = `zs${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+let personId = 0;
+
+/** A registration row (no workflow runs for it) with `fields` over plain defaults. */
+const registration = (i: number, fields: Record<string, string>) =>
+  prisma.registration.create({
+    data: {
+      workflowId: `registration-total-${word}-${i}`,
+      registrationStatus: 'PENDING',
+      firstName: 'Tess',
+      lastName: 'Plain',
+      jobTitle: 'Coordinator',
+      organizationName: 'Plain Org',
+      phoneNumber: '5550100',
+      email: `plain-${word.slice(-6)}-${i}@example.org`,
+      accessControls: [],
+      lastModifiedBy: 'anonymous',
+      workflowStartedAt: new Date(),
+      ...fields,
+    },
+  });
+
+beforeAll(async () => {
+  api = await startApi();
+  prisma = api.prisma;
+  const person = await prisma.portalUser.create({
+    data: {
+      username: `${word}-person`.slice(0, 30),
+      firstName: 'Orla',
+      lastName: 'Total',
+      email: `orla.${word}@example.org`.replace(word, 'x'),
+      organizationName: `${word} Clinic`,
+      phoneNumber: '5550101',
+    },
+  });
+  personId = person.id;
+  // Two access-change requests of one person whose organisation holds the word, one resolved.
+  for (const [i, requestStatus] of (['PENDING_REVIEW', 'APPROVED'] as const).entries()) {
+    await prisma.accessModRequest.create({
+      data: {
+        workflowId: `access-change-total-${word}-${i}`,
+        requestType: 'NEW',
+        requestStatus,
+        subjectUserId: person.id,
+        requesterUserId: person.id,
+        accessControls: [],
+        lastModifiedBy: 'reviewer',
+        workflowStartedAt: new Date(),
+      },
+    });
+  }
+  await registration(1, { organizationName: `The ${word.toUpperCase()} Institute` }); // organisation
+  await registration(2, { lastModifiedBy: `${word}-reviewer` }); // last modifier
+  await registration(3, { lastName: `Mc${word}` }); // own text: a name
+  await registration(4, { email: `${word}@example.org` }); // own text: the email
+  await registration(5, { lastName: word, organizationName: `${word} Org` }); // both parts: counted once
+  await registration(6, { lastName: `${word}%_x`, registrationStatus: 'DENIED' }); // wildcards as characters
+  await registration(7, { firstName: 'Nobody' }); // no match
+});
+
+afterAll(async () => {
+  await prisma.registration.deleteMany({ where: { workflowId: { startsWith: `registration-total-${word}` } } });
+  await prisma.accessModRequest.deleteMany({ where: { subjectUserId: personId } });
+  await prisma.portalUser.deleteMany({ where: { id: personId } });
+  await api?.close();
+});
+
+/** The total the route answers for `view` and `filter`, beside a plain count of the displayed columns. */
+async function totals(view: string, filter: string) {
+  const reviewer = await signIn(api.app, 'reviewer');
+  const res = await caller(api.app)(
+    reviewer,
+    'GET',
+    `/rest/secure/user_management/user_requests/${view}?filter=${encodeURIComponent(filter)}&size=50`,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  const page = res.json() as { content: unknown[]; totalElements: number };
+  expect(page.content).toHaveLength(Math.min(page.totalElements, 50));
+  const like = `%${filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const viewSql = view === 'all' ? 'true' : view === 'pending' ? 'NOT q."resolved"' : `q."requestStatus" = '${view}'`;
+  const [plain] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM "UserRequestQueue" q WHERE ${viewSql} AND (
+      lower(q."firstName") LIKE $1 OR lower(q."lastName") LIKE $1 OR lower(q."email") LIKE $1
+      OR lower(q."organizationName") LIKE $1 OR lower(q."lastModifiedBy") LIKE $1 OR lower(q."sysaidTicket") LIKE $1)`,
+    like,
+  );
+  return { route: page.totalElements, plain: plain!.n };
+}
+
+describe('the queue total of a filter', () => {
+  it('counts every matching row once, whichever field matches, in each view', async () => {
+    expect(await totals('all', word)).toEqual({ route: 8, plain: 8 });
+    expect(await totals('all', word.toUpperCase())).toEqual({ route: 8, plain: 8 });
+    expect(await totals('pending', word)).toEqual({ route: 6, plain: 6 });
+    expect(await totals('PENDING', word)).toEqual({ route: 5, plain: 5 });
+    expect(await totals('APPROVED', word)).toEqual({ route: 1, plain: 1 });
+    expect(await totals('DENIED', word)).toEqual({ route: 1, plain: 1 });
+    expect(await totals('all', `${word}%_x`)).toEqual({ route: 1, plain: 1 });
+    expect(await totals('all', `${word}%`)).toEqual({ route: 1, plain: 1 });
+    expect(await totals('all', `${word}-reviewer`)).toEqual({ route: 1, plain: 1 });
+    expect(await totals('all', `${word} clinic`)).toEqual({ route: 2, plain: 2 });
+    expect(await totals('all', `${word}-absent`)).toEqual({ route: 0, plain: 0 });
+  });
+
+  it('follows rows that move: a new organisation, a review, a deletion', async () => {
+    await prisma.portalUser.update({ where: { id: personId }, data: { organizationName: 'Elsewhere Clinic' } });
+    expect(await totals('all', word)).toEqual({ route: 6, plain: 6 });
+    const elsewhere = await totals('all', 'elsewhere clinic');
+    expect(elsewhere.route).toBe(elsewhere.plain);
+
+    await prisma.registration.updateMany({
+      where: { workflowId: `registration-total-${word}-3` },
+      data: { registrationStatus: 'DENIED', lastModifiedBy: 'reviewer' },
+    });
+    expect(await totals('PENDING', word)).toEqual({ route: 4, plain: 4 });
+    expect(await totals('DENIED', word)).toEqual({ route: 2, plain: 2 });
+
+    await prisma.registration.deleteMany({ where: { workflowId: `registration-total-${word}-1` } });
+    expect(await totals('all', word)).toEqual({ route: 5, plain: 5 });
+  });
+
+  it('counts a status or kind named by the filter from the shared counts', async () => {
+    const view = (v: string) => (v === 'all' ? 'true' : v === 'pending' ? 'NOT q."resolved"' : `q."requestStatus" = '${v}'`);
+    for (const [v, filter, named] of [
+      ['all', 'denied', `q."requestStatus" = 'DENIED'`],
+      ['all', 'pending review', `q."requestStatus" = 'PENDING_REVIEW'`],
+      ['pending', 'registration', `q."userRequestType" = 'REGISTRATION'`],
+      ['APPROVED', 'access', `q."userRequestType" = 'ACCESS_CHANGE'`],
+    ] as const) {
+      const got = await totals(v, filter);
+      const [plain] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM "UserRequestQueue" q WHERE ${view(v)} AND (${named}
+          OR lower(concat_ws(E'\\n', q."firstName", q."lastName", q."email", q."organizationName", q."lastModifiedBy",
+            q."sysaidTicket", to_char(q."sysdat", 'MM/DD/YYYY FMHH12:MI AM'), to_char(q."dchng", 'MM/DD/YYYY FMHH12:MI AM'))) LIKE $1)`,
+        `%${filter}%`,
+      );
+      expect(got.route, `${v} ${filter}`).toBe(plain!.n);
+    }
+  });
+});
