@@ -135,7 +135,8 @@ describe('the queue total of a filter', () => {
   });
 
   it('counts a status or kind named by the filter from the shared counts', async () => {
-    const view = (v: string) => (v === 'all' ? 'true' : v === 'pending' ? 'NOT q."resolved"' : `q."requestStatus" = '${v}'`);
+    const view = (v: string) =>
+      v === 'all' ? 'true' : v === 'pending' ? 'NOT q."resolved"' : `q."requestStatus" = '${v}'`;
     for (const [v, filter, named] of [
       ['all', 'denied', `q."requestStatus" = 'DENIED'`],
       ['all', 'pending review', `q."requestStatus" = 'PENDING_REVIEW'`],
