@@ -26,26 +26,42 @@ export const UserListCountSchema = CountRowsSchema;
 
 /**
  * The person fields the wildcard searches, lower-cased and joined by line breaks: the stored column
- * "searchText" (prisma/migrations/20261126700000_users_search_column), served by its trigram index (the alias
- * `p` is the person row). A filter is one line, so a match stays inside one field (the spec's OR).
+ * "searchText" (first and last name, email, phone: prisma/migrations/20261210100000_users_organization_counts),
+ * served by its trigram index (the alias `p` is the person row). A filter is one line, so a match stays inside
+ * one field (the spec's OR). The organisation is matched on its own (its trigram index), since its users are
+ * counted per organisation.
  */
 const SEARCH_TEXT = Prisma.raw(`p."searchText"`);
+const ORGANIZATION = Prisma.raw(`lower(p."organizationName"::text)`);
 
 /**
  * The users of one tab matching `filter`, as a relation `u`: without a filter the tab itself (its page comes
  * from the (inactive, sort column, id) indexes); with one, the UNION of the users whose person fields match
- * (the trigram index) and those whose current access records name a matching site code or LAO code. The
+ * (the trigram indexes) and those whose current access records name a matching site code or LAO code. The
  * UNION of two small selections keeps PostgreSQL from scanning the whole tab to join a list of ids.
+ * `otherOrganizations`: only the matching users whose organisation does not match (what the kept counts per
+ * organisation leave to count).
  */
-function matchingUsers(inactive: boolean, filter: string | undefined, site: SiteFilter = {}): Prisma.Sql {
+function matchingUsers(
+  inactive: boolean,
+  filter: string | undefined,
+  site: SiteFilter = {},
+  otherOrganizations = false,
+): Prisma.Sql {
   if (site.siteCode || site.laoCode || site.unaffiliated) return siteUsers(inactive, filter, site);
   if (!filter) return Prisma.sql`(SELECT * FROM "PortalUser" p WHERE p."inactive" = ${inactive}) u`;
   const like = containsPattern(filter);
-  return Prisma.sql`(SELECT p.* FROM "PortalUser" p
-      WHERE p."inactive" = ${inactive} AND ${SEARCH_TEXT} LIKE ${containsPattern(filter.toLowerCase())}
+  const lower = containsPattern(filter.toLowerCase());
+  const [person, others] = otherOrganizations
+    ? [
+        Prisma.sql`${SEARCH_TEXT} LIKE ${lower} AND NOT ${ORGANIZATION} LIKE ${lower}`,
+        Prisma.sql`AND NOT ${ORGANIZATION} LIKE ${lower}`,
+      ]
+    : [Prisma.sql`(${SEARCH_TEXT} LIKE ${lower} OR ${ORGANIZATION} LIKE ${lower})`, Prisma.empty];
+  return Prisma.sql`(SELECT p.* FROM "PortalUser" p WHERE p."inactive" = ${inactive} AND ${person}
     UNION
     SELECT p.* FROM "PortalUser" p
-      WHERE p."inactive" = ${inactive} AND p."id" IN (SELECT a."portalUserId" FROM "UserAccess" a
+      WHERE p."inactive" = ${inactive} ${others} AND p."id" IN (SELECT a."portalUserId" FROM "UserAccess" a
         WHERE NOT a."inactive" AND (
           a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
           OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like})))) u`;
@@ -74,7 +90,8 @@ function siteUsers(inactive: boolean, filter: string | undefined, site: SiteFilt
         Prisma.sql`p."id" IN (${sited} AND (a."laoIds" && ARRAY[${site.laoCode ?? ''}]::text[]
           OR a."siteCodes" && ARRAY(SELECT r."siteCode"::text FROM "SiteRelation" r
             WHERE r."laoCode" = ${site.laoCode ?? ''} AND r."active" UNION SELECT ${site.laoCode ?? ''}::text)))`;
-  const text = filter ? Prisma.sql`AND ${SEARCH_TEXT} LIKE ${containsPattern(filter.toLowerCase())}` : Prisma.empty;
+  const lower = filter ? containsPattern(filter.toLowerCase()) : '';
+  const text = filter ? Prisma.sql`AND (${SEARCH_TEXT} LIKE ${lower} OR ${ORGANIZATION} LIKE ${lower})` : Prisma.empty;
   return Prisma.sql`(SELECT p.* FROM "PortalUser" p WHERE p."inactive" = ${inactive} AND ${where} ${text}) u`;
 }
 
@@ -158,10 +175,30 @@ export function usersListSql(
     FROM (SELECT * FROM ${users} ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))}
       ${limitOffset(window)}) u
     ORDER BY ${order}`;
-  // A whole tab's size (no filter, site or exclusion) is kept by triggers (migration 20261202000000_growth_read_models).
-  const wholeTab = users === tab && !q.filter && !site.siteCode && !site.laoCode && !site.unaffiliated;
-  const count = wholeTab
-    ? Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "PortalUserCount" c WHERE c."inactive" = ${inactive}`
-    : Prisma.sql`SELECT count(*)::int AS total FROM ${users}`;
-  return { rows, count };
+  return { rows, count: countSql(inactive, q.filter, site, users, users === tab) };
+}
+
+/**
+ * The count of one list page: a whole tab's size (no filter, site or exclusion) is kept by triggers (migration
+ * 20261202000000_growth_read_models); a filter alone is the kept counts of the tab's organisations that contain
+ * it plus the matching users of the other organisations (20261210100000_users_organization_counts), two parts
+ * that exclude one another; anything else (`users`, the page's relation) is counted row by row.
+ */
+function countSql(
+  inactive: boolean,
+  filter: string | undefined,
+  site: SiteFilter,
+  users: Prisma.Sql,
+  unexcluded: boolean,
+): Prisma.Sql {
+  const sited = Boolean(site.siteCode || site.laoCode || site.unaffiliated);
+  if (unexcluded && !sited && !filter) {
+    return Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "PortalUserCount" c WHERE c."inactive" = ${inactive}`;
+  }
+  if (unexcluded && !sited && filter) {
+    return Prisma.sql`SELECT ((SELECT coalesce(sum(c."n"), 0) FROM "PortalUserOrganizationCount" c
+        WHERE c."inactive" = ${inactive} AND c."organization" LIKE ${containsPattern(filter.toLowerCase())})
+      + (SELECT count(*) FROM ${matchingUsers(inactive, filter, site, true)}))::int AS total`;
+  }
+  return Prisma.sql`SELECT count(*)::int AS total FROM ${users}`;
 }
