@@ -99,6 +99,16 @@ describe('the Users list statements use indexes', () => {
       expect(await explainSql(rows), rows.text).toEqual([]);
       expect(await explainSql(count), count.text).toEqual([]);
     }
+    // A filter matching many users walks the first (or, past the middle, the last) users of the tab's index.
+    for (const [q, total] of [
+      [{ page: 1, size: 25, filter: 'rarefield' }, 10_000],
+      [{ ...DEEP, filter: 'rarefield' }, TOTAL],
+    ] as const) {
+      for (const field of ['person.lastName', 'person.firstName', 'person.email'] as const) {
+        const walk = usersListSql(false, q, field, 'asc', {}, total).walk!(10_000);
+        expect(await explainSql(walk), walk.text).toEqual([]);
+      }
+    }
   });
 });
 

@@ -3,11 +3,13 @@
  * of the organisations the filter matches, plus the matching users of the other organisations (names, email,
  * phone, current site and LAO codes; migration 20261210100000_users_organization_counts). Checked against a
  * plain count, for matches in each field, in several fields of one user, in capitals, in either tab, and after
- * users move (a new organisation, a new tab, a deletion).
+ * users move (a new organisation, a new tab, a deletion). A filter matching many users reads the same pages
+ * whether its page walks the tab's index (shared/filtered-page.ts) or collects the matches.
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrismaClient } from '@portal/db';
+import type { Prisma, PrismaClient } from '@portal/db';
+import { usersListSql } from '../../api/src/features/users/list-sql';
 import { type Session, caller, signIn, startApi, type TestApi } from './harness';
 
 let api: TestApi;
@@ -121,5 +123,65 @@ describe('the Users list total of a filter', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     expect((res.json() as { totalElements: number }).totalElements).toBe(3);
+  });
+});
+
+describe('a filter matching many users, sorted by an indexed field', () => {
+  it('reads the pages a plain ordered query reads, and a walk too short comes back short', async () => {
+    const many = `um${crypto.randomBytes(3).toString('hex')}`;
+    // Last names that sort after every other user's, so a walk from the start must pass all of those first.
+    await prisma.portalUser.createMany({
+      data: Array.from({ length: 60 }, (_, i) => ({
+        username: `${word}-many-${i}`,
+        firstName: `F${String(59 - i).padStart(2, '0')}`,
+        lastName: `Zz${many}${String(i).padStart(2, '0')}`,
+        email: `many.${i}.${many}@total.portal.test`.replace(many, 'x'),
+        organizationName: `${many} Org`,
+        phoneNumber: '555-0100',
+      })),
+    });
+    const column = { 'person.lastName': 'lastName', 'person.firstName': 'firstName', 'person.email': 'email' };
+    /** The ids of one page as a plain ordered query reads them. */
+    const expected = async (field: keyof typeof column, dir: 'asc' | 'desc', offset: number) =>
+      (
+        await prisma.$queryRawUnsafe<{ id: number }[]>(
+          `SELECT id FROM "PortalUser" WHERE NOT inactive AND lower("organizationName") LIKE $1
+           ORDER BY "${column[field]}" ${dir}, id ${dir} LIMIT 25 OFFSET ${offset}`,
+          `%${many}%`,
+        )
+      ).map((r) => r.id);
+    for (const field of Object.keys(column) as Array<keyof typeof column>) {
+      for (const [page, dir, offset] of [
+        [1, 'asc', 0],
+        [2, 'asc', 25],
+        [3, 'asc', 50], // the last page, read from the other end
+        [1, 'desc', 0],
+      ] as const) {
+        const res = await caller(api.app)(
+          admin,
+          'GET',
+          `/rest/secure/user_management/users?filter=${many}&filterType=OR&page=${page}&sort=${field},${dir}`,
+        );
+        expect(res.statusCode, res.body).toBe(200);
+        const got = res.json() as { totalElements: number; content: Array<{ id: number }> };
+        expect(got.totalElements, `${field} ${dir} page ${page}`).toBe(60);
+        expect(
+          got.content.map((r) => r.id),
+          `${field} ${dir} page ${page}`,
+        ).toEqual(await expected(field, dir, offset));
+      }
+    }
+
+    // The walk itself: over the whole tab (and more, should other tests add users) it holds the page; over the
+    // users before the matches, nothing.
+    const run = async (sql: Prisma.Sql) =>
+      (await prisma.$queryRawUnsafe<{ id: number }[]>(sql.text, ...sql.values)).map((r) => r.id);
+    const walk = usersListSql(false, { page: 1, size: 25, filter: many }, 'person.lastName', 'asc', {}, 60).walk!;
+    const [before] = await prisma.$queryRawUnsafe<{ n: number; all: number }[]>(
+      `SELECT count(*) FILTER (WHERE "lastName" < 'Zz${many}')::int AS n, count(*)::int AS "all"
+       FROM "PortalUser" WHERE NOT inactive`,
+    );
+    expect(await run(walk(before!.all + 1000))).toEqual(await expected('person.lastName', 'asc', 0));
+    expect(await run(walk(before!.n))).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ import type { AuditEvent, AuditQuery, Page } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { toPage } from '../../http/page';
 import { auditEventView } from './views';
-import { CountRowsSchema, pageAndCount, queryRows } from '../../shared/sql';
-import { walkLength } from '../../shared/deep-page';
+import { CountRowsSchema, pageAndCount } from '../../shared/sql';
+import { countThenPage } from '../../shared/filtered-page';
 import { auditEventsSql } from './list-sql';
 
 const json = z.custom<Prisma.JsonValue>(() => true);
@@ -29,11 +29,6 @@ const AuditRowSchema = z.object({
   idempotencyKey: z.string().nullable(),
 });
 
-/** The filtered count's row: the matches and every audit row (int8 through the pg pool: text). */
-const FilteredCountSchema = z
-  .array(z.object({ total: z.number().int(), tableRows: z.coerce.number().int() }))
-  .length(1);
-
 /**
  * One page of audit rows matching `q`; newest first unless sorted otherwise (then by id in the same
  * direction). Unfiltered, the page and the kept count run side by side. Filtered, the count runs first: nothing
@@ -51,24 +46,12 @@ export async function listAuditEvents(
   const build = (total?: number) => auditEventsSql(q, field, dir as 'asc' | 'desc', total);
   // A filter's best plan depends on its values (the trigram index or the order's index): planned each time.
   const opts = { prepare: false };
-  let total: number;
-  let rows: unknown[];
-  const first = build();
-  if (!first.filtered) {
-    const both = await pageAndCount(prisma, build, q.page, opts);
-    total = CountRowsSchema.parse(both.count)[0]!.total;
-    rows = both.rows;
-  } else {
-    const counted = FilteredCountSchema.parse(await queryRows(prisma, first.count, opts))[0]!;
-    total = counted.total;
-    const sql = build(total);
-    rows = [];
-    if (sql.window.limit > 0) {
-      const walked = sql.walk && walkLength(sql.window, total, counted.tableRows);
-      if (walked) rows = await queryRows(prisma, sql.walk!(walked), opts);
-      if (rows.length < sql.window.limit) rows = await queryRows(prisma, sql.rows, opts);
-    }
-  }
+  const { total, rows } = build().filtered
+    ? await countThenPage(prisma, build, opts)
+    : await pageAndCount(prisma, build, q.page, opts).then((both) => ({
+        total: CountRowsSchema.parse(both.count)[0]!.total,
+        rows: both.rows,
+      }));
   return toPage(
     z
       .array(AuditRowSchema)

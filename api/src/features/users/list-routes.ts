@@ -15,6 +15,7 @@ import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { requireAuth } from '../../auth/guard';
 import { checkProxyListing, readUsersOrProxy } from '../../shared/proxy-users';
 import { pageAndCount } from '../../shared/sql';
+import { countThenPage } from '../../shared/filtered-page';
 import { UserListCountSchema, usersListSql } from './list-sql';
 import { streamAllUsers } from './list-stream';
 
@@ -26,24 +27,25 @@ function listStatements(q: UsersQuery, total?: number) {
 }
 
 /**
- * One page of the Users list; the first page and the count side by side, a deeper page after the count
- * (shared/sql.ts pageAndCount). `sort` in the answer is the order
- * applied ('person.lastName,asc' when none was asked).
+ * One page of the Users list: the first page and the count side by side, a deeper page after the count
+ * (shared/sql.ts pageAndCount); a filter alone, sorted by an indexed field, is counted first and its page
+ * walks the tab's index when the count says it may (shared/filtered-page.ts). `sort` in the answer is the
+ * order applied ('person.lastName,asc' when none was asked).
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listUsers(prisma: PrismaClient, q: UsersQuery): Promise<Page<UserListRow>> {
-  const { field, dir } = listStatements(q);
+  const { field, dir, sql } = listStatements(q);
+  const build = (total?: number) => listStatements(q, total).sql;
   // Planned for their values each time (shared/sql.ts: a generic plan scans the whole tab).
-  const { count, rows } = await pageAndCount(prisma, (total) => listStatements(q, total).sql, q.page, {
-    prepare: false,
-  });
-  return toPage(
-    // The statement selects exactly the wire row's columns.
-    z.array(UserListRowSchema).parse(rows),
-    UserListCountSchema.parse(count)[0]!.total,
-    q,
-    `${field},${dir}`,
-  );
+  const opts = { prepare: false };
+  const { total, rows } = sql.walk
+    ? await countThenPage(prisma, build, opts)
+    : await pageAndCount(prisma, build, q.page, opts).then((both) => ({
+        total: UserListCountSchema.parse(both.count)[0]!.total,
+        rows: both.rows,
+      }));
+  // The statement selects exactly the wire row's columns.
+  return toPage(z.array(UserListRowSchema).parse(rows), total, q, `${field},${dir}`);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { UserSortField } from '@portal/contract';
 import { Prisma, accessDateSettings } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
 import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
+import type { WalkablePageSql } from '../../shared/filtered-page';
 
 /** The sort keys of 000 §7 and their columns of "PortalUser" `u`. */
 const SORT_COLUMNS: Record<UserSortField, string> = {
@@ -65,6 +66,19 @@ function matchingUsers(
         WHERE NOT a."inactive" AND (
           a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
           OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like})))) u`;
+}
+
+/**
+ * The person row `p` matches `filter`: its own fields, its organisation, or a current access record naming a
+ * matching site code or LAO code (checked per row, against the few matching sites' holders).
+ */
+function personMatches(filter: string): Prisma.Sql {
+  const like = containsPattern(filter);
+  const lower = containsPattern(filter.toLowerCase());
+  return Prisma.sql`(${SEARCH_TEXT} LIKE ${lower} OR ${ORGANIZATION} LIKE ${lower}
+    OR p."id" IN (SELECT a."portalUserId" FROM "UserAccess" a WHERE NOT a."inactive" AND (
+      a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
+      OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like}))))`;
 }
 
 /** The site filter of GET users (contract/src/users.ts; the proxy page, 001 §2.7). */
@@ -148,9 +162,14 @@ function currentEnd(): Prisma.Sql {
         AND a."accessEndDate" <= ${today} + ${ACCESS_EXPIRY_NOTICE_DAYS}::int) AS "accessEndsSoon"`;
 }
 
+/** The sorts an (inactive, column, id) index serves (20261125000000_users_list_indexes): a filtered page may walk them. */
+const INDEXED_SORTS = new Set<UserSortField>(['person.firstName', 'person.lastName', 'person.email']);
+
 /**
- * The two statements of one list page: `rows` (the page sorted by `field` `dir`, then by id, with the
- * sites of the page's users only) and `count` (every matching user of the tab, less the excluded).
+ * The statements of one list page: `rows` (the page sorted by `field` `dir`, then by id, with the sites of
+ * the page's users only) and `count` (every matching user of the tab, less the excluded). With a filter alone
+ * and an indexed sort, also `walk`: the page read from the first rows of the tab's index for that sort
+ * (shared/filtered-page.ts; the count then also answers `tableRows`, the tab's size).
  */
 export function usersListSql(
   inactive: boolean,
@@ -159,7 +178,7 @@ export function usersListSql(
   dir: 'asc' | 'desc',
   site: SiteFilter = {},
   total?: number,
-): { rows: Prisma.Sql; count: Prisma.Sql } {
+): WalkablePageSql {
   const keys: OrderKey[] = [
     { column: SORT_COLUMNS[field], dir },
     { column: 'u."id"', dir },
@@ -167,38 +186,45 @@ export function usersListSql(
   const order = Prisma.raw(orderByText(keys));
   // Past the middle, the page is read from the end (issue 24: the last of a million users as fast as the first).
   const window = deepPageWindow(q.page, q.size, total);
+  const windowOrder = Prisma.raw(orderByText(keys, window.reversed));
   const tab = matchingUsers(inactive, q.filter, site);
   const users = withoutExcluded(tab, q);
-  const rows = Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName", u."lastName", u."email",
-      u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
+  const page = (relation: Prisma.Sql) => Prisma.sql`SELECT u."id", u."uuid", u."username", u."firstName",
+      u."lastName", u."email", u."organizationName", u."phoneNumber", u."phoneExtension", u."inactive",
       ${currentSites('siteCodes')}, ${currentSites('laoIds')}, ${currentEnd()}
-    FROM (SELECT * FROM ${users} ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))}
-      ${limitOffset(window)}) u
+    FROM (SELECT * FROM ${relation} ORDER BY ${windowOrder} ${limitOffset(window)}) u
     ORDER BY ${order}`;
-  return { rows, count: countSql(inactive, q.filter, site, users, users === tab) };
+  const sited = Boolean(site.siteCode || site.laoCode || site.unaffiliated);
+  const filterAlone = users === tab && !sited && q.filter ? q.filter : undefined;
+  const walk =
+    filterAlone && INDEXED_SORTS.has(field)
+      ? (walked: number) =>
+          page(Prisma.sql`(SELECT p.* FROM (SELECT * FROM "PortalUser" u WHERE u."inactive" = ${inactive}
+            ORDER BY ${windowOrder} LIMIT ${walked}) p WHERE ${personMatches(filterAlone)}) u`)
+      : undefined;
+  return { rows: page(users), count: countSql(inactive, q.filter, sited, users, users === tab), window, walk };
 }
 
 /**
  * The count of one list page: a whole tab's size (no filter, site or exclusion) is kept by triggers (migration
  * 20261202000000_growth_read_models); a filter alone is the kept counts of the tab's organisations that contain
  * it plus the matching users of the other organisations (20261210100000_users_organization_counts), two parts
- * that exclude one another; anything else (`users`, the page's relation) is counted row by row.
+ * that exclude one another, beside the tab's size (`tableRows`); anything else (`users`, the page's relation)
+ * is counted row by row.
  */
 function countSql(
   inactive: boolean,
   filter: string | undefined,
-  site: SiteFilter,
+  sited: boolean,
   users: Prisma.Sql,
   unexcluded: boolean,
 ): Prisma.Sql {
-  const sited = Boolean(site.siteCode || site.laoCode || site.unaffiliated);
-  if (unexcluded && !sited && !filter) {
-    return Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "PortalUserCount" c WHERE c."inactive" = ${inactive}`;
-  }
+  const tabSize = Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int FROM "PortalUserCount" c WHERE c."inactive" = ${inactive}`;
+  if (unexcluded && !sited && !filter) return Prisma.sql`SELECT (${tabSize}) AS total`;
   if (unexcluded && !sited && filter) {
     return Prisma.sql`SELECT ((SELECT coalesce(sum(c."n"), 0) FROM "PortalUserOrganizationCount" c
         WHERE c."inactive" = ${inactive} AND c."organization" LIKE ${containsPattern(filter.toLowerCase())})
-      + (SELECT count(*) FROM ${matchingUsers(inactive, filter, site, true)}))::int AS total`;
+      + (SELECT count(*) FROM ${matchingUsers(inactive, filter, {}, true)}))::int AS total, (${tabSize}) AS "tableRows"`;
   }
   return Prisma.sql`SELECT count(*)::int AS total FROM ${users}`;
 }
