@@ -85,6 +85,14 @@ describe('the queue statements use indexes', () => {
         expect(await explainSql(rows), rows.text).toEqual([]);
         expect(await explainSql(count), count.text).toEqual([]);
       }
+      // A filter matching many rows through shared values walks the view's index (from either end).
+      for (const q of [
+        { page: 1, size: 25, filter: 'rarefield' },
+        { ...DEEP, filter: 'rarefield' },
+      ]) {
+        const walk = userRequestQueueSql(status, q, 'dateSubmitted', 'desc', TOTAL).walk!(10_000);
+        expect(await explainSql(walk), walk.text).toEqual([]);
+      }
     });
   }
 });

@@ -15,7 +15,10 @@ import { queryRows } from './sql';
 export interface WalkablePageSql {
   /** The page, collecting every match. */
   rows: Prisma.Sql;
-  /** One row: `total` (the matches) and `tableRows` (the rows the filter chooses from). */
+  /**
+   * One row: `total` (the matches), `tableRows` (the rows the filter chooses from) and, when the walk tests
+   * only part of the filter, `outsideWalk` (the matches it cannot see: the page is then collected unless 0).
+   */
   count: Prisma.Sql;
   window: PageWindow;
   /** The page read from the first `rows` rows of the order's index; absent when no index serves the order. */
@@ -23,11 +26,20 @@ export interface WalkablePageSql {
 }
 
 /** The count statement's answer (int8 through the pg pool: text). */
-const WalkCountSchema = z.array(z.object({ total: z.number().int(), tableRows: z.coerce.number().int() })).length(1);
+const WalkCountSchema = z
+  .array(
+    z.object({
+      total: z.number().int(),
+      tableRows: z.coerce.number().int(),
+      outsideWalk: z.number().int().default(0),
+    }),
+  )
+  .length(1);
 
 /**
- * Counts, then reads the page: a walk of `walkLength` rows when it is short enough, the collecting statement
- * otherwise or when the walk found too few rows. `build(total)` gives the statements, `opts` as queryRows's.
+ * Counts, then reads the page: a walk of `walkLength` rows when it is short enough and sees every match, the
+ * collecting statement otherwise or when the walk found too few rows. `build(total)` gives the statements,
+ * `opts` as queryRows's.
  * @returns the total and the page's rows (unparsed). @throws ZodError on a count of another shape.
  */
 export async function countThenPage(
@@ -39,7 +51,7 @@ export async function countThenPage(
   const sql = build(counted.total);
   let rows: unknown[] = [];
   if (sql.window.limit > 0) {
-    const walked = sql.walk && walkLength(sql.window, counted.total, counted.tableRows);
+    const walked = sql.walk && !counted.outsideWalk && walkLength(sql.window, counted.total, counted.tableRows);
     if (walked) rows = await queryRows(prisma, sql.walk!(walked), opts);
     if (rows.length < sql.window.limit) rows = await queryRows(prisma, sql.rows, opts);
   }

@@ -4,10 +4,12 @@
  * whose own text matches (migration 20261210000000_queue_shared_counts). Checked against a plain count of the
  * displayed columns, for matches in each field, in several fields of one row, in capitals, with LIKE's
  * wildcards, in each view, and after the rows move between groups (a person's new organisation, a review, a
- * deletion).
+ * deletion). A filter matching many rows reads the same pages whether its page walks the view's index
+ * (shared/filtered-page.ts) or collects the matches.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrismaClient } from '@portal/db';
+import type { Prisma, PrismaClient } from '@portal/db';
+import { userRequestQueueSql } from '../../../api/src/features/requests/queue-sql';
 import { type TestApi, caller, signIn, startApi } from '../harness';
 
 let api: TestApi;
@@ -75,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await prisma.registration.deleteMany({ where: { workflowId: { startsWith: `registration-total-${word}` } } });
+  await prisma.registration.deleteMany({ where: { workflowId: { startsWith: `registration-many-${word}` } } });
   await prisma.accessModRequest.deleteMany({ where: { subjectUserId: personId } });
   await prisma.portalUser.deleteMany({ where: { id: personId } });
   await api?.close();
@@ -152,5 +155,87 @@ describe('the queue total of a filter', () => {
       );
       expect(got.route, `${v} ${filter}`).toBe(plain!.n);
     }
+  });
+});
+
+describe('a filter matching many rows, newest first', () => {
+  it('reads the pages a plain ordered query reads, walked or collected', async () => {
+    const many = `zm${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+    /** 60 rows sharing an organisation, older than every other row (2001), and one whose own name matches. */
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      workflowId: `registration-many-${word}-${i}`,
+      registrationStatus: i % 2 ? ('PENDING' as const) : ('DENIED' as const),
+      firstName: 'Many',
+      lastName: `Row${i}`,
+      jobTitle: 'Coordinator',
+      organizationName: `${many} Org`,
+      phoneNumber: '5550100',
+      email: `many-${i}-${word.slice(-6)}@example.org`,
+      accessControls: [],
+      lastModifiedBy: 'anonymous',
+      sysdat: new Date(Date.UTC(2001, 0, 1, 0, 0, i)),
+      workflowStartedAt: new Date(),
+    }));
+    await prisma.registration.createMany({ data: rows });
+    /** The ids of one page as a plain ordered query reads them. */
+    const expected = async (view: string, offset: number) =>
+      (
+        await prisma.$queryRawUnsafe<{ id: number }[]>(
+          `SELECT id FROM "UserRequestQueue" q WHERE ${view} AND (lower(q."organizationName") LIKE $1
+             OR lower(q."lastName") LIKE $1)
+           ORDER BY q."sysdat" DESC NULLS LAST, q."id" DESC LIMIT 25 OFFSET ${offset}`,
+          `%${many}%`,
+        )
+      ).map((r) => r.id);
+    const pages = async () => {
+      for (const [view, where, total] of [
+        ['all', 'true', 60],
+        ['pending', 'NOT q."resolved"', 30],
+        ['DENIED', `q."requestStatus" = 'DENIED'`, 30],
+      ] as const) {
+        for (const page of [1, 2, 3]) {
+          const reviewer = await signIn(api.app, 'reviewer');
+          const res = await caller(api.app)(
+            reviewer,
+            'GET',
+            `/rest/secure/user_management/user_requests/${view}?filter=${many}&page=${page}&size=25`,
+          );
+          expect(res.statusCode, res.body).toBe(200);
+          const got = res.json() as { totalElements: number; content: Array<{ id: number }> };
+          const own = await prisma.registration.count({
+            where: { lastName: { contains: many }, registrationStatus: 'PENDING' },
+          });
+          expect(got.totalElements, `${view} page ${page}`).toBe(total + (view === 'DENIED' ? 0 : own));
+          expect(
+            got.content.map((r) => r.id),
+            `${view} page ${page}`,
+          ).toEqual(await expected(where, (page - 1) * 25));
+        }
+      }
+    };
+    await pages();
+
+    // The walk itself: past the newer rows it holds the page; over the newer rows only, nothing.
+    const run = async (sql: Prisma.Sql) =>
+      (await prisma.$queryRawUnsafe<{ id: number }[]>(sql.text, ...sql.values)).map((r) => r.id);
+    const walk = userRequestQueueSql('all', { page: 1, size: 25, filter: many }, 'dateSubmitted', 'desc', 60).walk!;
+    const [newer] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM "UserRequestQueue" WHERE "sysdat" >= '2002-01-01'`,
+    );
+    expect(await run(walk(newer!.n + 1000))).toEqual(await expected('true', 0));
+    expect(await run(walk(newer!.n))).toEqual([]);
+
+    // A match in a row's own text too: the walk cannot see it, so the page is collected, the same pages.
+    await prisma.registration.create({
+      data: {
+        ...rows[0]!,
+        workflowId: `registration-many-${word}-own`,
+        registrationStatus: 'PENDING',
+        organizationName: 'Plain Org',
+        lastName: `Mc${many}`,
+        sysdat: new Date(),
+      },
+    });
+    await pages();
   });
 });

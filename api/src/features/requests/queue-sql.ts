@@ -25,6 +25,7 @@ import {
 import { Prisma } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
 import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
+import type { WalkablePageSql } from '../../shared/filtered-page';
 
 /** The queue's sort fields (000 §7) and their columns of the read model `q` ("UserRequestQueue"). */
 const SORT_COLUMNS: Record<string, string> = {
@@ -121,28 +122,34 @@ function orderKeys(field: string, dir: 'asc' | 'desc'): OrderKey[] {
  * The total of one view: without a filter, the sum of the counts kept per kind and status; with one, the
  * counts kept per kind, status and shared text of the groups the filter matches, plus the rows of the other
  * groups whose own text matches (the trigram index of "searchText"; migration 20261210000000_queue_shared_counts).
- * The two parts exclude one another, so every matching row is counted once.
+ * The two parts exclude one another, so every matching row is counted once. Filtered, the count also answers
+ * `outsideWalk` (the second part, which the page's walk cannot see) and `tableRows` (the view's size).
  */
 function countSql(status: UserRequestsStatus, filter: string | undefined): Prisma.Sql {
-  if (filter) {
-    const groups = filterParts(filter, 'c');
-    const rows = filterParts(filter, 'q');
-    const where = (alias: 'q' | 'c', ...more: Prisma.Sql[]) =>
-      Prisma.join([...viewClause(status, alias), ...more], ' AND ');
-    return Prisma.sql`SELECT ((SELECT coalesce(sum(c."n"), 0) FROM "UserRequestQueueSharedCount" c
-        WHERE ${where('c', groups.shared)})
-      + (SELECT count(*) FROM "UserRequestQueue" q WHERE ${where('q', rows.own, Prisma.sql`NOT ${rows.shared}`)}))::int AS total`;
-  }
   const view = viewClause(status, 'c');
-  const which = view.length ? Prisma.sql`WHERE ${Prisma.join(view, ' AND ')}` : Prisma.empty;
-  return Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int AS total FROM "UserRequestQueueCount" c ${which}`;
+  const kept = Prisma.sql`SELECT coalesce(sum(c."n"), 0)::int FROM "UserRequestQueueCount" c
+    ${view.length ? Prisma.sql`WHERE ${Prisma.join(view, ' AND ')}` : Prisma.empty}`;
+  if (!filter) return Prisma.sql`SELECT (${kept}) AS total`;
+  const groups = filterParts(filter, 'c');
+  const rows = filterParts(filter, 'q');
+  const where = (alias: 'q' | 'c', ...more: Prisma.Sql[]) =>
+    Prisma.join([...viewClause(status, alias), ...more], ' AND ');
+  return Prisma.sql`SELECT (s."n" + o."n")::int AS total, o."n"::int AS "outsideWalk", (${kept}) AS "tableRows"
+    FROM (SELECT coalesce(sum(c."n"), 0) AS "n" FROM "UserRequestQueueSharedCount" c WHERE ${where('c', groups.shared)}) s,
+      (SELECT count(*) AS "n" FROM "UserRequestQueue" q WHERE ${where('q', rows.own, Prisma.sql`NOT ${rows.shared}`)}) o`;
 }
 
+/** The statements of one queue page (shared/filtered-page.ts). */
+export type QueuePageSql = WalkablePageSql;
+
 /**
- * The two statements of one queue page: `rows` (the page, sorted by `field` `dir`, then newest first) and
- * `count` (every matching row). `total`, when known, lets a page past the middle be read from the end. The
- * rows are a deferred join: the page's keys first (from a covering index for the default order), then their
- * columns. `field` must be one of USER_REQUEST_SORT_FIELDS (the route's schema checks).
+ * The statements of one queue page: `rows` (the page, sorted by `field` `dir`, then newest first) and `count`
+ * (every matching row). `total`, when known, lets a page past the middle be read from the end. The rows are a
+ * deferred join: the page's keys first (from a covering index for the default order), then their columns.
+ * Filtered in the default order, also `walk`: the page's keys from the first rows of the view's index, tested
+ * on the index alone for the filter's shared part (20261210200000_queue_walk_indexes), for a filter that
+ * matches nothing else (the count's `outsideWalk` is 0). `field` must be one of USER_REQUEST_SORT_FIELDS (the
+ * route's schema checks).
  * @throws Error on an unknown sort field.
  */
 export function userRequestQueueSql(
@@ -151,14 +158,28 @@ export function userRequestQueueSql(
   field: string,
   dir: 'asc' | 'desc',
   total?: number,
-): { rows: Prisma.Sql; count: Prisma.Sql } {
+): QueuePageSql {
   const keys = orderKeys(field, dir);
   const window = deepPageWindow(q.page, q.size, total);
-  const rows = Prisma.sql`SELECT q."userRequestType", q."id", q."requestType", q."requestStatus", q."sysdat",
-      q."sysaidTicket", q."dchng", q."lastModifiedBy", q."firstName", q."lastName", q."email", q."organizationName"
-    FROM (SELECT q."userRequestType", q."id" FROM "UserRequestQueue" q ${whereClause(status, q.filter)}
-      ORDER BY ${Prisma.raw(orderByText(keys, window.reversed))} ${limitOffset(window)}) k
+  const windowOrder = Prisma.raw(orderByText(keys, window.reversed));
+  const page = (keysOf: Prisma.Sql) => Prisma.sql`SELECT q."userRequestType", q."id", q."requestType",
+      q."requestStatus", q."sysdat", q."sysaidTicket", q."dchng", q."lastModifiedBy", q."firstName", q."lastName",
+      q."email", q."organizationName"
+    FROM (${keysOf}) k
     JOIN "UserRequestQueue" q ON q."userRequestType" = k."userRequestType" AND q."id" = k."id"
     ORDER BY ${Prisma.raw(orderByText(keys))}`;
-  return { rows, count: countSql(status, q.filter) };
+  const rows = page(Prisma.sql`SELECT q."userRequestType", q."id" FROM "UserRequestQueue" q
+    ${whereClause(status, q.filter)} ORDER BY ${windowOrder} ${limitOffset(window)}`);
+  const view = viewClause(status, 'q');
+  const filter = q.filter;
+  const walk =
+    filter && field === 'dateSubmitted' && dir === 'desc'
+      ? (walked: number) =>
+          page(Prisma.sql`SELECT q."userRequestType", q."id" FROM (
+              SELECT q."userRequestType", q."id", q."sysdat", q."requestStatus", q."sharedText" FROM "UserRequestQueue" q
+              ${view.length ? Prisma.sql`WHERE ${Prisma.join(view, ' AND ')}` : Prisma.empty}
+              ORDER BY ${windowOrder} LIMIT ${walked}) q
+            WHERE ${filterParts(filter, 'q').shared} ORDER BY ${windowOrder} ${limitOffset(window)}`)
+      : undefined;
+  return { rows, count: countSql(status, q.filter), window, walk };
 }

@@ -11,14 +11,16 @@ import type { PrismaClient } from '@portal/db';
 import type { Deps } from '../../deps';
 import { toPage } from '../../http/page';
 import { pageAndCount } from '../../shared/sql';
+import { countThenPage } from '../../shared/filtered-page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { QueueCountSchema, QueueRowSchema, USER_REQUEST_SORT_FIELDS, userRequestQueueSql } from './queue-sql';
 
 export { USER_REQUEST_SORT_FIELDS } from './queue-sql';
 
 /**
- * One queue page (raw SQL with zod-parsed rows: queue-sql.ts, on the hot-read pool, shared/sql.ts; the first
- * page and the count side by side, a deeper page after the count: pageAndCount).
+ * One queue page (raw SQL with zod-parsed rows: queue-sql.ts, on the hot-read pool, shared/sql.ts; unfiltered,
+ * the first page and the count side by side, a deeper page after the count: pageAndCount; filtered, the count
+ * first: countThenPage).
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function listUserRequests(
@@ -27,14 +29,16 @@ export async function listUserRequests(
   q: PageQuery,
 ): Promise<Page<UserRequestRow>> {
   const [field = 'dateSubmitted', dir = 'desc'] = (q.sort ?? 'dateSubmitted,desc').split(',');
-  const { count, rows } = await pageAndCount(
-    prisma,
-    (total) => userRequestQueueSql(status, q, field, dir as 'asc' | 'desc', total),
-    q.page,
-    // A filter's best plan depends on its text (the trigram index, or the order's index for a common term):
-    // planned for its values each time, never one generic plan.
-    { prepare: !q.filter },
-  );
+  const build = (total?: number) => userRequestQueueSql(status, q, field, dir as 'asc' | 'desc', total);
+  // A filter's best plan depends on its text (the trigram index, or the order's index for a common term):
+  // planned for its values each time, never one generic plan. Filtered, the count comes first and says
+  // whether the page may walk the view's index (shared/filtered-page.ts).
+  const { total, rows } = q.filter
+    ? await countThenPage(prisma, build, { prepare: false })
+    : await pageAndCount(prisma, build, q.page).then((both) => ({
+        total: QueueCountSchema.parse(both.count)[0]!.total,
+        rows: both.rows,
+      }));
   return toPage(
     z
       .array(QueueRowSchema)
@@ -53,7 +57,7 @@ export async function listUserRequests(
         email: r.email,
         organizationName: r.organizationName,
       })),
-    QueueCountSchema.parse(count)[0]!.total,
+    total,
     q,
     `${field},${dir}`,
   );
