@@ -29,6 +29,14 @@ ALTER TABLE "UserRequestQueue" ADD COLUMN "sharedText" text
 
 CREATE INDEX "UserRequestQueue_sharedText_trgm_idx" ON "UserRequestQueue" USING GIN ("sharedText" gin_trgm_ops);
 
+-- The slot a row was counted in (its inserting backend's pid modulo 16, as for every kept count). The row leaves
+-- its group from the same slot, so a group's slot returns to 0 when its rows are gone and is then removed: the
+-- open groups are many and short-lived (a new request's last modifier is its requester), and counting them out
+-- in other slots would leave a +1 and a -1 behind for each, for good. The trigger functions of
+-- 20261202000000_growth_read_models insert without a column list, so the column takes its default (the rows
+-- already there take the value of the migration's backend).
+ALTER TABLE "UserRequestQueue" ADD COLUMN "countSlot" smallint NOT NULL DEFAULT (pg_backend_pid() % 16);
+
 CREATE TABLE "UserRequestQueueSharedCount" (
   "userRequestType" text NOT NULL,
   "requestStatus" text NOT NULL,
@@ -42,29 +50,35 @@ CREATE TABLE "UserRequestQueueSharedCount" (
 CREATE INDEX "UserRequestQueueSharedCount_sharedText_trgm_idx" ON "UserRequestQueueSharedCount"
   USING GIN ("sharedText" gin_trgm_ops);
 
--- Kept by the queue table's own triggers, in the writer's slot (its backend pid modulo 16, as for every kept
--- count), groups in one order so concurrent writers never deadlock. An update (a person's new organisation,
--- written by "user_request_queue_person") moves its rows from their old group to their new one.
+-- Kept by the queue table's own triggers, groups in one order so concurrent writers never deadlock within a
+-- statement. An update (a person's new organisation, written by "user_request_queue_person") moves its rows
+-- from their old group to their new one, in their own slot. A slot left at 0 is removed.
 CREATE FUNCTION "user_request_queue_shared_count"() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
   IF TG_OP = ''INSERT'' THEN
     INSERT INTO "UserRequestQueueSharedCount" AS c ("userRequestType", "requestStatus", "resolved", "sharedText", "slot", "n")
-    SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", pg_backend_pid() % 16, count(*)
-    FROM new_rows GROUP BY 1, 2, 4 ORDER BY 1, 2, 4
+    SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", "countSlot", count(*)
+    FROM new_rows GROUP BY 1, 2, 4, 5 ORDER BY 1, 2, 4, 5
     ON CONFLICT ("userRequestType", "requestStatus", "sharedText", "slot") DO UPDATE SET "n" = c."n" + excluded."n"\073
+    RETURN NULL\073
   ELSIF TG_OP = ''DELETE'' THEN
     INSERT INTO "UserRequestQueueSharedCount" AS c ("userRequestType", "requestStatus", "resolved", "sharedText", "slot", "n")
-    SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", pg_backend_pid() % 16, -count(*)
-    FROM old_rows GROUP BY 1, 2, 4 ORDER BY 1, 2, 4
+    SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", "countSlot", -count(*)
+    FROM old_rows GROUP BY 1, 2, 4, 5 ORDER BY 1, 2, 4, 5
     ON CONFLICT ("userRequestType", "requestStatus", "sharedText", "slot") DO UPDATE SET "n" = c."n" + excluded."n"\073
   ELSE
     INSERT INTO "UserRequestQueueSharedCount" AS c ("userRequestType", "requestStatus", "resolved", "sharedText", "slot", "n")
-    SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", pg_backend_pid() % 16, sum(d)
-    FROM (SELECT "userRequestType", "requestStatus", "resolved", "sharedText", 1 AS d FROM new_rows
-      UNION ALL SELECT "userRequestType", "requestStatus", "resolved", "sharedText", -1 FROM old_rows) moved
-    GROUP BY 1, 2, 4 HAVING sum(d) <> 0 ORDER BY 1, 2, 4
+    SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", "countSlot", sum(d)
+    FROM (SELECT "userRequestType", "requestStatus", "resolved", "sharedText", "countSlot", 1 AS d FROM new_rows
+      UNION ALL
+      SELECT "userRequestType", "requestStatus", "resolved", "sharedText", "countSlot", -1 FROM old_rows) moved
+    GROUP BY 1, 2, 4, 5 HAVING sum(d) <> 0 ORDER BY 1, 2, 4, 5
     ON CONFLICT ("userRequestType", "requestStatus", "sharedText", "slot") DO UPDATE SET "n" = c."n" + excluded."n"\073
   END IF\073
+  DELETE FROM "UserRequestQueueSharedCount" c
+    USING (SELECT DISTINCT "userRequestType", "requestStatus", "sharedText", "countSlot" FROM old_rows) o
+    WHERE c."userRequestType" = o."userRequestType" AND c."requestStatus" = o."requestStatus"
+      AND c."sharedText" = o."sharedText" AND c."slot" = o."countSlot" AND c."n" = 0\073
   RETURN NULL\073
 END ';
 
@@ -77,5 +91,5 @@ CREATE TRIGGER "UserRequestQueue_shared_count_del" AFTER DELETE ON "UserRequestQ
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "user_request_queue_shared_count"();
 
 INSERT INTO "UserRequestQueueSharedCount"
-SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", 0, count(*) FROM "UserRequestQueue"
-GROUP BY 1, 2, 4;
+SELECT "userRequestType", "requestStatus", bool_or("resolved"), "sharedText", "countSlot", count(*)
+FROM "UserRequestQueue" GROUP BY 1, 2, 4, 5;

@@ -135,6 +135,19 @@ describe('the queue total of a filter', () => {
 
     await prisma.registration.deleteMany({ where: { workflowId: `registration-total-${word}-1` } });
     expect(await totals('all', word)).toEqual({ route: 5, plain: 5 });
+
+    // Rows leave a group from the slot they were counted in: no slot is left at 0 or below, and the kept
+    // counts add up to the rows.
+    const [kept] = await prisma.$queryRawUnsafe<{ notPositive: number; n: number }[]>(
+      `SELECT count(*) FILTER (WHERE "n" <= 0)::int AS "notPositive", coalesce(sum("n"), 0)::int AS "n"
+       FROM "UserRequestQueueSharedCount" WHERE "sharedText" LIKE $1`,
+      `%${word}%`,
+    );
+    const [live] = await prisma.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS "n" FROM "UserRequestQueue" WHERE "sharedText" LIKE $1`,
+      `%${word}%`,
+    );
+    expect(kept).toEqual({ notPositive: 0, n: live!.n });
   });
 
   it('counts a status or kind named by the filter from the shared counts', async () => {
