@@ -13,7 +13,8 @@ const QUEUE_STATUSES = UserRequestsStatusSchema.options;
 
 /** One list view to time: a name and the URL of its first page (`page=1` is replaced for the last page). */
 export interface ListView {
-  list: 'queue' | 'users' | 'audit';
+  /** 'baseline': a secure call that reads no list, timed beside them (the host's own pace at each size). */
+  list: 'queue' | 'users' | 'audit' | 'baseline';
   view: string;
   url: string;
 }
@@ -34,6 +35,7 @@ export const LIST_VIEWS: ListView[] = [
   { list: 'audit', view: 'all', url: auditUrl() },
   { list: 'audit', view: 'filter none', url: auditUrl(`&filter=${ABSENT_TERM}`) },
   { list: 'audit', view: 'filter 1%', url: auditUrl(`&filter=${RARE_TERM}`) },
+  { list: 'baseline', view: 'granted permissions', url: '/rest/secure/user_capabilities/granted_permissions' },
 ];
 
 /** One measured figure: a view's page at a size. */
@@ -66,11 +68,12 @@ export async function measureLists(opts: {
   try {
     const pages: Array<{ view: ListView; page: 'first' | 'last'; url: string; matching: number; p95s: number[] }> = [];
     for (const v of LIST_VIEWS) {
-      const first = JSON.parse((await client.get(v.url)).toString()) as { totalPages: number; totalElements: number };
-      const matching = first.totalElements;
+      // The baseline call answers no page: no total, no last page.
+      const first = JSON.parse((await client.get(v.url)).toString()) as { totalPages?: number; totalElements?: number };
+      const matching = first.totalElements ?? 0;
       pages.push({ view: v, page: 'first', url: v.url, matching, p95s: [] });
       // Filtered views are timed at their first page only (the issue's "a filtered page").
-      if (!v.view.startsWith('filter') && first.totalPages > 1)
+      if (!v.view.startsWith('filter') && (first.totalPages ?? 0) > 1)
         pages.push({
           view: v,
           page: 'last',

@@ -130,6 +130,14 @@ async function main(): Promise<void> {
         ),
       );
     }
+    // The same rounds' secure call that reads no list: how fast the host itself answered at each size.
+    console.log('\nbaseline (no target: what the host and one secure call cost at each size)');
+    console.table(
+      tableOf(
+        figures.filter((f) => f.list === 'baseline'),
+        [],
+      ).map(({ target: _target, ...row }) => row),
+    );
     const other = {
       reportRows: SIZES[SIZES.length - 1],
       reportMb: round(report.bytes / 1e6),
