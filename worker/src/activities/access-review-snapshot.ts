@@ -60,10 +60,13 @@ export function createAccessReviewSnapshotActivities(prisma: PrismaClient): Snap
    * number of rows), so the first reviewer pages are read in index order rather than by sorting the campaign.
    */
   async function openAccessReview(input: OpenCampaignInput): Promise<OpenCampaignResult> {
-    await prisma.$executeRaw`ANALYZE "AccessReviewItem"`;
+    // SKIP_LOCKED: another campaign's VACUUM of the items may run for minutes, and ANALYZE would queue behind
+    // it; skipped, the statistics are autovacuum's, and the first pages may be sorted rather than walked.
+    await prisma.$executeRaw`ANALYZE (SKIP_LOCKED) "AccessReviewItem"`;
     // VACUUM marks the new pages all-visible, so a page's skipped rows are judged from the index alone. It may
-    // take long on a large table and PostgreSQL's autovacuum does it anyway: the campaign does not wait for it.
-    prisma.$executeRaw`VACUUM "AccessReviewItem"`.catch((err: unknown) => {
+    // take long on a large table and PostgreSQL's autovacuum does it anyway: the campaign does not wait for it,
+    // nor does it queue behind one already running.
+    prisma.$executeRaw`VACUUM (SKIP_LOCKED) "AccessReviewItem"`.catch((err: unknown) => {
       console.warn(`access review ${input.campaignId}: VACUUM of the items left to autovacuum: ${String(err)}`);
     });
     return prisma.$transaction(async (tx) => {
