@@ -51,7 +51,6 @@ function matchingUsers(
 ): Prisma.Sql {
   if (site.siteCode || site.laoCode || site.unaffiliated) return siteUsers(inactive, filter, site);
   if (!filter) return Prisma.sql`(SELECT * FROM "PortalUser" p WHERE p."inactive" = ${inactive}) u`;
-  const like = containsPattern(filter);
   const lower = containsPattern(filter.toLowerCase());
   const [person, others] = otherOrganizations
     ? [
@@ -62,10 +61,18 @@ function matchingUsers(
   return Prisma.sql`(SELECT p.* FROM "PortalUser" p WHERE p."inactive" = ${inactive} AND ${person}
     UNION
     SELECT p.* FROM "PortalUser" p
-      WHERE p."inactive" = ${inactive} ${others} AND p."id" IN (SELECT a."portalUserId" FROM "UserAccess" a
-        WHERE NOT a."inactive" AND (
-          a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
-          OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like})))) u`;
+      WHERE p."inactive" = ${inactive} ${others} AND p."id" IN (${siteHolders(filter)})) u`;
+}
+
+/**
+ * The users whose current access records name a site code or LAO code containing `filter` (case-insensitive),
+ * through the Site table and the GIN indexes of the records' arrays.
+ */
+function siteHolders(filter: string): Prisma.Sql {
+  const like = containsPattern(filter);
+  return Prisma.sql`SELECT a."portalUserId" FROM "UserAccess" a WHERE NOT a."inactive" AND (
+    a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
+    OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like}))`;
 }
 
 /**
@@ -73,12 +80,9 @@ function matchingUsers(
  * matching site code or LAO code (checked per row, against the few matching sites' holders).
  */
 function personMatches(filter: string): Prisma.Sql {
-  const like = containsPattern(filter);
   const lower = containsPattern(filter.toLowerCase());
   return Prisma.sql`(${SEARCH_TEXT} LIKE ${lower} OR ${ORGANIZATION} LIKE ${lower}
-    OR p."id" IN (SELECT a."portalUserId" FROM "UserAccess" a WHERE NOT a."inactive" AND (
-      a."siteCodes" && ARRAY(SELECT s."siteCode"::text FROM "Site" s WHERE s."siteCode" ILIKE ${like})
-      OR a."laoIds" && ARRAY(SELECT s."laoCode"::text FROM "Site" s WHERE s."laoCode" ILIKE ${like}))))`;
+    OR p."id" IN (${siteHolders(filter)}))`;
 }
 
 /** The site filter of GET users (contract/src/users.ts; the proxy page, 001 §2.7). */
