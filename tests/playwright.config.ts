@@ -15,7 +15,12 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: true,
   retries: 0,
-  reporter: [['list'], ['html', { outputFolder: './artifacts/report', open: 'never' }]],
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: './artifacts/report', open: 'never' }],
+    // Per-journey durations for npm test's timing table (scripts/src/test-run).
+    ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ?? './artifacts/report.json' }],
+  ],
   use: {
     baseURL: process.env.PORTAL_URL,
     screenshot: 'on',

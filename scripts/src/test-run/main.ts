@@ -1,0 +1,192 @@
+/**
+ * `npm test` after install (scripts/test.sh runs install first and passes its seconds): lint and format
+ * beside the type checks (each one core), then each vitest project, then the Playwright journeys. Stops at
+ * the first failing phase. Always ends with the timing table (`timings.ts`), written also to
+ * `test-results/timings.json`, and the check that no process of the run is still alive (`leftovers.ts`).
+ * Exits 1 when a phase failed or something was left behind.
+ *
+ * Usage: node --import tsx scripts/src/test-run/main.ts [--install-ms N]
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { leftoversAfter, RUN_MARKER, selfAndAncestors } from './leftovers';
+import {
+  BUDGET_SECONDS,
+  formatTable,
+  type ItemTiming,
+  type PhaseTiming,
+  playwrightItems,
+  type Timings,
+  vitestItems,
+} from './timings';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const RESULTS = path.join(ROOT, 'test-results');
+
+/** A command of a phase; `quiet` buffers its output and prints it when it ends (for phases run side by side). */
+interface Step {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/** Runs the steps one after another; resolves false at the first one that fails. */
+function runSteps(steps: Step[], label: string | null): Promise<boolean> {
+  return steps.reduce<Promise<boolean>>(
+    (prev, step) =>
+      prev.then(
+        (ok) =>
+          ok &&
+          new Promise<boolean>((resolve) => {
+            const child = spawn(step.command, step.args, {
+              cwd: ROOT,
+              env: { ...process.env, ...step.env },
+              stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
+            });
+            let buffered = '';
+            child.stdout?.on('data', (d: Buffer) => (buffered += d.toString()));
+            child.stderr?.on('data', (d: Buffer) => (buffered += d.toString()));
+            child.on('error', (err) => {
+              buffered += `${err.message}\n`;
+            });
+            child.on('close', (code) => {
+              if (label && buffered) process.stdout.write(buffered.replace(/^(?=.)/gm, `[${label}] `));
+              resolve(code === 0);
+            });
+          }),
+      ),
+    Promise.resolve(true),
+  );
+}
+
+const readJson = (file: string): unknown => {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
+/** The vitest projects of vitest.config.ts, in its order: run one by one so each has its own row. */
+async function vitestProjects(): Promise<string[]> {
+  const config = (await import(path.join(ROOT, 'vitest.config.ts'))) as {
+    default: { test?: { projects?: Array<{ test?: { name?: string } }> } };
+  };
+  return (config.default.test?.projects ?? []).flatMap((p) => (p.test?.name ? [p.test.name] : []));
+}
+
+async function main(): Promise<number> {
+  const installArg = process.argv.indexOf('--install-ms');
+  const installSeconds = installArg > 0 ? Number(process.argv[installArg + 1]) / 1000 : NaN;
+  const runId = crypto.randomUUID();
+  process.env[RUN_MARKER] = runId;
+  fs.mkdirSync(RESULTS, { recursive: true });
+
+  const phases: PhaseTiming[] = [];
+  const items: ItemTiming[] = [];
+  const startedAt = new Date();
+  const timed = async (names: string[], run: () => Promise<boolean[]>): Promise<boolean> => {
+    const t0 = performance.now();
+    const oks = await run();
+    const seconds = (performance.now() - t0) / 1000;
+    names.forEach((name, i) => phases.push({ name, seconds, ok: oks[i] ?? false }));
+    return oks.every(Boolean);
+  };
+
+  // Lint and the type checks each keep one core busy: side by side they take the longer one's time.
+  console.log('== lint and format, type checks (side by side; output shown as each ends)');
+  let ok = await timed(['lint and format + type checks'], async () => {
+    const t0 = performance.now();
+    const lint = runSteps(
+      [
+        { command: 'npx', args: ['eslint', '.'] },
+        { command: 'npx', args: ['prettier', '--check', '.', '--log-level', 'warn'] },
+      ],
+      'lint',
+    ).then((r) => ((lintSeconds = (performance.now() - t0) / 1000), r));
+    const types = runSteps(
+      [{ command: 'npm', args: ['run', 'typecheck', '--workspaces', '--if-present'] }],
+      'types',
+    ).then((r) => ((typeSeconds = (performance.now() - t0) / 1000), r));
+    return [(await lint) && (await types)];
+  });
+  phases.push({ name: '  of which lint and format', seconds: lintSeconds, ok });
+  phases.push({ name: '  of which type checks', seconds: typeSeconds, ok });
+
+  for (const project of await vitestProjects()) {
+    if (!ok) break;
+    console.log(`== vitest: ${project}`);
+    const report = path.join(RESULTS, `vitest-${project}.json`);
+    fs.rmSync(report, { force: true });
+    ok = await timed([`vitest ${project}`], async () => [
+      await runSteps(
+        [
+          {
+            command: 'npx',
+            args: [
+              'vitest',
+              'run',
+              '--project',
+              project,
+              '--reporter=default',
+              '--reporter=json',
+              `--outputFile.json=${report}`,
+            ],
+          },
+        ],
+        null,
+      ),
+    ]);
+    items.push(...vitestItems(readJson(report), project, ROOT));
+  }
+
+  if (ok) {
+    console.log('== browser journeys (Playwright, Debian Chromium)');
+    const report = path.join(RESULTS, 'playwright.json');
+    fs.rmSync(report, { force: true });
+    ok = await timed(['playwright'], async () => [
+      await runSteps(
+        [
+          {
+            command: 'npx',
+            args: ['playwright', 'test', '-c', 'tests/playwright.config.ts'],
+            env: { PLAYWRIGHT_JSON_OUTPUT_FILE: report },
+          },
+        ],
+        null,
+      ),
+    ]);
+    items.push(...playwrightItems(readJson(report), 'tests/e2e'));
+  }
+
+  const afterInstall = phases.filter((p) => !p.name.startsWith(' ')).reduce((n, p) => n + p.seconds, 0);
+  const timings: Timings = {
+    startedAt: startedAt.toISOString(),
+    afterInstallSeconds: afterInstall,
+    budgetSeconds: BUDGET_SECONDS,
+    phases: [
+      ...(Number.isFinite(installSeconds) ? [{ name: 'install', seconds: installSeconds, ok: true }] : []),
+      ...phases,
+    ],
+    items,
+  };
+  fs.writeFileSync(path.join(RESULTS, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+  console.log(formatTable(timings));
+
+  const left = await leftoversAfter(runId, selfAndAncestors());
+  if (left.length > 0) {
+    console.log('== left behind: processes of this run still alive after it ended');
+    for (const l of left)
+      console.log(`  pid ${l.pid}${l.ports.length ? ` ports ${l.ports.join(',')}` : ''}: ${l.command.slice(0, 200)}`);
+    return 1;
+  }
+  console.log('== nothing left behind: no process of this run is alive, no port of it is held');
+  return ok ? 0 : 1;
+}
+
+let lintSeconds = 0;
+let typeSeconds = 0;
+
+process.exitCode = await main();
