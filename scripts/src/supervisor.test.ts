@@ -138,9 +138,8 @@ describe('supervise', () => {
     const slow: RestartPolicy = { initialDelayMs: 500, maxDelayMs: 500, resetAfterMs: 60_000 };
     const { supervised, runs, untilEvents } = harness(() => EXIT_AT_ONCE, slow);
     await untilEvents(1);
-    const stopping = Date.now();
     await supervised.stop();
-    expect(Date.now() - stopping).toBeLessThan(100);
+    // Past the 500 ms backoff: a restart that was not cancelled would have run by now.
     await sleep(800);
 
     expect(runs).toHaveLength(1);

@@ -127,7 +127,6 @@ describe('the load-all call (000 §9: page 1, size 1,000,000)', () => {
     expect(active).toBeGreaterThan(MANY);
     await api.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = api.app.server.address() as AddressInfo;
-    const started = Date.now();
     const res = await fetch(
       `http://127.0.0.1:${port}/rest/secure/user_management/users?page=1&size=${USERS_LOAD_ALL_SIZE}`,
       { headers: { cookie: admin.cookie, 'x-xsrf-token': admin.xsrf } },
@@ -142,7 +141,6 @@ describe('the load-all call (000 §9: page 1, size 1,000,000)', () => {
     for await (const chunk of res.body!) chunks.push(decoder.decode(chunk, { stream: true }));
     expect(chunks.length).toBeGreaterThan(10);
     const page = JSON.parse(chunks.join(''));
-    const elapsed = Date.now() - started;
     expect(page).toMatchObject({
       totalElements: active,
       numberOfElements: active,
@@ -165,7 +163,5 @@ describe('the load-all call (000 §9: page 1, size 1,000,000)', () => {
         (content[i - 1]!.lastName === r.lastName && content[i - 1]!.id < r.id),
     );
     expect(sorted).toBe(true);
-    // A bound that catches a pathological plan, not a benchmark (tests/bench measures the list's speed).
-    expect(elapsed).toBeLessThan(60_000);
   }, 120_000);
 });

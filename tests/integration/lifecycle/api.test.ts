@@ -177,7 +177,8 @@ describe('saves: deadline, busy and stale (rule 6)', () => {
       const reviewer = await signIn(idle.app, 'reviewer');
       const started = Date.now();
       const first = await save(idle, reviewer, request, 0, 'IN_PROGRESS', 'attempt-aaaa-0001');
-      expect(Date.now() - started).toBeLessThan(6_000);
+      // The save waited out its deadline before answering 202 (a lower bound: a busy machine may answer later).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500 - 50);
       expect(first.statusCode).toBe(202);
       expect(first.json()).toEqual({ status: 'PROCESSING', message: MESSAGES.access.reviewProcessing });
 

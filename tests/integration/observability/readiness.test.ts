@@ -95,7 +95,9 @@ describe('readiness', () => {
     const { body, ms } = await untilReadyz(503);
     expect(body.failed).toEqual(['ldap']);
     expect(body.checks.ldap).toBe(`unreachable: no answer within ${TIMEOUT_MS} ms`);
-    expect(ms).toBeLessThan(TIMEOUT_MS + 2_000);
+    // The check gave up at its deadline, not before: its own message names it, and the call waited it out.
+    // No upper bound on wall-clock time here: a busy machine may answer later (speed is npm run bench's).
+    expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     ldap.heal();
     await untilReadyz(200);
   });
