@@ -28,7 +28,12 @@ export async function cloneDatabase(): Promise<{ url: string; drop: () => Promis
   if (!template) throw new Error('the global setup provided no DATABASE_TEMPLATE to clone');
   const name = `hostile_${crypto.randomBytes(4).toString('hex')}`;
   const admin = createPrisma(withDatabase(source, 'postgres'));
-  await admin.$executeRawUnsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  try {
+    await admin.$executeRawUnsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  } catch (err) {
+    await admin.$disconnect();
+    throw err;
+  }
   return {
     url: withDatabase(source, name),
     drop: async () => {
@@ -66,7 +71,9 @@ export interface ChangeWatch {
  * (did any row outside MAY_CHANGE change between two moments) in one indexed read. An UPDATE that leaves
  * the row's text as it was is not logged, as a digest of the rows' text would not have seen it. A change
  * counts when its transaction was not yet committed at `mark`, whatever its order of id: what a digest
- * taken at `mark` would not have held and one taken now would. Rolled-back writes leave no log row.
+ * taken at `mark` would not have held and one taken now would. Rolled-back writes leave no log row. It is
+ * stricter than a digest in two ways only: a committed write undone later in the window, and a TRUNCATE of
+ * an empty table, are changes too.
  */
 export async function watchChanges(prisma: PrismaClient): Promise<ChangeWatch> {
   const tables = await prisma.$queryRaw<Array<{ name: string }>>`
