@@ -7,7 +7,41 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { createPrisma } from '@portal/db';
 import { resolveTemporalBinary, startStack } from '@portal/scripts';
+
+/**
+ * Copies the seeded database, once and before any test file runs, into `<name>_template`, which no one may
+ * connect to. The files that want a database of their own clone it (CREATE DATABASE ... TEMPLATE): PostgreSQL
+ * refuses to copy a database while anyone else is connected to it, and the seeded one is always busy once the
+ * files run, side by side. @returns the template's name.
+ */
+async function makeTemplate(databaseUrl: string): Promise<string> {
+  const source = new URL(databaseUrl);
+  const sourceName = source.pathname.slice(1);
+  const template = `${sourceName}_template`;
+  source.pathname = '/postgres';
+  const admin = createPrisma(source.toString());
+  try {
+    // The seeding's own connections may still be closing: wait for them, not for a fixed time.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await admin.$executeRawUnsafe(`CREATE DATABASE "${template}" TEMPLATE "${sourceName}"`);
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) {
+          throw new Error(`the seeded database ${sourceName} stayed in use for 60 s: no template copy`, { cause: err });
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    await admin.$executeRawUnsafe(`ALTER DATABASE "${template}" WITH ALLOW_CONNECTIONS false`);
+  } finally {
+    await admin.$disconnect();
+  }
+  return template;
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-it-'));
@@ -24,8 +58,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     handleSignals: false,
     log: () => {},
   });
+  let databaseTemplate: string;
+  try {
+    databaseTemplate = await makeTemplate(stack.portalEnv.DATABASE_URL!);
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
   project.provide('stackEnv', {
     ...(stack.portalEnv as Record<string, string>),
+    // A pristine copy of the seeded database, for cloneDatabase() (hostile/walker-support.ts).
+    DATABASE_TEMPLATE: databaseTemplate,
     TEMPORAL_BIN: resolveTemporalBinary(),
     MAIL_API_URL: stack.urls.mailApi ?? stack.portalEnv.MAIL_UI_URL ?? '',
     // 000 §1: the test environment's single sign-on project id.
