@@ -12,4 +12,4 @@ install_start=$(date +%s%N)
 bash scripts/install.sh
 install_ms=$((($(date +%s%N) - install_start) / 1000000))
 
-exec node --import tsx scripts/src/test-run/main.ts --install-ms "$install_ms"
+exec node --import tsx scripts/src/test-run/main.ts --install-ms "$install_ms" "$@"

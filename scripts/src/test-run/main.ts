@@ -5,7 +5,9 @@
  * `test-results/timings.json`, and the check that no process of the run is still alive (`leftovers.ts`).
  * Exits 1 when a phase failed or something was left behind.
  *
- * Usage: node --import tsx scripts/src/test-run/main.ts [--install-ms N]
+ * Usage: node --import tsx scripts/src/test-run/main.ts [--install-ms N] [--only checks,unit,...,playwright]
+ * (`--only` runs just the named phases: `checks` for lint and types, a vitest project's name, `playwright`;
+ * `npm test -- --only integration` passes it through).
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -80,6 +82,9 @@ async function vitestProjects(): Promise<string[]> {
 async function main(): Promise<number> {
   const installArg = process.argv.indexOf('--install-ms');
   const installSeconds = installArg > 0 ? Number(process.argv[installArg + 1]) / 1000 : NaN;
+  const onlyArg = process.argv.indexOf('--only');
+  const only = onlyArg > 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',')) : null;
+  const wanted = (phase: string) => !only || only.has(phase);
   const runId = crypto.randomUUID();
   process.env[RUN_MARKER] = runId;
   fs.mkdirSync(RESULTS, { recursive: true });
@@ -95,27 +100,33 @@ async function main(): Promise<number> {
     return oks.every(Boolean);
   };
 
-  // Lint and the type checks each keep one core busy: side by side they take the longer one's time.
-  console.log('== lint and format, type checks (side by side; output shown as each ends)');
-  let ok = await timed(['lint and format + type checks'], async () => {
-    const t0 = performance.now();
-    const lint = runSteps(
-      [
-        { command: 'npx', args: ['eslint', '.'] },
-        { command: 'npx', args: ['prettier', '--check', '.', '--log-level', 'warn'] },
-      ],
-      'lint',
-    ).then((r) => ((lintSeconds = (performance.now() - t0) / 1000), r));
-    const types = runSteps(
-      [{ command: 'npm', args: ['run', 'typecheck', '--workspaces', '--if-present'] }],
-      'types',
-    ).then((r) => ((typeSeconds = (performance.now() - t0) / 1000), r));
-    return [(await lint) && (await types)];
-  });
-  phases.push({ name: '  of which lint and format', seconds: lintSeconds, ok });
-  phases.push({ name: '  of which type checks', seconds: typeSeconds, ok });
+  // Lint, the type check of the Node packages with the tests, and the web app's each keep one core busy:
+  // side by side they take the longest one's time, and each file is checked once (tsconfig.check.json).
+  if (wanted('checks')) console.log('== lint and format, type checks (side by side; output shown as each ends)');
+  const since = performance.now();
+  const part = (name: string, steps: Step[]) =>
+    runSteps(steps, name).then((passed) => {
+      sides.push({ name: `  of which ${name}`, seconds: (performance.now() - since) / 1000, ok: passed });
+      return passed;
+    });
+  const sides: PhaseTiming[] = [];
+  let ok =
+    !wanted('checks') ||
+    (await timed(['lint and format + type checks'], async () => [
+      (
+        await Promise.all([
+          part('lint and format', [
+            { command: 'npx', args: ['eslint', '.'] },
+            { command: 'npx', args: ['prettier', '--check', '.', '--log-level', 'warn'] },
+          ]),
+          part('types (packages, tests)', [{ command: 'npx', args: ['tsc', '--noEmit', '-p', 'tsconfig.check.json'] }]),
+          part('types (web)', [{ command: 'npx', args: ['tsc', '--noEmit', '-p', 'web'] }]),
+        ])
+      ).every(Boolean),
+    ]));
+  phases.push(...sides);
 
-  for (const project of await vitestProjects()) {
+  for (const project of (await vitestProjects()).filter(wanted)) {
     if (!ok) break;
     console.log(`== vitest: ${project}`);
     const report = path.join(RESULTS, `vitest-${project}.json`);
@@ -142,7 +153,7 @@ async function main(): Promise<number> {
     items.push(...vitestItems(readJson(report), project, ROOT));
   }
 
-  if (ok) {
+  if (ok && wanted('playwright')) {
     console.log('== browser journeys (Playwright, Debian Chromium)');
     const report = path.join(RESULTS, 'playwright.json');
     fs.rmSync(report, { force: true });
@@ -185,8 +196,5 @@ async function main(): Promise<number> {
   console.log('== nothing left behind: no process of this run is alive, no port of it is held');
   return ok ? 0 : 1;
 }
-
-let lintSeconds = 0;
-let typeSeconds = 0;
 
 process.exitCode = await main();
