@@ -31,7 +31,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['web/src/**/*.test.tsx'],
           setupFiles: ['web/src/testing/setup.ts'],
-          testTimeout: 20_000,
+          testTimeout: 60_000,
         },
       },
     ],

@@ -5,8 +5,13 @@
  */
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy* and waitFor give up after this long (testing-library's default is 1 s). A wait is a deadline for
+// something that must happen, never a speed check: on a busy machine a render may take seconds, and the
+// wait still returns as soon as its condition holds (speed belongs to npm run bench).
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();

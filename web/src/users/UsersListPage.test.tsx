@@ -85,7 +85,7 @@ describe('UsersListPage', () => {
     const { user, router } = renderList('/app/users?page=3');
     await screen.findByText('1 of 1 records shown');
     await user.type(screen.getByRole('textbox', { name: 'Filter users' }), 'Liai');
-    await waitFor(() => expect(router.state.location.search).toBe('?filter=Liai'), { timeout: 2000 });
+    await waitFor(() => expect(router.state.location.search).toBe('?filter=Liai'));
     await waitFor(() => expect(params(api.calls.at(-1)!.search)).toMatchObject({ filter: 'Liai', page: '1' }));
   });
 });

@@ -69,8 +69,6 @@ describe('Access review campaign', () => {
     expect(
       await screen.findByText(
         'The campaign closed: 2 access record(s) removed, 8 kept, 0 changed since the review started.',
-        {},
-        { timeout: 5000 },
       ),
     ).toBeVisible();
     expect(screen.queryByText(ACCESS_REVIEW_MESSAGES.closing)).toBeNull();
@@ -86,12 +84,10 @@ describe('Access review campaign', () => {
     expect(
       await screen.findByText(
         'The campaign closed: 2 access record(s) removed, 8 kept, 0 changed since the review started.',
-        {},
-        { timeout: 8000 },
       ),
     ).toBeVisible();
     expect(screen.getByTestId('campaign-status')).toHaveTextContent('Closed');
-  }, 15_000);
+  });
 
   it('saves the decisions under the name the server gives', async () => {
     mockApi({

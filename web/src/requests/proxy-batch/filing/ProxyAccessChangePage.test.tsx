@@ -79,7 +79,7 @@ describe('the proxy access-change page', () => {
     const { router } = render('/app/proxy-access-change-request');
     await waitFor(() => expect(router.state.location.search).toBe('?batch=7'));
     expect(await screen.findByText('Submitting 1 of 2 users')).toBeInTheDocument();
-    expect(await screen.findByText(PROXY_MESSAGES.submitted(2, 2, 0), {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(PROXY_MESSAGES.submitted(2, 2, 0))).toBeInTheDocument();
     expect(screen.getByText(PROXY_MESSAGES.submittedTitle)).toBeInTheDocument();
     expect(api.callsTo(`GET ${BASE}/7`).length).toBeGreaterThanOrEqual(2);
     expect(screen.getByRole('button', { name: 'Submit Another Request' })).toBeInTheDocument();
