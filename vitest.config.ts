@@ -5,6 +5,23 @@
  */
 import { defineConfig } from 'vitest/config';
 
+/** How many integration files run at once (the `integration` project). */
+const INTEGRATION_WORKERS = 3;
+
+/**
+ * The integration files that cannot share the test stack with files running beside them, run one at a time
+ * by the `integration-alone` project (every other file of tests/integration runs in `integration`, several at
+ * once). A new file goes here only for a reason written beside it: it stops, freezes or kills something other
+ * files use, or it needs the shared data quiet.
+ */
+const INTEGRATION_ALONE = [
+  // cloneDatabase() (hostile/walker-support.ts) runs CREATE DATABASE ... TEMPLATE <the shared database>,
+  // which PostgreSQL refuses while any other session is connected to that database.
+  'tests/integration/hostile/routes.test.ts',
+  'tests/integration/hostile/upload-routes.test.ts',
+  'tests/integration/hostile/oidc-routes.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -18,6 +35,19 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: INTEGRATION_ALONE,
+          globalSetup: ['tests/integration/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          // The files wait on I/O, Temporal and timers far more than they compute: several run at once on
+          // the 2-core machine. Each scopes what it asserts to its own users, requests and names.
+          maxWorkers: INTEGRATION_WORKERS,
+        },
+      },
+      {
+        test: {
+          name: 'integration-alone',
+          include: INTEGRATION_ALONE,
           globalSetup: ['tests/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
