@@ -20,6 +20,18 @@ const INTEGRATION_ALONE = [
   'tests/integration/hostile/routes.test.ts',
   'tests/integration/hostile/upload-routes.test.ts',
   'tests/integration/hostile/oidc-routes.test.ts',
+  // Ages every row of the unknown-name sign-in failures (one table for every API) and caps that table at
+  // three names, counting all of its rows: beside other files it would reset or trim their unknown names'
+  // countdowns, and their unknown names would break its count.
+  'tests/integration/hostile/enumeration.test.ts',
+  // Run the reconciler with no grace (reconcileUnstartedRequests with graceMs 0, or a scheduled one every
+  // 200 ms): it starts every unstarted row of the shared database on this file's task queue, so beside other
+  // files it would take their requests and batches a moment after their filing (which then run on a queue
+  // their workers never poll), and they would take this file's unstarted rows before its own pass.
+  'tests/integration/lifecycle/api.test.ts',
+  'tests/integration/profile-change/api.test.ts',
+  'tests/integration/proxy-batch/batch.test.ts',
+  'tests/integration/proxy-batch/restart.test.ts',
 ];
 
 export default defineConfig({
