@@ -49,7 +49,10 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts'],
           exclude: INTEGRATION_ALONE,
           globalSetup: ['tests/integration/global-setup.ts'],
-          testTimeout: 60_000,
+          // Three times the one-at-a-time project's: a test shares the cores, PostgreSQL and the Temporal dev
+          // server with two other files (the dev server's asynchronous deletes and the workflow bundling slow
+          // down the most); a test still proves only what it asserts, never how fast.
+          testTimeout: 180_000,
           hookTimeout: 240_000,
           // The files wait on I/O, Temporal and timers far more than they compute: several run at once on
           // the 2-core machine. Each scopes what it asserts to its own users, requests and names.
