@@ -1,7 +1,9 @@
 /**
- * Test projects: `unit` (beside the code, no services), `integration` (tests/integration: real
- * PostgreSQL, slapd, SMTP catcher and Temporal dev server started once by the global setup) and `web`
- * (component tests of the browser app's shared shells in jsdom, HTTP mocked by `web/src/testing`).
+ * Test projects: `unit` (beside the code, no services), `integration` and `integration-alone`
+ * (tests/integration: real PostgreSQL, slapd, SMTP catcher and Temporal dev server started by the global setup,
+ * once per project run; `integration` runs several files at once, `integration-alone` one at a time the files
+ * of INTEGRATION_ALONE) and `web` (component tests of the browser app's shared shells in jsdom, HTTP mocked by
+ * `web/src/testing`).
  */
 import { defineConfig } from 'vitest/config';
 
