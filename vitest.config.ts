@@ -1,9 +1,35 @@
 /**
- * Test projects: `unit` (beside the code, no services), `integration` (tests/integration: real
- * PostgreSQL, slapd, SMTP catcher and Temporal dev server started once by the global setup) and `web`
- * (component tests of the browser app's shared shells in jsdom, HTTP mocked by `web/src/testing`).
+ * Test projects: `unit` (beside the code, no services), `integration` and `integration-alone`
+ * (tests/integration: real PostgreSQL, slapd, SMTP catcher and Temporal dev server started by the global setup,
+ * once per project run; `integration` runs several files at once, `integration-alone` one at a time the files
+ * of INTEGRATION_ALONE) and `web` (component tests of the browser app's shared shells in jsdom, HTTP mocked by
+ * `web/src/testing`).
  */
 import { defineConfig } from 'vitest/config';
+
+/** How many integration files run at once (the `integration` project). */
+const INTEGRATION_WORKERS = 3;
+
+/**
+ * The integration files that cannot share the test stack with files running beside them, run one at a time
+ * by the `integration-alone` project (every other file of tests/integration runs in `integration`, several at
+ * once). A new file goes here only for a reason written beside it: it stops, freezes or kills something other
+ * files use, or it needs the shared data quiet.
+ */
+const INTEGRATION_ALONE = [
+  // Ages every row of the unknown-name sign-in failures (one table for every API) and caps that table at
+  // three names, counting all of its rows: beside other files it would reset or trim their unknown names'
+  // countdowns, and their unknown names would break its count.
+  'tests/integration/hostile/enumeration.test.ts',
+  // Run the reconciler with no grace (reconcileUnstartedRequests with graceMs 0, or a scheduled one every
+  // 200 ms): it starts every unstarted row of the shared database on this file's task queue, so beside other
+  // files it would take their requests and batches a moment after their filing (which then run on a queue
+  // their workers never poll), and they would take this file's unstarted rows before its own pass.
+  'tests/integration/lifecycle/api.test.ts',
+  'tests/integration/profile-change/api.test.ts',
+  'tests/integration/proxy-batch/batch.test.ts',
+  'tests/integration/proxy-batch/restart.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -18,6 +44,22 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: INTEGRATION_ALONE,
+          globalSetup: ['tests/integration/global-setup.ts'],
+          // Three times the one-at-a-time project's: a test shares the cores, PostgreSQL and the Temporal dev
+          // server with two other files (the dev server's asynchronous deletes and the workflow bundling slow
+          // down the most); a test still proves only what it asserts, never how fast.
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          // The files wait on I/O, Temporal and timers far more than they compute: several run at once on
+          // the 2-core machine. Each scopes what it asserts to its own users, requests and names.
+          maxWorkers: INTEGRATION_WORKERS,
+        },
+      },
+      {
+        test: {
+          name: 'integration-alone',
+          include: INTEGRATION_ALONE,
           globalSetup: ['tests/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,

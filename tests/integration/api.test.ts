@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { MESSAGES } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
+import { createTestUser } from './auth-helpers';
 import { demoRequestParts } from './fixtures';
 import {
   type Session,
@@ -129,8 +130,16 @@ describe('sign-in and session (000 §3, §4, §7)', () => {
 
 describe('access-change requests end to end (001 §4, §7)', () => {
   it('answers malformed bodies with 422 fieldErrors and writes nothing', async () => {
-    const s = await signIn('user');
-    const before = await prisma.accessModRequest.count();
+    // A requester of its own: other files file requests beside this one, so "nothing written" is counted
+    // among the requests this person files or is the subject of.
+    const own = await createTestUser(api, 'apibad');
+    const s = await harnessSignIn(app, own.username, own.password);
+    const ownRequests = () =>
+      prisma.accessModRequest.count({
+        where: { OR: [{ requesterUserId: own.user.id }, { subjectUserId: own.user.id }] },
+      });
+    const before = await ownRequests();
+    expect(before).toBe(0);
     const bad = await call(s, 'POST', '/rest/secure/user_access_mod_request', {
       portalUserId: 'me',
       requestType: 'SOMETHING',
@@ -157,7 +166,7 @@ describe('access-change requests end to end (001 §4, §7)', () => {
     expect(notJson.statusCode).toBe(422);
     expect(notJson.json()).toHaveProperty('fieldErrors');
     expect(notJson.body).not.toMatch(/at .*\.(ts|js):\d+/);
-    expect(await prisma.accessModRequest.count()).toBe(before);
+    expect(await ownRequests()).toBe(before);
   });
 
   it("enforces the role-block rules on the server with the spec's messages", async () => {

@@ -148,7 +148,8 @@ describe('portal roles: create, read, update, delete', () => {
 
   it('refuses a change that would leave no active user with ADMIN, writing nothing', async () => {
     const administrator = await api.prisma.portalRole.findUniqueOrThrow({ where: { description: 'Administrator' } });
-    const auditBefore = await api.prisma.auditEvent.count();
+    // The role's own audit rows: other files write audit rows beside this one.
+    const auditBefore = await auditRowsOf(api.prisma, 'PortalRole', administrator.id);
     const off = await call(admin, 'PUT', `${BASE}/deactivate/${administrator.id}`);
     expect(off.statusCode).toBe(422);
     expect(off.json().globalErrors).toEqual(['This change would leave no active user with the ADMIN permission.']);
@@ -159,6 +160,6 @@ describe('portal roles: create, read, update, delete', () => {
     });
     expect(demoted.statusCode).toBe(422);
     expect(await api.prisma.portalRole.findUniqueOrThrow({ where: { id: administrator.id } })).toEqual(administrator);
-    expect(await api.prisma.auditEvent.count()).toBe(auditBefore);
+    expect(await auditRowsOf(api.prisma, 'PortalRole', administrator.id)).toEqual(auditBefore);
   });
 });

@@ -27,13 +27,16 @@ export interface TestApi {
 /**
  * Builds the API on the test stack. `env` overrides variables (task queue, timeouts, rate limits, ...);
  * `prismaOverride` wraps the client (to inject faults). Temporal is connected lazily, on first use.
+ * Load shedding is off unless `env` sets OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (observability/readiness.test.ts):
+ * the API built here shares its event loop with the test and its in-process worker (which bundles the
+ * workflow code), and its CPU with the files running beside it, so the delay it would measure is theirs.
  */
 export async function startApi(
   env: Record<string, string> = {},
   prismaOverride?: (p: PrismaClient) => PrismaClient,
 ): Promise<TestApi> {
   const prisma = testPrisma();
-  const cfg = loadApiConfig({ ...stackEnv(), LOG_LEVEL: 'silent', ...env });
+  const cfg = loadApiConfig({ ...stackEnv(), LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', ...env });
   const connection = Connection.lazy({ address: cfg.TEMPORAL_ADDRESS });
   const deps: Deps = {
     cfg,

@@ -22,12 +22,22 @@ async function within(ms: number, probe: () => Promise<boolean>): Promise<void> 
 let a: TestApp;
 let b: TestApp;
 
+/**
+ * The PostgreSQL application name of this file's two APIs (node-postgres takes PGAPPNAME for every connection
+ * it opens): the dropped-listener test ends only their listeners, not those of the APIs other files run beside.
+ */
+const appName = `it-session-cache-${process.pid}`;
+const appNameBefore = process.env.PGAPPNAME;
+
 beforeAll(async () => {
+  process.env.PGAPPNAME = appName;
   [a, b] = await Promise.all([buildTestApp(), buildTestApp()]);
 });
 
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
+  if (appNameBefore === undefined) delete process.env.PGAPPNAME;
+  else process.env.PGAPPNAME = appNameBefore;
 });
 
 const refresh = (t: TestApp, s: Awaited<ReturnType<typeof signIn>>) =>
@@ -90,8 +100,10 @@ describe('session cache across API processes (issue 14)', () => {
     const cache = sessionCacheOf(b.deps.prisma)!;
     expect(cache.size).toBeGreaterThan(0);
     // Every listener of both processes loses its connection, as when PostgreSQL restarts.
-    await a.prisma
-      .$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN session_changed'`;
+    const ended = await a.prisma.$queryRaw<{ pid: number; ended: boolean }[]>`
+      SELECT pid, pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+       WHERE query = 'LISTEN session_changed' AND application_name = ${appName}`;
+    expect(ended.length).toBeGreaterThan(0);
     await within(2_000, async () => cache.size === 0);
     await a.prisma.session.deleteMany({ where: { portalUserId: u.user.id } });
     expect((await refresh(b, s)).statusCode).toBe(401);

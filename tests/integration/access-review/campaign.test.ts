@@ -145,10 +145,15 @@ describe('the snapshot', () => {
   it("takes a record's LAOs from its LAOs, its AOs' active LAO relations and an LAO's own AO", async () => {
     const role = tag('Role ');
     const [lao, otherLao, ao, loneAo, formerAo] = [tag('LAO'), tag('LAO'), tag('AO'), tag('AO'), tag('AO')];
-    // An LAO is listed as an AO too (the seed's sites): reference.test.ts's invariant holds beside this test.
+    // An LAO is listed as an AO too (the seed's sites): reference.test.ts's invariant holds beside this test,
+    // also while that file reads the list, so both rows of an LAO are written by one statement.
     for (const code of [lao, otherLao]) {
-      await prisma.site.create({ data: { siteCode: code, siteName: `${code} LAO`, siteType: 'LAO', laoCode: code } });
-      await prisma.site.create({ data: { siteCode: code, siteName: code, siteType: 'AO' } });
+      await prisma.site.createMany({
+        data: [
+          { siteCode: code, siteName: `${code} LAO`, siteType: 'LAO', laoCode: code },
+          { siteCode: code, siteName: code, siteType: 'AO' },
+        ],
+      });
     }
     for (const code of [ao, loneAo, formerAo]) {
       await prisma.site.create({ data: { siteCode: code, siteName: code, siteType: 'AO' } });
@@ -197,13 +202,32 @@ describe('the snapshot', () => {
   it('stores all access when every list is empty', async () => {
     const p = await person(prisma, 'all');
     const r = await grant(prisma, p, tag('Role '));
+    // Other files grant and remove access while the snapshot runs, so the records up to this file's are
+    // read before the start and after the snapshot: each record active at both reads is stored, and no
+    // record is stored that was active at neither (on a quiet database both reads are the same set).
+    const activeUpTo = async () =>
+      (await prisma.userAccess.findMany({ where: { inactive: false, id: { lte: r.id } }, select: { id: true } })).map(
+        (a) => a.id,
+      );
+    const activeBefore = await activeUpTo();
     const campaign = await fileCampaign(prisma, {});
     const workflowId = await startCampaign(prisma, env.client, queue, campaign, { snapshotBatch: 500 });
     const open = await statusReached(prisma, campaign.id, 'OPEN');
-    const active = await prisma.userAccess.count({ where: { inactive: false, id: { lte: r.id } } });
-    const stored = await prisma.accessReviewItem.count({ where: { campaignId: campaign.id, accessId: { lte: r.id } } });
-    expect(stored).toBe(active);
-    expect(open.itemsTotal).toBeGreaterThanOrEqual(active);
+    const activeAfter = new Set(await activeUpTo());
+    const stored = (
+      await prisma.accessReviewItem.findMany({
+        where: { campaignId: campaign.id, accessId: { lte: r.id } },
+        select: { accessId: true },
+      })
+    ).map((i) => i.accessId);
+    const throughout = activeBefore.filter((id) => activeAfter.has(id));
+    const atEither = new Set([...activeBefore, ...activeAfter]);
+    expect(throughout).toContain(r.id);
+    const storedIds = new Set(stored);
+    expect(storedIds.size).toBe(stored.length);
+    expect(throughout.filter((id) => !storedIds.has(id))).toEqual([]);
+    expect(stored.filter((id) => !atEither.has(id))).toEqual([]);
+    expect(open.itemsTotal).toBeGreaterThanOrEqual(stored.length);
     await handleOf(workflowId).executeUpdate(cancelAccessReviewUpdate, { args: [{ username: 'admin' }] });
     await resultOf(workflowId);
   });

@@ -35,9 +35,14 @@ beforeAll(async () => {
   api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, TEMPORAL_UI_URL: UI, REVIEW_DEADLINE_MS: '10000' });
   call = caller(api.app);
   stopWorker = await startWorker(api, taskQueue);
-  await api.prisma.site.create({ data: { siteCode: lao, siteName: `${lao} LAO`, siteType: 'LAO', laoCode: lao } });
-  // An LAO is listed as an AO too (the seed's sites): the public sites list stays as reference.test.ts expects.
-  await api.prisma.site.create({ data: { siteCode: lao, siteName: `${lao} LAO`, siteType: 'AO' } });
+  // An LAO is listed as an AO too (the seed's sites): the public sites list stays as reference.test.ts expects,
+  // also while that file reads it beside this one, so both rows are written by one statement.
+  await api.prisma.site.createMany({
+    data: [
+      { siteCode: lao, siteName: `${lao} LAO`, siteType: 'LAO', laoCode: lao },
+      { siteCode: lao, siteName: `${lao} LAO`, siteType: 'AO' },
+    ],
+  });
   staffUser = await laoReviewer(api, 'aradminstaff', [lao]);
   for (const name of ['Kim', 'Lee'])
     await grant(api.prisma, await person(api.prisma, name), 'Data Manager', { laoIds: [lao] });
@@ -75,26 +80,31 @@ async function startOpen(): Promise<AccessReviewCampaign> {
 
 describe('ADMIN only', () => {
   it('403 for User Support, a network user and LAO staff on every route, before the input is read', async () => {
+    // Named uniquely: other files store campaigns and schedules beside this one, so "nothing stored" is
+    // looked up by the names sent here.
+    const campaignBody = definition();
+    const scheduleBody = definition({ everyDays: 90 });
     const calls: [string, string, unknown?][] = [
       ['GET', CAMPAIGNS],
-      ['POST', CAMPAIGNS, definition()],
+      ['POST', CAMPAIGNS, campaignBody],
       ['POST', CAMPAIGNS, { name: '' }],
       ['GET', `${CAMPAIGNS}/1`],
       ['POST', `${CAMPAIGNS}/1/close`, {}],
       ['POST', `${CAMPAIGNS}/1/cancel`, {}],
       ['GET', `${CAMPAIGNS}/1/decisions.csv`],
       ['GET', SCHEDULES],
-      ['POST', SCHEDULES, definition({ everyDays: 90 })],
+      ['POST', SCHEDULES, scheduleBody],
       ['POST', `${SCHEDULES}/1/deactivate`, {}],
     ];
-    const before = await api.prisma.accessReviewCampaign.count();
+    const names = { name: { in: [campaignBody.name, scheduleBody.name] } };
     for (const s of [support, plain, staff]) {
       for (const [method, url, body] of calls) {
         const res = await call(s, method as 'GET', url, body);
         expect(res.statusCode, `${method} ${url}`).toBe(403);
       }
     }
-    expect(await api.prisma.accessReviewCampaign.count()).toBe(before);
+    expect(await api.prisma.accessReviewCampaign.count({ where: names })).toBe(0);
+    expect(await api.prisma.accessReviewSchedule.count({ where: names })).toBe(0);
   });
 
   it('422 for a bad definition and for scope names that do not exist; 404 for an unknown campaign', async () => {
@@ -344,11 +354,12 @@ describe('Temporal unreachable', () => {
       expect(close.statusCode).toBe(503);
       expect(close.json().message).toMatch(/workflow service is not answering/);
       expect((await campaignRow(open.id)).status).toBe('OPEN');
-      const before = await api.prisma.accessReviewSchedule.count();
-      const schedule = await downCall(downAdmin, 'POST', SCHEDULES, definition({ everyDays: 7 }));
+      const refused = definition({ everyDays: 7 });
+      const schedule = await downCall(downAdmin, 'POST', SCHEDULES, refused);
       expect(schedule.statusCode).toBe(503);
       expect(schedule.json().message).toBe(ACCESS_REVIEW_MESSAGES.saveScheduleFailed);
-      expect(await api.prisma.accessReviewSchedule.count()).toBe(before);
+      // By its unique name: other files store schedules beside this one.
+      expect(await api.prisma.accessReviewSchedule.count({ where: { name: refused.name } })).toBe(0);
     } finally {
       await down.close();
     }
