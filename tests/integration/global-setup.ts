@@ -7,8 +7,28 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { createPrisma } from '@portal/db';
 import { resolveTemporalBinary, startStack } from '@portal/scripts';
+import { workflowsPath } from '@portal/worker';
+import { WORKFLOW_TRACING_MODULE } from '@portal/workflows/telemetry';
+
+/**
+ * Bundles the workflow code from its sources once for the whole run and writes it to `file`: every
+ * in-process worker of every file loads it (`workflowBundle: { codePath }`) instead of running webpack at
+ * its own start, which took seconds of both cores per worker. Built from the sources, never from dist/, so a
+ * workflow edited since the last build is the one tested. Holds the tracing interceptors, as the worker
+ * process's bundle does (scripts/src/build.ts).
+ */
+async function bundleWorkflows(file: string): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
+    logger: { log() {}, info() {}, warn() {}, error: console.error, debug() {}, trace() {} },
+  });
+  fs.writeFileSync(file, code);
+  return file;
+}
 
 /**
  * Copies the seeded database, once and before any test file runs, into `<name>_template`, which no one may
@@ -50,6 +70,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env.SEED_GENERATED_USERS ??= '120';
   // The tests count the requests they file; the demo's pending requests are tested on their own.
   process.env.SEED_PENDING_REQUESTS ??= 'false';
+  // The bundle is built while the services start (webpack on one core, the services mostly waiting).
+  const bundled = bundleWorkflows(path.join(dataDir, 'workflow-bundle.js'));
+  bundled.catch(() => undefined);
   const stack = await startStack({
     dataDir,
     ports: 'random',
@@ -58,9 +81,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     handleSignals: false,
     log: () => {},
   });
+  let workflowBundle: string;
   let databaseTemplate: string;
   try {
     databaseTemplate = await makeTemplate(stack.portalEnv.DATABASE_URL!);
+    workflowBundle = await bundled;
   } catch (err) {
     await stack.stop();
     throw err;
@@ -69,6 +94,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ...(stack.portalEnv as Record<string, string>),
     // A pristine copy of the seeded database, for cloneDatabase() (hostile/walker-support.ts).
     DATABASE_TEMPLATE: databaseTemplate,
+    // The workflow code bundled once for every in-process worker (harness.ts, lifecycle/support.ts).
+    WORKFLOW_BUNDLE: workflowBundle,
     TEMPORAL_BIN: resolveTemporalBinary(),
     MAIL_API_URL: stack.urls.mailApi ?? stack.portalEnv.MAIL_UI_URL ?? '',
     // 000 §1: the test environment's single sign-on project id.

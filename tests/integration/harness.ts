@@ -91,6 +91,7 @@ export async function startWorker(
     mail: { ...testMailSettings(), ...(opts.smtpUrl && { smtpUrl: opts.smtpUrl }) },
     directory: opts.directory,
     overrides: opts.overrides,
+    workflowBundle: { codePath: stackEnv().WORKFLOW_BUNDLE! },
     sso: {
       keyEncryptionKey: api.cfg.OIDC_KEY_ENCRYPTION_KEY,
       issuer: `${api.cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`,

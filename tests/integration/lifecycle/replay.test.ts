@@ -72,7 +72,7 @@ describe('recorded histories', () => {
       history: historyFromJSON(JSON.parse(fs.readFileSync(file, 'utf8'))),
     }));
     const results = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+    for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle() }, histories)) {
       results.push(result);
     }
     expect(results.filter((r) => r.error).map((r) => `${r.workflowId}: ${String(r.error)}`)).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * Shared setup of the lifecycle tests: a client of the test stack's Temporal dev server, the workflow code
- * bundled once per file, in-process workers on a task queue of their own (with activity overrides or a
+ * bundled once per run (global-setup.ts), in-process workers on a task queue of their own (with activity overrides or a
  * wrapped Prisma client to make a dependency fail on purpose), requests filed through the API's route, and
  * recording of histories (RECORD_HISTORIES=1 only; a missing history fails the replay test).
  */
@@ -9,26 +9,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { NativeConnection, type WorkflowBundleWithSourceMap, bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOW_TRACING_MODULE } from '@portal/workflows/telemetry';
+import { NativeConnection } from '@temporalio/worker';
 import { type AccessReviewPayload, AccessControlSchema, type RequestStatus, type RequestType } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { ReviewInput } from '@portal/workflows';
-import { type MailSettings, type PortalActivities, createWorker, workflowsPath } from '@portal/worker';
+import { type MailSettings, type PortalActivities, createWorker } from '@portal/worker';
 import { createTestUser } from '../auth-helpers';
 import { demoRequestParts, grantBlock, stackEnv, testMailSettings, testPrisma } from '../fixtures';
 import { type TestApi, caller, signIn, startApi } from '../harness';
 
 export const HISTORIES_DIR = path.join(import.meta.dirname, '..', '..', 'histories');
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** The workflow code, bundled once per test file. */
-export const workflowBundle = (): Promise<WorkflowBundleWithSourceMap> =>
-  (bundle ??= bundleWorkflowCode({
-    workflowsPath,
-    workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
-    logger: { log() {}, info() {}, warn() {}, error() {}, debug() {}, trace() {} },
-  }));
+/** The workflow code, bundled once for the whole run by the global setup (with the tracing interceptors). */
+export const workflowBundle = (): { codePath: string } => ({ codePath: stackEnv().WORKFLOW_BUNDLE! });
 
 export interface TemporalTestEnv {
   client: Client;
@@ -86,7 +79,7 @@ export async function newWorker(
     prisma,
     mail: opts.mail ?? testMailSettings(),
     overrides: opts.overrides,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: workflowBundle(),
   });
 }
 
