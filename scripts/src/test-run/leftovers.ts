@@ -98,10 +98,29 @@ function parentOf(pid: number): number {
   return Number(rest[1] ?? 0);
 }
 
-/** `pid` and its ancestors up to init. */
-export function selfAndAncestors(pid = process.pid): Set<number> {
+/**
+ * The runner's own processes: `pid`, its ancestors up to init, and its live descendants (a phase has ended
+ * by the time this is asked, so what still hangs below the runner is the runner's own, such as the esbuild
+ * service its TypeScript loader keeps; a stack process a test forgot was re-parented away from it).
+ */
+export function ownProcesses(pid = process.pid): Set<number> {
   const out = new Set<number>();
   for (let p = pid; p > 1 && !out.has(p); p = parentOf(p)) out.add(p);
+  const children = new Map<number, number[]>();
+  for (const entry of list('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = parentOf(Number(entry));
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const below = [pid];
+  while (below.length > 0) {
+    for (const child of children.get(below.pop()!) ?? []) {
+      if (!out.has(child)) {
+        out.add(child);
+        below.push(child);
+      }
+    }
+  }
   return out;
 }
 

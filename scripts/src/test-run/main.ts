@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { leftoversAfter, RUN_MARKER, selfAndAncestors } from './leftovers';
+import { leftoversAfter, RUN_MARKER, ownProcesses } from './leftovers';
 import {
   BUDGET_SECONDS,
   formatTable,
@@ -186,7 +186,7 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(RESULTS, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
   console.log(formatTable(timings));
 
-  const left = await leftoversAfter(runId, selfAndAncestors());
+  const left = await leftoversAfter(runId, ownProcesses());
   if (left.length > 0) {
     console.log('== left behind: processes of this run still alive after it ended');
     for (const l of left)

@@ -91,9 +91,11 @@ describe('lifecycle mail', () => {
         const mail = await waitForMail(to, 'waiting for review', 30_000);
         expect(mail.text).toContain(`Access change request #${filed.id} (New)`);
         expect(mail.text).toContain('/app/user-requests');
-        const audit = await prisma.auditEvent.findFirstOrThrow({
-          where: { action: 'DIGEST_SENT', entityId: { startsWith: scheduleId } },
-        });
+        // The outbox audits a mail once the server took it, so the row may land a moment after the mail.
+        const digestAudit = () =>
+          prisma.auditEvent.findFirst({ where: { action: 'DIGEST_SENT', entityId: { startsWith: scheduleId } } });
+        await until(async () => (await digestAudit()) !== null, `the DIGEST_SENT audit row of ${scheduleId}`);
+        const audit = (await digestAudit())!;
         expect(audit.after).toMatchObject({
           to,
           listed: expect.arrayContaining([`Access change request #${filed.id}`]),
