@@ -116,6 +116,11 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    */
   WRITE_DEADLINE: duration.optional(),
   /**
+   * The start-to-close timeout of each attempt of those writes, passed in the start input likewise; unset, the
+   * workflow's default (30 seconds). Tests that kill a worker mid-write shorten it, so the retry comes soon.
+   */
+  WRITE_ATTEMPT_TIMEOUT: duration.optional(),
+  /**
    * Single sign-on (issue 22): the portal as the network's OpenID Connect provider under /oidc. Unset
    * OIDC_KEY_ENCRYPTION_KEY turns it off; set, it encrypts the signing keys stored in PostgreSQL (AES-256-GCM,
    * key derived with HKDF) and signs the provider's cookies, so every API process needs the same one.

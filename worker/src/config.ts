@@ -41,6 +41,8 @@ export const WorkerConfigSchema = z.object({
   MAIL_DEADLINE: duration.default('24 hours'),
   /** How long each database write of a request is retried (passed to workflows the reconciler starts, as the API does). */
   WRITE_DEADLINE: duration.optional(),
+  /** The start-to-close timeout of each attempt of those writes (passed likewise; unset: 30 seconds). */
+  WRITE_ATTEMPT_TIMEOUT: duration.optional(),
   /** The reviewers' digest: requests waiting longer than this are listed, every REVIEWER_DIGEST_EVERY. */
   REQUEST_REMINDER_AFTER: duration.default('3 days'),
   REVIEWER_DIGEST_EVERY: duration.default('1 day'),

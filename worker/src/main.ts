@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     everyMs: msToNumber(cfg.RECONCILE_EVERY as '1m'),
     notificationDeadline: cfg.MAIL_DEADLINE,
     writeDeadline: cfg.WRITE_DEADLINE,
+    writeAttemptTimeout: cfg.WRITE_ATTEMPT_TIMEOUT,
     log: (m) => console.log(m),
   });
   const stopListener = listenForLogoutNotices({

@@ -29,9 +29,10 @@ export interface ReconcilerOptions {
   taskQueue: string;
   /** Rows younger than this (ms) are left to their filing, which may still be starting them. */
   graceMs: number;
-  /** Handed to the workflows it starts, as filing does (MAIL_DEADLINE, WRITE_DEADLINE). */
+  /** Handed to the workflows it starts, as filing does (MAIL_DEADLINE, WRITE_DEADLINE, WRITE_ATTEMPT_TIMEOUT). */
   notificationDeadline?: string;
   writeDeadline?: string;
+  writeAttemptTimeout?: string;
   log?: (message: string) => void;
 }
 
@@ -55,6 +56,7 @@ async function startUnstartedRequest(
     requesterUserId: row.requesterUserId,
     notificationDeadline: opts.notificationDeadline,
     writeDeadline: opts.writeDeadline,
+    writeAttemptTimeout: opts.writeAttemptTimeout,
   };
   const start =
     batchId === undefined

@@ -107,6 +107,7 @@ export const lifecycleStartOf =
         requesterUserId: requester.id,
         notificationDeadline: deps.cfg.MAIL_DEADLINE,
         writeDeadline: deps.cfg.WRITE_DEADLINE,
+        writeAttemptTimeout: deps.cfg.WRITE_ATTEMPT_TIMEOUT,
       },
       { subjectLabel: subject.label, requesterLabel: requester.label },
     );

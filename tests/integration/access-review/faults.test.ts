@@ -101,10 +101,13 @@ describe('a worker killed (kill -9)', () => {
     let child: ChildProcess | undefined;
     try {
       child = await startWorkerProcess(queue);
+      // The killed worker's batch is retried once its start-to-close timeout has passed: 10 s instead of 30, due
+      // about when the restarted worker polls (with 3 s a busy machine once never reached the held record).
       const workflowId = await startCampaign(prisma, env.client, queue, campaign, {
-        duration: '2 seconds',
+        duration: '1 second',
         snapshotBatch: 20,
         snapshotBatchesPerRun: 3,
+        snapshotBatchTimeout: '10 seconds',
       });
       // Another test's transaction may be waiting too: the snapshot is at the held record once its first 140
       // items are stored and a transaction waits.
@@ -139,9 +142,11 @@ describe('a worker killed (kill -9)', () => {
     let child: ChildProcess | undefined;
     try {
       child = await startWorkerProcess(queue);
+      // The killed worker's batch is retried once its heartbeat timeout has passed: 10 s instead of 30.
       const workflowId = await startCampaign(prisma, env.client, queue, campaign, {
-        duration: '2 seconds',
+        duration: '1 second',
         removalBatch: 6,
+        removalHeartbeatTimeout: '10 seconds',
       });
       await until(() => userLockWaits(prisma, held.id), 'the removal at the held person', 90_000);
       const done = await prisma.accessReviewItem.count({ where: { campaignId: campaign.id, outcome: 'REMOVED' } });
@@ -178,7 +183,7 @@ describe('PostgreSQL stopped during the removals', () => {
     const release = await holdUserLock(prisma, held.id);
     try {
       const workflowId = await startCampaign(prisma, env.client, queue, campaign, {
-        duration: '2 seconds',
+        duration: '1 second',
         removalBatch: 2,
       });
       const handle = env.client.workflow.getHandle(workflowId);
@@ -228,8 +233,8 @@ describe('SMTP down past the mail deadline', () => {
       mail: { ...testMailSettings(), smtpUrl: 'smtp://127.0.0.1:9' },
     });
     const workflowId = await startCampaign(prisma, env.client, queue, campaign, {
-      duration: '2 seconds',
-      mailDeadline: '3 seconds',
+      duration: '1 second',
+      mailDeadline: '1 second',
     });
     const summary = await worker.runUntil(resultOf(workflowId));
     expect(summary).toMatchObject({ status: 'CLOSED', removed: 1, mailsFailed: 2 });
@@ -286,7 +291,7 @@ describe('an address the SMTP server refuses for good', () => {
       const worker = await newWorker(env, prisma, queue, {
         mail: { ...testMailSettings(), smtpUrl: `smtp://127.0.0.1:${port}` },
       });
-      const workflowId = await startCampaign(prisma, env.client, queue, campaign, { duration: '3 seconds' });
+      const workflowId = await startCampaign(prisma, env.client, queue, campaign, { duration: '1 second' });
       const summary = await worker.runUntil(resultOf(workflowId));
       expect(summary).toMatchObject({ status: 'CLOSED', removed: 2, mailsFailed: 2 });
       expect(received.sort()).toEqual([staffB.email, kept.email].map((e) => e.toLowerCase()).sort());

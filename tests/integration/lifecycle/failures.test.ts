@@ -125,7 +125,9 @@ describe('request lifecycle: failure paths', () => {
 
   it('finishes an approval whose worker was killed while the commit ran, once, on a restarted worker', async () => {
     const taskQueue = uniqueQueue('lifecycle-kill');
-    const filed = await fileAccessRequest(env, prisma, taskQueue);
+    // The killed worker's commit is retried once its attempt's start-to-close timeout has passed: 10 s instead
+    // of 30, still well above a healthy commit's time on a busy machine.
+    const filed = await fileAccessRequest(env, prisma, taskQueue, { writeAttemptTimeout: '10 seconds' });
     // Hold the subject's access lock: the killed worker's commit waits on it inside its transaction.
     const { release, holder } = holdAccessLock(filed.subjectId);
     const child = await startWorkerProcess(taskQueue);
@@ -142,7 +144,7 @@ describe('request lifecycle: failure paths', () => {
         requestStatus: 'NEW',
       });
 
-      // The activity is retried after its start-to-close timeout, on the new worker.
+      // The activity is retried after its attempt's start-to-close timeout, on the new worker.
       const worker = await newWorker(env, prisma, taskQueue);
       const state = await worker.runUntil(approval);
       expect(state).toMatchObject({ status: 'APPROVED', version: 1 });
@@ -162,7 +164,7 @@ describe('request lifecycle: failure paths', () => {
       mail: { ...testMailSettings(), smtpUrl: 'smtp://127.0.0.1:9' },
     });
     await worker.runUntil(async () => {
-      const filed = await fileAccessRequest(env, prisma, taskQueue, { notificationDeadline: '3 seconds' });
+      const filed = await fileAccessRequest(env, prisma, taskQueue, { notificationDeadline: '1 second' });
       const handle = env.client.workflow.getHandle(filed.workflowId);
       await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
       expect((await handle.result()).status).toBe('REJECTED');

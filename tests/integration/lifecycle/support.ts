@@ -116,18 +116,24 @@ export async function closeFilingApis(): Promise<void> {
  * Files an access-change request through the API (POST /rest/secure/user_access_mod_request, 001 §4), as a
  * fresh user of its own with a directory entry, signed in: the product's own filing (row, CREATED audit, then
  * the workflow start on `taskQueue`), never a copy of it. The workflow's deadlines come from the API's
- * MAIL_DEADLINE and WRITE_DEADLINE. A REMOVAL request first grants the role it removes.
+ * MAIL_DEADLINE, WRITE_DEADLINE and WRITE_ATTEMPT_TIMEOUT. A REMOVAL request first grants the role it removes.
  */
 export async function fileAccessRequest(
   _env: TemporalTestEnv,
   prisma: PrismaClient,
   taskQueue: string,
-  opts: { requestType?: RequestType; notificationDeadline?: string; writeDeadline?: string } = {},
+  opts: {
+    requestType?: RequestType;
+    notificationDeadline?: string;
+    writeDeadline?: string;
+    writeAttemptTimeout?: string;
+  } = {},
 ): Promise<FiledRequest> {
   const requestType = opts.requestType ?? 'NEW';
   const api = await filingApi(taskQueue, {
     ...(opts.notificationDeadline ? { MAIL_DEADLINE: opts.notificationDeadline } : {}),
     ...(opts.writeDeadline ? { WRITE_DEADLINE: opts.writeDeadline } : {}),
+    ...(opts.writeAttemptTimeout ? { WRITE_ATTEMPT_TIMEOUT: opts.writeAttemptTimeout } : {}),
   });
   const subject = await createTestUser(api, 'lifecycle');
   const session = await signIn(api.app, subject.username, subject.password);

@@ -129,7 +129,9 @@ describe('registration workflow', () => {
   });
 
   it('an approval whose worker process is killed after the directory write, in the commit: one entry, one user', async () => {
-    const api = await newApi({ REVIEW_DEADLINE_MS: '3000' });
+    // The killed worker's commit is retried once its attempt's start-to-close timeout has passed: 10 s instead
+    // of 30, still well above a healthy commit's time on a busy machine.
+    const api = await newApi({ REVIEW_DEADLINE_MS: '3000', WRITE_ATTEMPT_TIMEOUT: '10 seconds' });
     const queue = api.cfg.TEMPORAL_TASK_QUEUE;
     const reg = await file(api);
     // Hold the registration row: the killed worker's commit (after the entry's write) waits on it.
@@ -159,7 +161,7 @@ describe('registration workflow', () => {
         registrationStatus: 'PENDING',
       });
 
-      // The activity is retried after its start-to-close timeout, on the new worker.
+      // The activity is retried after its attempt's start-to-close timeout, on the new worker.
       stop = await startRegistrationWorker(api, queue);
       expect(await finalState(reg.workflowId)).toMatchObject({ status: 'APPROVED' });
       await expectCreatedOnce(api, reg);
@@ -200,7 +202,7 @@ describe('registration workflow', () => {
   }, 90_000);
 
   it('approval with the mail server down: APPROVED, MAIL_FAILED, and the link can be resent', async () => {
-    const api = await newApi({ MAIL_DEADLINE: '3 seconds' });
+    const api = await newApi({ MAIL_DEADLINE: '1 second' });
     await withWorker(api, { smtpUrl: MAIL_DOWN }, async () => {
       const reg = await file(api);
       expect((await approve(api, reg)).statusCode).toBe(200);

@@ -53,6 +53,17 @@ export interface AccessReviewInput {
   removalBatch?: number;
   /** How long mails are retried before the campaign goes on without them (they are audited MAIL_FAILED). */
   mailDeadline?: string;
+  /**
+   * Start-to-close timeout of one snapshot batch (Temporal duration, default '30 seconds'): how long a batch
+   * whose worker died waits before it is retried on another. Tests that kill a worker shorten it.
+   */
+  snapshotBatchTimeout?: string;
+  /**
+   * Heartbeat timeout of a removal batch (Temporal duration, default '30 seconds'; it heartbeats per person):
+   * how long a batch whose worker died waits before it is retried on another. Tests that kill a worker
+   * shorten it.
+   */
+  removalHeartbeatTimeout?: string;
 }
 
 export interface AccessReviewCloseArgs {

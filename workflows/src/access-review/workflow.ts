@@ -55,16 +55,9 @@ const WAIT_FOR_DATABASE: RetryPolicy = {
 
 const db = proxyActivities<AccessReviewActivities>({ startToCloseTimeout: '1 minute', retry: WAIT_FOR_DATABASE });
 /** A snapshot batch is one statement; a short timeout lets a killed worker's batch be retried soon. */
-const snapshot = proxyActivities<AccessReviewActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: WAIT_FOR_DATABASE,
-});
+const DEFAULT_SNAPSHOT_BATCH_TIMEOUT = '30 seconds';
 /** Removals heartbeat per person, so a killed worker's batch is retried after the heartbeat timeout. */
-const removals = proxyActivities<AccessReviewActivities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: WAIT_FOR_DATABASE,
-});
+const DEFAULT_REMOVAL_HEARTBEAT_TIMEOUT = '30 seconds';
 
 export async function accessReviewWorkflow(input: AccessReviewInput): Promise<AccessReviewSummary> {
   const { campaignId } = input;
@@ -78,6 +71,17 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
   let cancelBy: string | null = null;
   let mailsFailed = input.mailsFailed ?? 0;
   const mail = proxyActivities<AccessReviewActivities>(mailActivityOptions(input.mailDeadline ?? '10 minutes'));
+  // Timeout values are options of the scheduled activity, not commands: taking them from the input (carried
+  // across continue-as-new) leaves every recorded history's command sequence as it was.
+  const snapshot = proxyActivities<AccessReviewActivities>({
+    startToCloseTimeout: input.snapshotBatchTimeout ?? DEFAULT_SNAPSHOT_BATCH_TIMEOUT,
+    retry: WAIT_FOR_DATABASE,
+  });
+  const removals = proxyActivities<AccessReviewActivities>({
+    startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: input.removalHeartbeatTimeout ?? DEFAULT_REMOVAL_HEARTBEAT_TIMEOUT,
+    retry: WAIT_FOR_DATABASE,
+  });
 
   setHandler(accessReviewProgressQuery, () => ({ ...progress }));
   const refuseOnceClosing = (_args?: AccessReviewCloseArgs) => {

@@ -178,7 +178,7 @@ export class RequestLifecycle<S extends string> {
     try {
       const reading = await this.guard(
         writes.readCommittedSave.executeWithOptions(
-          options ?? { ...TRUTH_READ_OPTIONS, summary: `read back save v${save.version}` },
+          options ?? { ...this.attemptOptions(TRUTH_READ_OPTIONS), summary: `read back save v${save.version}` },
           [save],
         ),
       );
@@ -308,10 +308,23 @@ export class RequestLifecycle<S extends string> {
     }
   }
 
-  /** A database write's options: WRITE_ACTIVITY_OPTIONS, its overall deadline from the input when given. */
+  /**
+   * A database write's options: WRITE_ACTIVITY_OPTIONS, its overall deadline and its attempts' timeout from the
+   * input when given (timeouts are options of the scheduled activity, not commands: recorded histories replay).
+   */
   private writeOptions(summary: string): ActivityOptions {
     const deadline = this.input.writeDeadline;
-    return { ...WRITE_ACTIVITY_OPTIONS, ...(deadline ? { scheduleToCloseTimeout: deadline } : {}), summary };
+    return {
+      ...this.attemptOptions(WRITE_ACTIVITY_OPTIONS),
+      ...(deadline ? { scheduleToCloseTimeout: deadline } : {}),
+      summary,
+    };
+  }
+
+  /** `options` with the input's start-to-close timeout of a write attempt, when given. */
+  private attemptOptions(options: ActivityOptions): ActivityOptions {
+    const attempt = this.input.writeAttemptTimeout;
+    return attempt ? { ...options, startToCloseTimeout: attempt } : options;
   }
 
   /** An activity that finally failed fails the save (the update), never the workflow (SAVE_FAILED). */

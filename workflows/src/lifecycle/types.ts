@@ -28,6 +28,12 @@ export interface LifecycleInput {
    * outlast it (issue 21).
    */
   writeDeadline?: string;
+  /**
+   * Start-to-close timeout of each attempt of a database write (Temporal duration, default '30 seconds' of
+   * WRITE_ACTIVITY_OPTIONS): how long an attempt whose worker died waits before it is retried on another.
+   * Tests that kill a worker mid-write shorten it.
+   */
+  writeAttemptTimeout?: string;
 }
 
 /** What the `state` query returns and every accepted `review` answers with. */

@@ -22,6 +22,7 @@ export interface ProxyBatchStartOptions {
   proxyLabel: string;
   notificationDeadline?: string;
   writeDeadline?: string;
+  writeAttemptTimeout?: string;
 }
 
 /** The typed start of `proxy-batch-<batchId>` from its first user. */
@@ -37,6 +38,7 @@ export function proxyBatchStart(
     counters: { processed: 0, successes: 0, failures: 0 },
     notificationDeadline: opts.notificationDeadline,
     writeDeadline: opts.writeDeadline,
+    writeAttemptTimeout: opts.writeAttemptTimeout,
   };
   return {
     workflowType: PROXY_BATCH_WORKFLOW_TYPE,

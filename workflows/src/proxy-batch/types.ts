@@ -30,6 +30,8 @@ export interface ProxyBatchInput {
   notificationDeadline?: string;
   /** Handed to every filed request's own workflow (its writes' deadline, `LifecycleInput.writeDeadline`). */
   writeDeadline?: string;
+  /** Handed to every filed request's own workflow (`LifecycleInput.writeAttemptTimeout`). */
+  writeAttemptTimeout?: string;
 }
 
 export interface FileProxyItemInput {
@@ -37,6 +39,7 @@ export interface FileProxyItemInput {
   requestNum: number;
   notificationDeadline?: string;
   writeDeadline?: string;
+  writeAttemptTimeout?: string;
 }
 
 /**

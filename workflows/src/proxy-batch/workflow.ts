@@ -76,6 +76,7 @@ export async function proxyBatchWorkflow(input: ProxyBatchInput): Promise<ProxyB
       requestNum: next,
       notificationDeadline: input.notificationDeadline,
       writeDeadline: input.writeDeadline,
+      writeAttemptTimeout: input.writeAttemptTimeout,
     });
     counters.processed += 1;
     if (outcome.success) counters.successes += 1;

@@ -150,6 +150,7 @@ export function createFileProxyBatchItem(prisma: PrismaClient) {
               requesterUserId: unstarted.proxyUserId,
               notificationDeadline: input.notificationDeadline,
               writeDeadline: input.writeDeadline,
+              writeAttemptTimeout: input.writeAttemptTimeout,
             },
             unstarted,
           )

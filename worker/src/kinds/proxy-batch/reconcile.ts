@@ -18,6 +18,7 @@ export interface BatchReconcileOptions {
   taskQueue: string;
   notificationDeadline?: string;
   writeDeadline?: string;
+  writeAttemptTimeout?: string;
   log?: (message: string) => void;
 }
 
@@ -41,6 +42,7 @@ export async function startUnstartedBatch(
     proxyLabel: proxy ? personLabel(proxy) : `user ${row.proxyUserId}`,
     notificationDeadline: opts.notificationDeadline,
     writeDeadline: opts.writeDeadline,
+    writeAttemptTimeout: opts.writeAttemptTimeout,
   });
   const outcome = await startOnce(opts.client, opts.taskQueue, start);
   await opts.prisma.proxyBatch.update({ where: { id: row.id }, data: { workflowStartedAt: new Date() } });

@@ -68,6 +68,7 @@ export async function startProxyBatch(
         proxyLabel,
         notificationDeadline: deps.cfg.MAIL_DEADLINE,
         writeDeadline: deps.cfg.WRITE_DEADLINE,
+        writeAttemptTimeout: deps.cfg.WRITE_ATTEMPT_TIMEOUT,
       }),
     markStarted: async (id) => {
       await prisma.proxyBatch.update({ where: { id }, data: { workflowStartedAt: new Date() } });
