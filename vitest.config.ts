@@ -38,6 +38,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{contract,workflows,api,worker,directory,scripts,prisma}/src/**/*.test.ts'],
+          // Both cores (vitest's default leaves one free on a 2-core machine): nothing else runs meanwhile.
+          maxWorkers: 2,
         },
       },
       {
@@ -47,8 +49,8 @@ export default defineConfig({
           exclude: INTEGRATION_ALONE,
           globalSetup: ['tests/integration/global-setup.ts'],
           // Three times the one-at-a-time project's: a test shares the cores, PostgreSQL and the Temporal dev
-          // server with two other files (the dev server's asynchronous deletes and the workflow bundling slow
-          // down the most); a test still proves only what it asserts, never how fast.
+          // server with two other files (the dev server's asynchronous deletes slow down the most); a test
+          // still proves only what it asserts, never how fast.
           testTimeout: 180_000,
           hookTimeout: 240_000,
           // The files wait on I/O, Temporal and timers far more than they compute: several run at once on
@@ -73,6 +75,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['web/src/**/*.test.tsx'],
           setupFiles: ['web/src/testing/setup.ts'],
+          // Both cores (vitest's default leaves one free on a 2-core machine): nothing else runs meanwhile.
+          maxWorkers: 2,
           testTimeout: 60_000,
         },
       },
