@@ -8,7 +8,7 @@
  */
 import { expect, type Page, type Request, test } from '@playwright/test';
 import { AUTH_MESSAGES, MESSAGES } from '@portal/contract';
-import { type ExtraApi, shot, signIn, signOut, startExtraApi, watchCsp } from './support';
+import { type ExtraApi, shot, signInThroughForm, signOut, startExtraApi, watchCsp } from './support';
 
 const TIMEOUT = 20;
 
@@ -30,7 +30,7 @@ test.describe('with a 20-second session timeout', () => {
     const seconds = async () =>
       Number(/(\d+) seconds?/.exec((await page.getByTestId('inactivity-text').textContent()) ?? '')?.[1]);
 
-    await signIn(page, 'user');
+    await signInThroughForm(page, 'user');
     await page.goto('/app/profile?tab=history&redirect=true');
     const modal = page.getByRole('dialog', { name: AUTH_MESSAGES.inactivityTitle });
     await expect(modal).toBeVisible();
@@ -65,7 +65,7 @@ test.describe('with a 20-second session timeout', () => {
     const context = await browser.newContext({ baseURL: api.url });
     const page = await context.newPage();
     for (let run = 1; run <= 3; run++) {
-      await signIn(page, 'user');
+      await signInThroughForm(page, 'user');
       await page.goto(run % 2 ? '/app/profile?tab=history' : '/app/dashboard');
       await expect(page).toHaveURL(/\/\?message=/, { timeout: (TIMEOUT + 5) * 1000 });
       await expect(page.getByTestId('sign-in-message'), `run ${run}`).toHaveText(MESSAGES.signIn.inactivity);
@@ -79,7 +79,7 @@ test.describe('with a 20-second session timeout', () => {
   test('the server ends an idle session on its own', async ({ browser }) => {
     const context = await browser.newContext({ baseURL: api.url });
     const page = await context.newPage();
-    await signIn(page, 'readonly');
+    await signInThroughForm(page, 'readonly');
     const xsrf = await page.evaluate(() => localStorage.getItem('xsrfToken'));
     const refresh = () => context.request.get('/rest/secure/token/refresh', { headers: { 'x-xsrf-token': xsrf! } });
     expect((await refresh()).status()).toBe(200);
@@ -118,7 +118,7 @@ test('with the default timeout the modal gives minutes, rounded up', async ({ pa
   page.on('requestfinished', (r) => calls.delete(r));
   page.on('requestfailed', (r) => calls.delete(r));
   await page.clock.install();
-  await signIn(page, 'readonly');
+  await signInThroughForm(page, 'readonly');
   await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
   await apiQuiet(page, calls);
   await page.clock.fastForward('56:40'); // 200 seconds left
