@@ -3,15 +3,23 @@
  * starts the whole stack (services, worker, API serving the built web app) on free ports and exports
  * PORTAL_URL, which the workers read when they load this config.
  *
- * Two lanes, one worker each, run beside each other on the one stack:
- * - 'shared-data': the journeys that change or count what other journeys read (the demo personas' own
- *   requests and account, the reviewer queue's first rows, the configuration and its reference data, MA036's
- *   and an AO's users under a campaign or a proxy batch), one file after the other as before;
- * - 'own-data': the journeys that act only on users, roles and requests they make themselves and look at the
- *   demo personas' screens without changing them.
- * A journey that starts changing shared data moves to SHARED_DATA.
+ * Two workers run two lanes of journeys beside each other on the one stack, in two phases:
+ * 1. 'queue-first': the journey that checks the reviewer queue's layout at 1280 px with its own request in
+ *    the first row (access-change.spec.ts), before any other journey files a request (another's longer
+ *    names would widen the queue), beside 'quiet': the session-timeout journeys, which file nothing and
+ *    mostly wait.
+ * 2. 'shared-data': the journeys that change or count what other journeys read (the demo personas' own
+ *    requests and accounts, the configuration, MA036's and an AO's users under a campaign or a proxy
+ *    batch), one file after the other as before; beside 'own-data': the journeys that act only on users,
+ *    roles and requests they make themselves and look at the demo personas' screens without changing them.
+ * A journey that starts changing shared data moves to SHARED_DATA. The second phase runs only when the
+ * first passed (Playwright's project dependencies).
  */
 import { defineConfig } from '@playwright/test';
+
+/** The first phase's journey that needs the reviewer queue to itself (see above). */
+const QUEUE_FIRST = /requester files, reviewer approves, requester sees APPROVED/;
+const QUIET = ['**/session-timeout.spec.ts'];
 
 /** The journeys of the 'shared-data' lane (see above); every other journey runs in the 'own-data' lane. */
 const SHARED_DATA = [
@@ -20,12 +28,14 @@ const SHARED_DATA = [
   'audit-trail.spec.ts', // files a request for the demo readonly
   'config-sso-client.spec.ts', // a new system in the reference data
   'configure.spec.ts', // portal roles, systems and study roles: the reference data
-  'configure-reference.spec.ts', // expects the reference data unchanged between two loads (304)
+  'configure-reference.spec.ts', // the reference data's validators between two loads
   'password-expiry.spec.ts', // the demo expired and expiring accounts
   'phone.spec.ts', // the demo expired account's detail, a proxy request for an AO's user
   'proxy-batch.spec.ts', // requests for a few dozen of an AO's users
   'user-detail.spec.ts', // edits and deactivates the demo expired account
 ].map((file) => `**/${file}`);
+
+const chromium = { browserName: 'chromium' as const };
 
 export default defineConfig({
   testDir: './e2e',
@@ -64,7 +74,22 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'shared-data', testMatch: SHARED_DATA, workers: 1, use: { browserName: 'chromium' } },
-    { name: 'own-data', testIgnore: SHARED_DATA, workers: 1, use: { browserName: 'chromium' } },
+    { name: 'queue-first', testMatch: '**/access-change.spec.ts', grep: QUEUE_FIRST, workers: 1, use: chromium },
+    { name: 'quiet', testMatch: QUIET, workers: 1, use: chromium },
+    {
+      name: 'shared-data',
+      testMatch: SHARED_DATA,
+      grepInvert: QUEUE_FIRST,
+      dependencies: ['queue-first'],
+      workers: 1,
+      use: chromium,
+    },
+    {
+      name: 'own-data',
+      testIgnore: [...SHARED_DATA, ...QUIET],
+      dependencies: ['queue-first'],
+      workers: 1,
+      use: chromium,
+    },
   ],
 });
