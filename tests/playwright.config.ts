@@ -12,8 +12,10 @@
  *    requests and accounts, the configuration, MA036's and an AO's users under a campaign or a proxy
  *    batch), one file after the other as before; beside 'own-data': the journeys that act only on users,
  *    roles and requests they make themselves and look at the demo personas' screens without changing them.
- * A journey that starts changing shared data moves to SHARED_DATA. The second phase runs only when the
- * first passed (Playwright's project dependencies).
+ * The second phase's lanes are the first phase's `teardown` projects, not their dependents: Playwright
+ * skips a project whose dependency failed, but runs a teardown project after its setup whatever the
+ * outcome, so one failure in the first phase still leaves every other journey run.
+ * A journey that starts changing shared data moves to SHARED_DATA.
  */
 import { defineConfig } from '@playwright/test';
 
@@ -74,22 +76,16 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'queue-first', testMatch: '**/access-change.spec.ts', grep: QUEUE_FIRST, workers: 1, use: chromium },
-    { name: 'quiet', testMatch: QUIET, workers: 1, use: chromium },
     {
-      name: 'shared-data',
-      testMatch: SHARED_DATA,
-      grepInvert: QUEUE_FIRST,
-      dependencies: ['queue-first'],
+      name: 'queue-first',
+      testMatch: '**/access-change.spec.ts',
+      grep: QUEUE_FIRST,
+      teardown: 'shared-data',
       workers: 1,
       use: chromium,
     },
-    {
-      name: 'own-data',
-      testIgnore: [...SHARED_DATA, ...QUIET],
-      dependencies: ['queue-first'],
-      workers: 1,
-      use: chromium,
-    },
+    { name: 'quiet', testMatch: QUIET, teardown: 'own-data', workers: 1, use: chromium },
+    { name: 'shared-data', testMatch: SHARED_DATA, grepInvert: QUEUE_FIRST, workers: 1, use: chromium },
+    { name: 'own-data', testIgnore: [...SHARED_DATA, ...QUIET], workers: 1, use: chromium },
   ],
 });
