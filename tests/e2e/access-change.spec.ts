@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { MESSAGES } from '@portal/contract';
 import { journeyPrisma, makeJourneyUser } from '../support/journey-users';
-import { account, expectNoSidewaysScroll, linkFromMail, pick, shot, signIn, signOut } from './support';
+import { account, expectNoSidewaysScroll, linkFromMail, pick, shot, signIn, signInWith, signOut } from './support';
 
 test('requester files, reviewer approves, requester sees APPROVED', async ({ page }) => {
   const comment = `Journey ${Date.now()}: please add me as data manager`;
@@ -134,11 +134,7 @@ test('a user files own NEW, CHANGE and REMOVAL requests with the role-block rule
   await prisma.$disconnect();
   const tag = me.username;
 
-  await page.goto('/');
-  await page.getByLabel('Username or Email Address').fill(me.username);
-  await page.getByLabel('Password', { exact: true }).fill(me.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await signInWith(page, me);
 
   const history = async (comment: string, type: string, role: string) => {
     await expect(page).toHaveURL(/tab=history/);

@@ -13,7 +13,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { ACCESS_REVIEW_MESSAGES } from '@portal/contract';
 import { readMail } from '@portal/scripts';
 import { journeyPrisma, makeJourneyUser, type JourneyUser } from '../support/journey-users';
-import { account, linkFromMail, shot, signIn, signOut } from './support';
+import { account, linkFromMail, shot, signIn, signInWith, signOut } from './support';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -28,11 +28,7 @@ async function bothSizes(page: Page, name: string): Promise<void> {
 
 /** Signs in as a journey user (not a demo persona) and waits for the dashboard. */
 async function signInAs(page: Page, user: JourneyUser): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('Username or Email Address').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await signInWith(page, user);
 }
 
 /** Waits for the mail to `to` whose subject contains `subjectPart`; returns its subject. */

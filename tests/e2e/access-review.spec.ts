@@ -8,7 +8,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { journeyPrisma, makeJourneyUser } from '../support/journey-users';
-import { pick, shot, signIn, signOut } from './support';
+import { pick, shot, signIn, signInWith, signOut } from './support';
 
 test('a reviewer applies the requested access, edits portal roles and finalizes; an admin edits the Access tab', async ({
   page,
@@ -25,11 +25,7 @@ test('a reviewer applies the requested access, edits portal roles and finalizes;
   const comment = `Review journey ${me.username}: add the MA036 LAO`;
 
   await test.step('the user asks to change their Research Pharmacist access', async () => {
-    await page.goto('/');
-    await page.getByLabel('Username or Email Address').fill(me.username);
-    await page.getByLabel('Password', { exact: true }).fill(me.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page).toHaveURL(/\/app\/dashboard/);
+    await signInWith(page, me);
     await page.goto('/app/profile?tab=access');
     await page.getByRole('link', { name: 'Research Pharmacist', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Request Modified Access', level: 1 })).toBeVisible();

@@ -21,8 +21,13 @@ async function openConfigure(page: Page, tab: 'Portal Roles' | 'Study Roles' | '
 }
 
 async function openRow(page: Page, filterLabel: string, name: string) {
+  const list = page.url();
   await page.getByRole('textbox', { name: filterLabel }).fill(name);
+  // The filter applies after its 500 ms debounce and re-renders the rows: click the row it leaves (the name is
+  // the journey's own), so the click does not land on a row being replaced.
+  await expect(page.getByText('1 of 1 records shown')).toBeVisible();
   await page.getByRole('link', { name, exact: true }).click();
+  await expect(page).not.toHaveURL(list);
 }
 
 /** Opens the record's audit trail from its editor and checks the actions, newest first. */

@@ -16,7 +16,7 @@ import { formatFileSize } from '@portal/contract';
 import { createPrisma, type PrismaClient } from '@portal/db';
 import { addPerson, DirectoryConfigSchema } from '@portal/directory';
 import { ZipFile } from 'yazl';
-import { pick, shot, signIn, signOut } from './support';
+import { pick, shot, signIn, signInWith, signOut } from './support';
 
 const tag = crypto.randomBytes(3).toString('hex');
 const portalEnv = () => JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>;
@@ -93,12 +93,8 @@ test.afterAll(async () => {
   await prisma?.$disconnect();
 });
 
-async function signInAs(page: Page, { username, password }: Reader) {
-  await page.goto('/');
-  await page.getByLabel('Username or Email Address').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+async function signInAs(page: Page, reader: Reader) {
+  await signInWith(page, reader);
 }
 
 /** A success notification (several may be on screen at once). */

@@ -4,7 +4,7 @@
  * the side navigation below 768 px with 'Show Sidebar' / 'Hide Sidebar'.
  */
 import { expect, test } from '@playwright/test';
-import { shot, signIn } from './support';
+import { shot, signIn, signInThroughForm } from './support';
 
 test('a signed-out visitor is sent to sign in, with the message', async ({ page }) => {
   await page.goto('/app/user-requests');
@@ -13,7 +13,8 @@ test('a signed-out visitor is sent to sign in, with the message', async ({ page 
 });
 
 test('a network user sees their entries only and is denied the reviewer queue', async ({ page }) => {
-  await signIn(page, 'user');
+  // The sign-in form itself, for a demo persona (the other journeys reuse a session made through the API).
+  await signInThroughForm(page, 'user');
   await expect(page).toHaveTitle('Dashboard | Portal Gateway');
   const nav = page.getByRole('navigation');
   await expect(nav.getByRole('link', { name: 'Profile' })).toBeVisible();

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
 import { createPrisma } from '@portal/db';
 import { DirectoryConfigSchema, addPerson } from '@portal/directory';
+import { signInWith } from './support';
 
 export interface ChangingUser {
   id: number;
@@ -45,11 +46,7 @@ export async function makeChangingUser(prefix: string): Promise<ChangingUser> {
 
 /** Signs in as `user` through the sign-in page and waits for the dashboard. */
 export async function signInAs(page: Page, user: { username: string; password: string }): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('Username or Email Address').fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await signInWith(page, user);
 }
 
 /**

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { CONSTANTS, expiryStateOf, type PasswordExpiryState, type TokenCreateResponse } from '@portal/contract';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { freePort, readMail, waitForHttp } from '@portal/scripts';
 
@@ -47,13 +48,127 @@ export function account(username: string) {
   return found;
 }
 
-/** Signs in through the sign-in page (000 §2) and waits for the dashboard. */
-export async function signIn(page: Page, username: string): Promise<void> {
+/** Signs in through the sign-in page (000 §2) and waits for the dashboard: for journeys that test signing in. */
+export async function signInThroughForm(page: Page, username: string): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(account(username).password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/app\/dashboard/);
+}
+
+/** A session made by POST /rest/token/create: the pg_session cookie's value and what the browser keeps of it. */
+interface ApiSession {
+  cookie: string;
+  xsrfToken: string;
+  tokenTimeoutInSeconds: number;
+  passwordExpiryState: PasswordExpiryState | null;
+}
+
+/**
+ * One session per demo persona and portal address in this worker, made once and handed to every journey
+ * that signs the persona in. A session is a database row that signing out (or inactivity) ends, so each
+ * hand-out first asks the API whether it is still live and makes a new one when it is not.
+ */
+const personaSessions = new Map<string, ApiSession>();
+
+async function createApiSession(baseUrl: string, username: string, password: string): Promise<ApiSession> {
+  const res = await fetch(new URL('/rest/token/create', baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json().catch(() => ({}))) as Partial<TokenCreateResponse>;
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';', 1)[0]!)
+    .find((c) => c.startsWith(`${CONSTANTS.sessionCookie}=`));
+  if (res.status !== 200 || !cookie || !body.xsrfToken) {
+    throw new Error(`signing ${username} in through the API answered ${res.status}: ${JSON.stringify(body)}`);
+  }
+  return {
+    cookie: cookie.slice(CONSTANTS.sessionCookie.length + 1),
+    xsrfToken: body.xsrfToken,
+    tokenTimeoutInSeconds: body.tokenTimeoutInSeconds ?? CONSTANTS.defaultTokenTimeoutSeconds,
+    passwordExpiryState: expiryStateOf(body.expiryState, body.passwordExpiresSoon),
+  };
+}
+
+/** Whether the session is still live (GET /rest/secure/token/refresh, which also slides its expiry). */
+async function isLive(baseUrl: string, session: ApiSession): Promise<boolean> {
+  const res = await fetch(new URL('/rest/secure/token/refresh', baseUrl), {
+    headers: {
+      accept: 'application/json',
+      cookie: `${CONSTANTS.sessionCookie}=${session.cookie}`,
+      [CONSTANTS.xsrfHeader]: session.xsrfToken,
+    },
+  });
+  await res.body?.cancel();
+  return res.status === 200;
+}
+
+/**
+ * Opens a small response of the portal's origin (the page's base URL) without loading the web app, which
+ * would start signed out, and returns that origin: local storage and the cookie belong to it.
+ */
+async function openPortalOrigin(page: Page): Promise<string> {
+  await page.goto('/rest/public/health');
+  return new URL(page.url()).origin;
+}
+
+/**
+ * Puts the session into the page's browser as the sign-in page would leave it (000 §3 Authentication
+ * state): the httpOnly pg_session cookie, and the XSRF token and the auth state in local storage, which the
+ * web app reads on its next load (web/src/lib/apiClient.ts, authState.ts). Then opens the dashboard.
+ */
+async function openWithSession(page: Page, origin: string, username: string, session: ApiSession): Promise<void> {
+  await page
+    .context()
+    .addCookies([
+      { name: CONSTANTS.sessionCookie, value: session.cookie, url: origin, httpOnly: true, sameSite: 'Strict' },
+    ]);
+  await page.evaluate(
+    ({ xsrf, auth }) => {
+      localStorage.setItem('xsrfToken', xsrf);
+      localStorage.setItem('authState', JSON.stringify(auth));
+    },
+    {
+      xsrf: session.xsrfToken,
+      auth: {
+        tokenTimeoutInSeconds: session.tokenTimeoutInSeconds,
+        lastSeen: Date.now(),
+        passwordExpiryState: session.passwordExpiryState,
+        username,
+      },
+    },
+  );
+  await page.goto('/app/dashboard');
+  await expect(page).toHaveURL(/\/app\/dashboard/);
+}
+
+/**
+ * Signs the demo persona in and waits for the dashboard. The persona's session is made once per worker
+ * through the API (POST /rest/token/create) and reused while it lives, instead of filling the sign-in form
+ * in every journey; the form itself is tested by the journeys that use `signInThroughForm` / `submitSignIn`.
+ */
+export async function signIn(page: Page, username: string): Promise<void> {
+  const origin = await openPortalOrigin(page);
+  const key = `${origin} ${username}`;
+  let session = personaSessions.get(key);
+  if (!session || !(await isLive(origin, session))) {
+    session = await createApiSession(origin, username, account(username).password);
+    personaSessions.set(key, session);
+  }
+  await openWithSession(page, origin, username, session);
+}
+
+/**
+ * Signs a user made for one journey in with a session of its own (through the API, as `signIn` does) and
+ * waits for the dashboard.
+ */
+export async function signInWith(page: Page, user: { username: string; password: string }): Promise<void> {
+  const origin = await openPortalOrigin(page);
+  await openWithSession(page, origin, user.username, await createApiSession(origin, user.username, user.password));
 }
 
 /** Signs out through /app/signout and waits for the sign-in page. */
