@@ -295,10 +295,12 @@ describe('a commit that committed, then timed out (case 1)', () => {
         );
         proxy.heal();
         await expect(approval).resolves.toMatchObject({ status: 'APPROVED', version: 1 });
+        // The worker's pollers went through the frozen hop: a long poll in flight when it froze ends only at
+        // its own timeout, so the resolution mail's activity may wait that long before it is picked up.
         await until(
           async () => (await handle.describe()).status.name === 'COMPLETED',
           'the resolved workflow completed',
-          30_000,
+          150_000,
         );
         expect(await handle.result()).toMatchObject({ status: 'APPROVED', version: 1, lastModifiedBy: 'reviewer' });
         const actions = await auditActions(prisma, filed.workflowId);
@@ -312,7 +314,7 @@ describe('a commit that committed, then timed out (case 1)', () => {
       await native.close();
       await proxy.close();
     }
-  }, 120_000);
+  }, 360_000);
 
   // The key `<workflowId>:<version>` used to answer COMMITTED to any save reusing it, whatever it held: a
   // second reviewer's different save was told "saved" and nothing was written.
