@@ -172,6 +172,7 @@ describe('dashboard items: saved, seen and served', () => {
     expect(await seen(readonly)).not.toContain(staff.id);
     const audit = await api.prisma.auditEvent.findMany({
       where: { entityType: 'DashboardItem', entityId: String(staff.id) },
+      orderBy: { id: 'asc' },
     });
     expect(audit.map((a) => a.action)).toEqual(['CREATED', 'DEACTIVATED']);
   });
