@@ -16,9 +16,12 @@ import path from 'node:path';
 import { leftoversAfter, RUN_MARKER, ownProcesses } from './leftovers';
 import {
   BUDGET_SECONDS,
+  busyShare,
+  type CpuTimes,
   formatTable,
   type ItemTiming,
   type PhaseTiming,
+  parseCpuTimes,
   playwrightItems,
   type Timings,
   vitestItems,
@@ -63,6 +66,15 @@ function runSteps(steps: Step[], label: string | null): Promise<boolean> {
   );
 }
 
+/** The machine's CPU counters now (null where there is no /proc, e.g. macOS). */
+const cpuNow = (): CpuTimes | null => {
+  try {
+    return parseCpuTimes(fs.readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return null;
+  }
+};
+
 const readJson = (file: string): unknown => {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -94,9 +106,11 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const timed = async (names: string[], run: () => Promise<boolean[]>): Promise<boolean> => {
     const t0 = performance.now();
+    const cpu0 = cpuNow();
     const oks = await run();
     const seconds = (performance.now() - t0) / 1000;
-    names.forEach((name, i) => phases.push({ name, seconds, ok: oks[i] ?? false }));
+    const cpuBusy = busyShare(cpu0, cpuNow());
+    names.forEach((name, i) => phases.push({ name, seconds, ok: oks[i] ?? false, cpuBusy }));
     return oks.every(Boolean);
   };
 

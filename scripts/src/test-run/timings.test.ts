@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BUDGET_SECONDS, formatTable, playwrightItems, slowest, vitestItems } from './timings';
+import {
+  BUDGET_SECONDS,
+  busyShare,
+  formatTable,
+  parseCpuTimes,
+  playwrightItems,
+  slowest,
+  vitestItems,
+} from './timings';
 
 describe('the test run timing table', () => {
   it('reads each file of a vitest JSON report with its wall-clock seconds, relative to the repository', () => {
@@ -53,7 +61,7 @@ describe('the test run timing table', () => {
       budgetSeconds: BUDGET_SECONDS,
       phases: [
         { name: 'install', seconds: 30, ok: true },
-        { name: 'vitest unit', seconds: 75.4, ok: false },
+        { name: 'vitest unit', seconds: 75.4, ok: false, cpuBusy: 0.456 },
       ],
       items: [
         { kind: 'vitest', project: 'unit', name: 'x.test.ts', seconds: 12 },
@@ -61,9 +69,21 @@ describe('the test run timing table', () => {
       ],
     });
     expect(table).toContain('install');
-    expect(table).toMatch(/vitest unit\s+1:15\s+75\.4 s\s+FAILED/);
+    expect(table).toMatch(/vitest unit\s+1:15\s+75\.4 s\s+46%\s+FAILED/);
     expect(table).toMatch(/after install \(total\)\s+19:01\s+1141\.0 s\s+budget 18:00: OVER by 1:01/);
     expect(table).toMatch(/slowest test files \(vitest\):\n\s+12\.0 s\s+\[unit\] x\.test\.ts/);
     expect(table).toMatch(/slowest journeys \(Playwright\):\n\s+40\.0 s\s+tests\/e2e\/a\.spec\.ts › j/);
+  });
+
+  it('reads the CPU counters of /proc/stat and the busy share between two readings', () => {
+    const at = (user: number, idle: number, iowait: number) =>
+      `cpu  ${user} 0 100 ${idle} ${iowait} 0 0 0 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n`;
+    const before = parseCpuTimes(at(1_000, 5_000, 100));
+    expect(before).toEqual({ total: 6_200, idle: 5_100 });
+    // 300 ticks busy (user) and 100 idle in between: three quarters busy.
+    expect(busyShare(before, parseCpuTimes(at(1_300, 5_050, 150)))).toBeCloseTo(0.75);
+    expect(parseCpuTimes('intr 1 2 3')).toBeNull();
+    expect(busyShare(null, before)).toBeUndefined();
+    expect(busyShare(before, before)).toBeUndefined();
   });
 });

@@ -5,11 +5,39 @@
  * `test-results/timings.json`. Budget: docs/decisions.md, "The test suite's budget".
  */
 
-/** One phase of the run; `seconds` is wall-clock time, `ok` false when the phase failed. */
+/**
+ * One phase of the run; `seconds` is wall-clock time, `ok` false when the phase failed. `cpuBusy` is the
+ * share (0 to 1) of the machine's CPU time that was busy during the phase, whoever used it: a phase far
+ * below 1 waits more than it computes, so running something beside it costs little.
+ */
 export interface PhaseTiming {
   name: string;
   seconds: number;
   ok: boolean;
+  cpuBusy?: number;
+}
+
+/** The machine's CPU counters (`/proc/stat`'s first line, in clock ticks): all time, and idle time. */
+export interface CpuTimes {
+  total: number;
+  idle: number;
+}
+
+/** Parses `/proc/stat`'s aggregate `cpu` line; idle counts `idle` and `iowait`. Null when absent. */
+export function parseCpuTimes(procStat: string): CpuTimes | null {
+  const line = procStat.split('\n').find((l) => l.startsWith('cpu '));
+  if (!line) return null;
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  if (ticks.length < 5 || ticks.some((n) => !Number.isFinite(n))) return null;
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice).
+  const total = ticks.slice(0, 8).reduce((n, t) => n + t, 0);
+  return { total, idle: ticks[3]! + ticks[4]! };
+}
+
+/** The busy share of the CPU between two readings (0 to 1), or undefined when either is missing. */
+export function busyShare(before: CpuTimes | null, after: CpuTimes | null): number | undefined {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return 1 - (after.idle - before.idle) / (after.total - before.total);
 }
 
 /** One test file (vitest) or journey (Playwright) and its wall-clock seconds. */
@@ -101,13 +129,14 @@ const clock = (seconds: number): string => {
  */
 export function formatTable(t: Timings): string {
   const width = Math.max(28, ...t.phases.map((p) => p.name.length));
-  const row = (name: string, seconds: number, note = '') =>
-    `  ${name.padEnd(width)}  ${clock(seconds).padStart(6)}  ${seconds.toFixed(1).padStart(8)} s${note ? `  ${note}` : ''}`;
+  const cpu = (busy: number | undefined) => (busy === undefined ? '' : `${Math.round(busy * 100)}%`).padStart(5);
+  const row = (name: string, seconds: number, note = '', busy?: number) =>
+    `  ${name.padEnd(width)}  ${clock(seconds).padStart(6)}  ${seconds.toFixed(1).padStart(8)} s  ${cpu(busy)}${note ? `  ${note}` : ''}`;
   const lines = [
-    '== timings (test-results/timings.json)',
-    `  ${'phase'.padEnd(width)}  ${'m:ss'.padStart(6)}  ${'seconds'.padStart(10)}`,
+    '== timings (test-results/timings.json; cpu: share of both cores busy during the phase, whoever used it)',
+    `  ${'phase'.padEnd(width)}  ${'m:ss'.padStart(6)}  ${'seconds'.padStart(10)}  ${'cpu'.padStart(5)}`,
   ];
-  for (const p of t.phases) lines.push(row(p.name, p.seconds, p.ok ? '' : 'FAILED'));
+  for (const p of t.phases) lines.push(row(p.name, p.seconds, p.ok ? '' : 'FAILED', p.cpuBusy));
   const within = t.afterInstallSeconds <= t.budgetSeconds;
   lines.push(
     row(
