@@ -1,7 +1,8 @@
 /**
  * `npm test` after install (scripts/test.sh runs install first and passes its seconds): lint and format
- * beside the type checks (each one core), then each vitest project, then the Playwright journeys. Stops at
- * the first failing phase. Always ends with the timing table (`timings.ts`), written also to
+ * beside the type checks (each one core), then each vitest project one after another beside the Playwright
+ * journeys (each on a stack of its own). A failing check stops the run; a failing vitest project stops the
+ * later vitest projects, while the journeys run to their end. Always ends with the timing table (`timings.ts`), written also to
  * `test-results/timings.json`, and the check that no process of the run is still alive (`leftovers.ts`).
  * Exits 1 when a phase failed or something was left behind.
  *
@@ -37,8 +38,12 @@ interface Step {
   env?: Record<string, string>;
 }
 
-/** Runs the steps one after another; resolves false at the first one that fails. */
-function runSteps(steps: Step[], label: string | null): Promise<boolean> {
+/**
+ * Runs the steps one after another; resolves false at the first one that fails. With a `label`, each line of
+ * output is marked with it: buffered and printed when the step ends, or as it comes when `stream` is set
+ * (a long phase running beside another).
+ */
+function runSteps(steps: Step[], label: string | null, stream = false): Promise<boolean> {
   return steps.reduce<Promise<boolean>>(
     (prev, step) =>
       prev.then(
@@ -51,8 +56,16 @@ function runSteps(steps: Step[], label: string | null): Promise<boolean> {
               stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
             });
             let buffered = '';
-            child.stdout?.on('data', (d: Buffer) => (buffered += d.toString()));
-            child.stderr?.on('data', (d: Buffer) => (buffered += d.toString()));
+            const take = (d: Buffer) => {
+              buffered += d.toString();
+              if (!stream || !label) return;
+              const end = buffered.lastIndexOf('\n') + 1;
+              if (end === 0) return;
+              process.stdout.write(buffered.slice(0, end).replace(/^(?=.)/gm, `[${label}] `));
+              buffered = buffered.slice(end);
+            };
+            child.stdout?.on('data', take);
+            child.stderr?.on('data', take);
             child.on('error', (err) => {
               buffered += `${err.message}\n`;
             });
@@ -104,6 +117,7 @@ async function main(): Promise<number> {
   const phases: PhaseTiming[] = [];
   const items: ItemTiming[] = [];
   const startedAt = new Date();
+  const runStart = performance.now();
   const timed = async (names: string[], run: () => Promise<boolean[]>): Promise<boolean> => {
     const t0 = performance.now();
     const cpu0 = cpuNow();
@@ -140,38 +154,45 @@ async function main(): Promise<number> {
     ]));
   phases.push(...sides);
 
-  for (const project of (await vitestProjects()).filter(wanted)) {
-    if (!ok) break;
-    console.log(`== vitest: ${project}`);
-    const report = path.join(RESULTS, `vitest-${project}.json`);
-    fs.rmSync(report, { force: true });
-    ok = await timed([`vitest ${project}`], async () => [
-      await runSteps(
-        [
-          {
-            command: 'npx',
-            args: [
-              'vitest',
-              'run',
-              '--project',
-              project,
-              '--reporter=default',
-              '--reporter=json',
-              `--outputFile.json=${report}`,
-            ],
-          },
-        ],
-        null,
-      ),
-    ]);
-    items.push(...vitestItems(readJson(report), project, ROOT));
-  }
-
-  if (ok && wanted('playwright')) {
-    console.log('== browser journeys (Playwright, Debian Chromium)');
+  // The vitest projects one after another, beside the Playwright journeys on their own stack: both wait on
+  // services more than they compute (the table's cpu column), so side by side they share the two cores
+  // instead of leaving one idle (docs/decisions.md, "The test suite's budget").
+  const vitestTrack = async (): Promise<boolean> => {
+    let passed = true;
+    for (const project of (await vitestProjects()).filter(wanted)) {
+      if (!passed) break;
+      console.log(`== vitest: ${project}`);
+      const report = path.join(RESULTS, `vitest-${project}.json`);
+      fs.rmSync(report, { force: true });
+      passed = await timed([`vitest ${project}`], async () => [
+        await runSteps(
+          [
+            {
+              command: 'npx',
+              args: [
+                'vitest',
+                'run',
+                '--project',
+                project,
+                '--reporter=default',
+                '--reporter=json',
+                `--outputFile.json=${report}`,
+              ],
+            },
+          ],
+          null,
+        ),
+      ]);
+      items.push(...vitestItems(readJson(report), project, ROOT));
+    }
+    return passed;
+  };
+  const playwrightTrack = async (): Promise<boolean> => {
+    if (!wanted('playwright')) return true;
+    console.log('== browser journeys (Playwright, Debian Chromium; lines marked [playwright], beside vitest)');
     const report = path.join(RESULTS, 'playwright.json');
     fs.rmSync(report, { force: true });
-    ok = await timed(['playwright'], async () => [
+    const passed = await timed(['playwright (beside vitest)'], async () => [
       await runSteps(
         [
           {
@@ -180,13 +201,17 @@ async function main(): Promise<number> {
             env: { PLAYWRIGHT_JSON_OUTPUT_FILE: report },
           },
         ],
-        null,
+        'playwright',
+        true,
       ),
     ]);
     items.push(...playwrightItems(readJson(report), 'tests/e2e'));
-  }
+    return passed;
+  };
+  if (ok) ok = (await Promise.all([vitestTrack(), playwrightTrack()])).every(Boolean);
 
-  const afterInstall = phases.filter((p) => !p.name.startsWith(' ')).reduce((n, p) => n + p.seconds, 0);
+  // Wall-clock time, not the phases added up: some phases run side by side.
+  const afterInstall = (performance.now() - runStart) / 1000;
   const timings: Timings = {
     startedAt: startedAt.toISOString(),
     afterInstallSeconds: afterInstall,
