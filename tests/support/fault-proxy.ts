@@ -27,6 +27,11 @@ export interface FaultProxy {
   held(): number;
   refuse(): void;
   hang(): void;
+  /**
+   * While hanging: connections opened from now on are forwarded, those open now stay frozen with what they
+   * hold (a dependency wedged on the requests it already took while it answers new ones), until heal().
+   */
+  answerNewConnections(): void;
   /** refuse() or hang(). */
   fail(fault: Fault): void;
   heal(): void;
@@ -39,13 +44,16 @@ export interface FaultProxy {
  */
 export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
   let mode: FaultMode = 'forward';
-  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  /** Whether connections opened while hanging are forwarded (answerNewConnections). */
+  let answeringNew = false;
+  /** A client connection and its upstream; `frozen` holds both directions while the proxy hangs. */
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket; frozen: boolean }>();
   /** Data held while hanging, per direction, released in order by heal(). */
   const held = new Map<net.Socket, Buffer[]>();
 
-  const relay = (from: net.Socket, to: net.Socket) => {
+  const relay = (from: net.Socket, to: net.Socket, pair: { frozen: boolean }) => {
     from.on('data', (chunk: Buffer) => {
-      if (mode === 'hang') held.set(to, [...(held.get(to) ?? []), chunk]);
+      if (mode === 'hang' && pair.frozen) held.set(to, [...(held.get(to) ?? []), chunk]);
       else if (!to.destroyed) to.write(chunk);
     });
   };
@@ -56,10 +64,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       return;
     }
     const upstream = net.connect(target.port, target.host);
-    const pair = { client, upstream };
+    const pair = { client, upstream, frozen: !answeringNew };
     pairs.add(pair);
-    relay(client, upstream);
-    relay(upstream, client);
+    relay(client, upstream, pair);
+    relay(upstream, client, pair);
     const end = () => {
       pairs.delete(pair);
       held.delete(client);
@@ -91,6 +99,11 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     },
     hang() {
       mode = 'hang';
+      answeringNew = false;
+      for (const pair of pairs) pair.frozen = true;
+    },
+    answerNewConnections() {
+      answeringNew = true;
     },
     fail(fault) {
       if (fault === 'refuse') proxy.refuse();
@@ -98,6 +111,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     },
     heal() {
       mode = 'forward';
+      answeringNew = false;
       for (const [to, chunks] of held) if (!to.destroyed) for (const c of chunks) to.write(c);
       held.clear();
     },

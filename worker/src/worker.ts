@@ -55,6 +55,11 @@ export async function createWorker(opts: {
   tracing?: Tracing | null;
   /** Records each activity execution's outcome and duration (issue 24 metrics); without it nothing is counted. */
   metrics?: WorkerMetrics;
+  /**
+   * How many activities this worker runs at once (Temporal's maxConcurrentActivityTaskExecutions); the SDK's
+   * default without it. An attempt past its deadline keeps its slot until its own code returns.
+   */
+  activitySlots?: number;
 }): Promise<Worker> {
   const tracing = workerTracing(opts.tracing ?? null, { bundled: !!opts.workflowBundle });
   return Worker.create({
@@ -62,6 +67,7 @@ export async function createWorker(opts: {
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
+    ...(opts.activitySlots ? { maxConcurrentActivityTaskExecutions: opts.activitySlots } : {}),
     activities: {
       ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso, opts.accessReview),
       ...opts.overrides,

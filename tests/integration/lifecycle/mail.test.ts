@@ -123,11 +123,16 @@ describe('lifecycle mail', () => {
 
 describe('the mail server away during a resolution mail, then back (issue 21)', () => {
   /** Runs `body` while a worker on a task queue of its own sends its mail to MailDev through a fault proxy. */
-  async function withMailBehindProxy(name: string, body: (proxy: FaultProxy, taskQueue: string) => Promise<void>) {
+  async function withMailBehindProxy(
+    name: string,
+    body: (proxy: FaultProxy, taskQueue: string) => Promise<void>,
+    activitySlots?: number,
+  ) {
     const { proxy, url } = await proxyFor(testMailSettings().smtpUrl);
     const taskQueue = uniqueQueue(name);
     try {
-      const worker = await newWorker(env, prisma, taskQueue, { mail: { ...testMailSettings(), smtpUrl: url } });
+      const mail = { ...testMailSettings(), smtpUrl: url };
+      const worker = await newWorker(env, prisma, taskQueue, { mail, activitySlots });
       await worker.runUntil(() => body(proxy, taskQueue));
     } finally {
       proxy.heal();
@@ -193,5 +198,33 @@ describe('the mail server away during a resolution mail, then back (issue 21)', 
         'MAIL_SENT',
       ]);
     });
+  });
+
+  it('never records MAIL_FAILED after the mail went: an attempt still in flight past the deadline that delivers has the last word', async () => {
+    // One activity slot: the attempt given up at the deadline, still waiting for the frozen server's greeting,
+    // keeps it, so the MAIL_FAILED bookkeeping runs only once that attempt has ended (a busy worker does the same).
+    await withMailBehindProxy(
+      'lifecycle-mail-late-slot',
+      async (proxy, taskQueue) => {
+        const filed = await fileAccessRequest(env, prisma, taskQueue, { notificationDeadline: '3 seconds' });
+        const handle = env.client.workflow.getHandle(filed.workflowId);
+        proxy.hang();
+        await handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
+        await until(
+          async () => (await pendingActivity(handle, 'recordMailFailure')) !== undefined,
+          'the mail given up at its deadline and its MAIL_FAILED bookkeeping scheduled',
+        );
+        expect(await mailsOf(filed)).toEqual([]);
+
+        proxy.heal();
+        expect(await handle.result()).toMatchObject({ status: 'REJECTED' });
+        await waitForMail(filed.email, '');
+        expect(await mailsOf(filed)).toHaveLength(1);
+        expect(await outboxOf(filed)).toMatchObject({ status: 'SENT', attempts: 1 });
+        // What the audit trail says of the mail agrees with what MailDev received: it went, nothing says otherwise.
+        expect(await auditActions(prisma, filed.workflowId)).toEqual(['CREATED', 'STATUS_REJECTED', 'MAIL_SENT']);
+      },
+      1,
+    );
   });
 });

@@ -70,7 +70,7 @@ export async function newWorker(
   env: TemporalTestEnv,
   prisma: PrismaClient,
   taskQueue: string,
-  opts: { overrides?: Partial<PortalActivities>; mail?: MailSettings } = {},
+  opts: { overrides?: Partial<PortalActivities>; mail?: MailSettings; activitySlots?: number } = {},
 ) {
   return createWorker({
     connection: env.native,
@@ -79,6 +79,7 @@ export async function newWorker(
     prisma,
     mail: opts.mail ?? testMailSettings(),
     overrides: opts.overrides,
+    activitySlots: opts.activitySlots,
     workflowBundle: workflowBundle(),
   });
 }

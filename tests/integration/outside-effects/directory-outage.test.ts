@@ -11,9 +11,14 @@
  *   request is approved and another rejected: each entry holds what its portal user holds.
  * Stopped, slapd never sees the writes. Frozen, it answers them once resumed: the failed saves' writes land late
  * (their attempts outlive the write deadline), and the approval adopts them or the denial/rejection undoes them.
+ *
+ * And a denial or rejection whose undo runs while the failed approval's write is still frozen in slapd (slapd
+ * answering new connections meanwhile): the undo waits for that write (docs/decisions.md "One address, one
+ * approval at a time"), so the late write never lands after it: the entry ends as the request's status says.
  */
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@portal/contract';
+import { LOCK_NAMESPACES, type PrismaClient } from '@portal/db';
 import { findPeopleByEmail, readPersonFields } from '@portal/directory';
 import { FAULTS, type FaultProxy, faultName, proxyFor } from '../../support/fault-proxy';
 import type { TestApi } from '../harness';
@@ -168,4 +173,112 @@ describe('the directory away during a profile change approval', () => {
       });
     });
   }
+});
+
+/**
+ * The address locks (namespace EMAIL) of `email` in pg_locks, held (`granted`) or waited for: a frozen approval
+ * holds one over its directory write, and an undo that takes it waits.
+ */
+async function addressLocks(prisma: PrismaClient, email: string, granted: boolean): Promise<number> {
+  const [row] = await prisma.$queryRaw<Array<{ n: number }>>`
+    SELECT count(*)::int AS n FROM pg_locks
+    WHERE locktype = 'advisory' AND objsubid = 2 AND classid = ${LOCK_NAMESPACES.EMAIL}::oid
+      AND objid::bigint = (hashtext(lower(${email}))::bigint & 4294967295) AND granted = ${granted}`;
+  return row!.n;
+}
+
+describe('an undo while the failed approval is still frozen in the directory', () => {
+  /**
+   * Freezes slapd under an approval (503 once the write deadline passed, its attempt still waiting in slapd),
+   * lets slapd answer new connections, and sends the undoing save; once it answered, or waits for the address
+   * lock, slapd resumes and the frozen write lands. @returns the undoing save's final answer (retried once
+   * after a 503: retrying is safe).
+   */
+  async function undoWhileFrozen(
+    api: TestApi,
+    proxy: FaultProxy,
+    email: string,
+    approve: () => ReturnType<typeof approveRegistration>,
+    undo: () => ReturnType<typeof approveRegistration>,
+  ) {
+    proxy.hang();
+    expectSaveFailed(await approve());
+    await until(async () => proxy.held() > 0, 'the approval holding a request in the frozen directory');
+    expect(await addressLocks(api.prisma, email, true)).toBe(1);
+    proxy.answerNewConnections();
+    let answered = false;
+    const undoing = undo().finally(() => {
+      answered = true;
+    });
+    await until(
+      async () => answered || (await addressLocks(api.prisma, email, false)) > 0,
+      'the undoing save answered, or waiting for the approval to release the address',
+    );
+    proxy.heal();
+    // The frozen approval's attempt ends once slapd answered it: its transaction lets go of the address.
+    await until(
+      async () => (await addressLocks(api.prisma, email, true)) + (await addressLocks(api.prisma, email, false)) === 0,
+      'the frozen approval and the undo releasing the address lock',
+      60_000,
+    );
+    const first = await undoing;
+    return first.statusCode === 503 ? undo() : first;
+  }
+
+  it('a registration denied while its approval is frozen in slapd ends with no entry', async () => {
+    const api = await newApi(SHORT_WRITES);
+    await withDirectoryBehindProxy(api, async (proxy) => {
+      const reg = await fileRegistration(api);
+      const no = await undoWhileFrozen(
+        api,
+        proxy,
+        reg.email,
+        () => approveRegistration(api, reg, `dundo${reg.id}`),
+        () => denyRegistration(api, reg),
+      );
+      expect(no.statusCode, no.body).toBe(200);
+      expect(no.json()).toMatchObject({ registrationStatus: 'DENIED', versionno: 1 });
+
+      // What is stored and what the person can use agree with the denial: no entry, no user, no recorded choice.
+      expect(await findPeopleByEmail(api.directory, reg.email)).toEqual([]);
+      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
+      expect(await api.prisma.registration.findUniqueOrThrow({ where: { id: reg.id } })).toMatchObject({
+        versionno: 1,
+        directoryUuid: null,
+        username: null,
+      });
+      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'DENIED', version: 1 });
+      await until(
+        async () => (await auditActions(api.prisma, reg.workflowId)).includes('DIRECTORY_ENTRY_REMOVED'),
+        'the undo auditing the entry the late approval made',
+      );
+    });
+  });
+
+  it('a profile change rejected while its approval is frozen in slapd leaves the entry as the user holds it', async () => {
+    const api = await newApi(SHORT_WRITES);
+    await withDirectoryBehindProxy(api, async (proxy) => {
+      const who = await newRequester(api, 'dundop');
+      const request = await fileChange(api, who);
+      const no = await undoWhileFrozen(
+        api,
+        proxy,
+        request.email,
+        () => reviewCall(api, reviewer, request, { versionno: 0, requestStatus: 'APPROVED' }),
+        () => reviewCall(api, reviewer, request, { versionno: 0, requestStatus: 'REJECTED' }),
+      );
+      expect(no.statusCode, no.body).toBe(200);
+
+      // The person keeps the name and email they had, in the portal and in the directory they sign in with.
+      const user = await api.prisma.portalUser.findUniqueOrThrow({ where: { id: who.user.user.id } });
+      const held = { firstName: user.firstName, lastName: user.lastName, email: user.email };
+      expect(held).toEqual({ firstName: 'Test', lastName: 'dundop', email: who.user.email });
+      expect(await readPersonFields(api.directory, user.uuid!)).toMatchObject(held);
+      expect(await finalState(request.workflowId)).toMatchObject({ status: 'REJECTED', version: 1 });
+      await until(
+        async () => (await auditActions(api.prisma, request.workflowId)).includes('DIRECTORY_RESTORED'),
+        'the undo auditing the name and email it wrote back',
+      );
+    });
+  });
 });

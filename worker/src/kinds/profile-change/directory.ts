@@ -12,9 +12,9 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { PROFILE_CHANGE_MESSAGES } from '@portal/contract';
-import { lockEmail } from '@portal/db';
 import { PersonFieldsConflictError, writePersonFields } from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
+import { underAddressLock } from '../address-lock';
 import type { OutsideEffectsContext, Refusal, UndoneEffect } from '../types';
 import { emailTakenBy } from './email';
 
@@ -37,38 +37,34 @@ export async function applyProfileToDirectory(
   const { user } = request;
   // One approval per address at a time reaches the directory (issue 21 case 4): the second finds the first's
   // entry (or portal user) holding it and is refused before any write, and stays rejectable.
-  return prisma.$transaction(
-    async (tx) => {
-      await lockEmail(tx, request.email);
-      if (await emailTakenBy(tx, request.email, user.id)) return emailInUse();
-      // A portal user without a directory entry has nothing outside the database to change.
-      if (!user.uuid) return null;
-      if (!directory) {
-        throw ApplicationFailure.nonRetryable(
-          'the worker has no directory configured (LDAP_URL)',
-          NON_RETRYABLE_ERRORS.invalidStoredBody,
-        );
-      }
-      try {
-        await writePersonFields(directory, user.uuid, {
-          username: user.username,
-          gecos: user.gecos,
-          firstName: request.firstName,
-          lastName: request.lastName,
-          email: request.email,
-        });
-        return null;
-      } catch (err) {
-        if (!(err instanceof PersonFieldsConflictError)) throw err;
-        if (err.reason === 'emailTaken') return emailInUse();
-        throw ApplicationFailure.nonRetryable(
-          `profile-change request ${request.id}: ${err.message}`,
-          NON_RETRYABLE_ERRORS.invalidStoredBody,
-        );
-      }
-    },
-    { timeout: 60_000 },
-  );
+  return underAddressLock(prisma, request.email, async (tx) => {
+    if (await emailTakenBy(tx, request.email, user.id)) return emailInUse();
+    // A portal user without a directory entry has nothing outside the database to change.
+    if (!user.uuid) return null;
+    if (!directory) {
+      throw ApplicationFailure.nonRetryable(
+        'the worker has no directory configured (LDAP_URL)',
+        NON_RETRYABLE_ERRORS.invalidStoredBody,
+      );
+    }
+    try {
+      await writePersonFields(directory, user.uuid, {
+        username: user.username,
+        gecos: user.gecos,
+        firstName: request.firstName,
+        lastName: request.lastName,
+        email: request.email,
+      });
+      return null;
+    } catch (err) {
+      if (!(err instanceof PersonFieldsConflictError)) throw err;
+      if (err.reason === 'emailTaken') return emailInUse();
+      throw ApplicationFailure.nonRetryable(
+        `profile-change request ${request.id}: ${err.message}`,
+        NON_RETRYABLE_ERRORS.invalidStoredBody,
+      );
+    }
+  });
 }
 
 /** 'Email address already exists in database' (001 §8) under the request's email field, as the commit refuses it. */
@@ -82,22 +78,22 @@ const emailInUse = (): Refusal => ({
 /**
  * Undoes an approval's directory write that may have run (issue 21 case 2): the user's entry gets back the
  * name and email the portal user still holds (the commit writes the new ones only on approval). Compare, then
- * set: nothing is written, and nothing audited, when the entry already holds them.
+ * set: nothing is written, and nothing audited, when the entry already holds them. Under the approval's address
+ * lock (the requested email), so an approval's write still on its way (slapd frozen) has landed, or given up,
+ * before the entry is compared.
  */
 export async function restoreProfileInDirectory(
   ctx: OutsideEffectsContext,
   input: OutsideEffectsInput,
 ): Promise<UndoneEffect | null> {
-  const { directory } = ctx;
+  const { prisma, directory } = ctx;
   const request = await requestWithUser(ctx, input);
   if (!request?.user.uuid || !directory) return null;
   const { user } = request;
   const restored = { firstName: user.firstName, lastName: user.lastName, email: user.email };
-  const changed = await writePersonFields(directory, user.uuid!, {
-    username: user.username,
-    gecos: user.gecos,
-    ...restored,
-  });
+  const changed = await underAddressLock(prisma, request.email, () =>
+    writePersonFields(directory, user.uuid!, { username: user.username, gecos: user.gecos, ...restored }),
+  );
   if (changed.length === 0) return null;
   return {
     action: 'DIRECTORY_RESTORED',

@@ -6,7 +6,6 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { approvalProblems } from '@portal/contract';
-import { lockEmail } from '@portal/db';
 import {
   DirectoryConflictError,
   ensureRegisteredEntry,
@@ -15,6 +14,7 @@ import {
   removeRegisteredEntry,
 } from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
+import { underAddressLock } from '../address-lock';
 import type { OutsideEffectsContext, UndoneEffect } from '../types';
 import { invalid, readApproval } from './payload';
 
@@ -34,54 +34,51 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
   const choice = readApproval(input.payload, input.requestId);
   const problems = approvalProblems(choice, reg.email);
   if (problems) throw invalid(`registration ${reg.id}: ${JSON.stringify(problems)}`);
-  // Directory writes of one address are serialised with profile changes' (issue 21 case 4).
-  return prisma.$transaction(
-    async (tx) => {
-      await lockEmail(tx, reg.email);
-      try {
-        // An earlier approval whose commit was refused made an entry for another choice (issue 21 case 3): this
-        // approval's choice is the one applied, so that entry goes first.
-        const earlier = await findRegisteredEntry(directory, input.workflowId);
-        if (earlier && (choice.existingAuthAccountUuid || earlier.username !== choice.username)) {
-          await removeRegisteredEntry(directory, input.workflowId);
-        }
-        const made = choice.existingAuthAccountUuid
-          ? null
-          : await ensureRegisteredEntry(directory, {
-              key: input.workflowId,
-              username: choice.username,
-              firstName: reg.firstName,
-              lastName: reg.lastName,
-              email: reg.email,
-              gecos: choice.gecos,
-              uidNumber: REGISTERED_UID_BASE + reg.id,
-            });
-        // Linking, or an entry made earlier for the same username: compare, then set the chosen gecos.
-        const entry = await linkExistingEntry(directory, made?.uuid ?? choice.existingAuthAccountUuid!, choice.gecos);
-        await tx.registration.update({
-          where: { id: reg.id },
-          data: {
-            directoryUuid: entry.uuid,
-            username: entry.username,
-            gecos: entry.gecos,
-            accountType: choice.accountType,
-          },
-        });
-      } catch (err) {
-        // A taken username or a vanished entry cannot succeed on retry; the reviewer is told by the failed save.
-        if (err instanceof DirectoryConflictError) throw invalid(`registration ${reg.id}: ${err.message}`);
-        throw err;
+  // Directory writes of one address are serialised with profile changes' and with undos.
+  return underAddressLock(prisma, reg.email, async (tx) => {
+    try {
+      // An earlier approval whose commit was refused made an entry for another choice (issue 21 case 3): this
+      // approval's choice is the one applied, so that entry goes first.
+      const earlier = await findRegisteredEntry(directory, input.workflowId);
+      if (earlier && (choice.existingAuthAccountUuid || earlier.username !== choice.username)) {
+        await removeRegisteredEntry(directory, input.workflowId);
       }
-      return null;
-    },
-    { timeout: 60_000 },
-  );
+      const made = choice.existingAuthAccountUuid
+        ? null
+        : await ensureRegisteredEntry(directory, {
+            key: input.workflowId,
+            username: choice.username,
+            firstName: reg.firstName,
+            lastName: reg.lastName,
+            email: reg.email,
+            gecos: choice.gecos,
+            uidNumber: REGISTERED_UID_BASE + reg.id,
+          });
+      // Linking, or an entry made earlier for the same username: compare, then set the chosen gecos.
+      const entry = await linkExistingEntry(directory, made?.uuid ?? choice.existingAuthAccountUuid!, choice.gecos);
+      await tx.registration.update({
+        where: { id: reg.id },
+        data: {
+          directoryUuid: entry.uuid,
+          username: entry.username,
+          gecos: entry.gecos,
+          accountType: choice.accountType,
+        },
+      });
+    } catch (err) {
+      // A taken username or a vanished entry cannot succeed on retry; the reviewer is told by the failed save.
+      if (err instanceof DirectoryConflictError) throw invalid(`registration ${reg.id}: ${err.message}`);
+      throw err;
+    }
+    return null;
+  });
 }
 
 /**
  * Undoes an approval's directory effect (issue 21 cases 2 and 3): removes the entry this registration created
  * (found by its workflow id; an entry it only linked is never removed, nor one a portal user holds) and forgets
- * the recorded choice on the row.
+ * the recorded choice on the row. Under the approval's address lock, so an approval's write still on its way
+ * (slapd frozen) has landed, or given up, before the entry is looked for.
  */
 export async function removeCreatedEntry(
   ctx: OutsideEffectsContext,
@@ -89,14 +86,24 @@ export async function removeCreatedEntry(
 ): Promise<UndoneEffect | null> {
   const { prisma, directory } = ctx;
   if (!directory) throw invalid('the worker has no directory configured (LDAP_URL)');
-  const entry = await findRegisteredEntry(directory, input.workflowId);
-  const held = entry && (await prisma.portalUser.findUnique({ where: { uuid: entry.uuid } }));
-  if (entry && !held) await removeRegisteredEntry(directory, input.workflowId);
-  await prisma.registration.update({
-    where: { id: input.requestId },
-    data: { directoryUuid: null, username: null, gecos: null, accountType: null },
+  const reg = await prisma.registration.findUnique({ where: { id: input.requestId } });
+  if (!reg) {
+    throw ApplicationFailure.nonRetryable(
+      `registration ${input.requestId} not found`,
+      NON_RETRYABLE_ERRORS.requestNotFound,
+    );
+  }
+  const entry = await underAddressLock(prisma, reg.email, async (tx) => {
+    const found = await findRegisteredEntry(directory, input.workflowId);
+    const held = found && (await tx.portalUser.findUnique({ where: { uuid: found.uuid } }));
+    if (found && !held) await removeRegisteredEntry(directory, input.workflowId);
+    await tx.registration.update({
+      where: { id: input.requestId },
+      data: { directoryUuid: null, username: null, gecos: null, accountType: null },
+    });
+    return held ? null : found;
   });
-  if (!entry || held) return null;
+  if (!entry) return null;
   return {
     action: 'DIRECTORY_ENTRY_REMOVED',
     entityType: 'Registration',
