@@ -34,9 +34,12 @@ function traced(client: Client, url: string): Client {
   return client;
 }
 
-/** A fresh, unbound client with the portal's timeouts. */
+/** A fresh, unbound client with the portal's timeouts (an operation: `LDAP_TIMEOUT_MS`, 10 s by default). */
 export function newClient(cfg: DirectoryConfig): Client {
-  return traced(new Client({ url: cfg.LDAP_URL, timeout: 10_000, connectTimeout: 5_000 }), cfg.LDAP_URL);
+  return traced(
+    new Client({ url: cfg.LDAP_URL, timeout: cfg.LDAP_TIMEOUT_MS ?? 10_000, connectTimeout: 5_000 }),
+    cfg.LDAP_URL,
+  );
 }
 
 /** Runs `fn` with a client bound as the directory administrator; always unbinds. */

@@ -6,6 +6,11 @@ export const DirectoryConfigSchema = z.object({
   LDAP_BASE_DN: z.string().min(3).default('dc=portal,dc=test'),
   LDAP_ADMIN_DN: z.string().min(3).default('cn=admin,dc=portal,dc=test'),
   LDAP_ADMIN_PASSWORD: z.string().min(1),
+  /**
+   * How long one LDAP operation may wait for its answer, in ms (default 10,000). A request given up is not
+   * withdrawn: a frozen slapd may still apply it later (docs/decisions.md "Late effects of frozen dependencies").
+   */
+  LDAP_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
 });
 export type DirectoryConfig = z.infer<typeof DirectoryConfigSchema>;
 

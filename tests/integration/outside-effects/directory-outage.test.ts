@@ -39,10 +39,16 @@ const {
 const SHORT_WRITES = { WRITE_DEADLINE: '3 seconds', REVIEW_DEADLINE_MS: '30000' };
 
 /** Runs `body` while a worker polls the API's task queue whose directory is slapd behind a fault proxy. */
-async function withDirectoryBehindProxy(api: TestApi, body: (proxy: FaultProxy) => Promise<void>) {
+async function withDirectoryBehindProxy(
+  api: TestApi,
+  body: (proxy: FaultProxy) => Promise<void>,
+  ldapTimeoutMs?: number,
+) {
   const { proxy, url } = await proxyFor(api.directory.LDAP_URL);
   try {
-    await withWorker(api, { directory: { ...api.directory, LDAP_URL: url } }, () => body(proxy));
+    await withWorker(api, { directory: { ...api.directory, LDAP_URL: url, LDAP_TIMEOUT_MS: ldapTimeoutMs } }, () =>
+      body(proxy),
+    );
   } finally {
     proxy.heal();
     await proxy.close();
@@ -187,6 +193,13 @@ async function addressLocks(prisma: PrismaClient, email: string, granted: boolea
   return row!.n;
 }
 
+/**
+ * The worker's LDAP operation timeout in the undo tests: longer than the frozen stretch on a busy machine, so
+ * the frozen approval still holds its address lock when slapd resumes (a request the client gave up on would
+ * be applied late with no lock held, which no lock can close), and under the lock's 60 s transaction.
+ */
+const FROZEN_WRITE_LDAP_TIMEOUT_MS = 45_000;
+
 describe('an undo while the failed approval is still frozen in the directory', () => {
   /**
    * Freezes slapd under an approval (503 once the write deadline passed, its attempt still waiting in slapd),
@@ -227,58 +240,66 @@ describe('an undo while the failed approval is still frozen in the directory', (
 
   it('a registration denied while its approval is frozen in slapd ends with no entry', async () => {
     const api = await newApi(SHORT_WRITES);
-    await withDirectoryBehindProxy(api, async (proxy) => {
-      const reg = await fileRegistration(api);
-      const no = await undoWhileFrozen(
-        api,
-        proxy,
-        reg.email,
-        () => approveRegistration(api, reg, `dundo${reg.id}`),
-        () => denyRegistration(api, reg),
-      );
-      expect(no.statusCode, no.body).toBe(200);
-      expect(no.json()).toMatchObject({ registrationStatus: 'DENIED', versionno: 1 });
+    await withDirectoryBehindProxy(
+      api,
+      async (proxy) => {
+        const reg = await fileRegistration(api);
+        const no = await undoWhileFrozen(
+          api,
+          proxy,
+          reg.email,
+          () => approveRegistration(api, reg, `dundo${reg.id}`),
+          () => denyRegistration(api, reg),
+        );
+        expect(no.statusCode, no.body).toBe(200);
+        expect(no.json()).toMatchObject({ registrationStatus: 'DENIED', versionno: 1 });
 
-      // What is stored and what the person can use agree with the denial: no entry, no user, no recorded choice.
-      expect(await findPeopleByEmail(api.directory, reg.email)).toEqual([]);
-      expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
-      expect(await api.prisma.registration.findUniqueOrThrow({ where: { id: reg.id } })).toMatchObject({
-        versionno: 1,
-        directoryUuid: null,
-        username: null,
-      });
-      expect(await finalState(reg.workflowId)).toMatchObject({ status: 'DENIED', version: 1 });
-      await until(
-        async () => (await auditActions(api.prisma, reg.workflowId)).includes('DIRECTORY_ENTRY_REMOVED'),
-        'the undo auditing the entry the late approval made',
-      );
-    });
+        // What is stored and what the person can use agree with the denial: no entry, no user, no recorded choice.
+        expect(await findPeopleByEmail(api.directory, reg.email)).toEqual([]);
+        expect(await api.prisma.portalUser.count({ where: { email: reg.email } })).toBe(0);
+        expect(await api.prisma.registration.findUniqueOrThrow({ where: { id: reg.id } })).toMatchObject({
+          versionno: 1,
+          directoryUuid: null,
+          username: null,
+        });
+        expect(await finalState(reg.workflowId)).toMatchObject({ status: 'DENIED', version: 1 });
+        await until(
+          async () => (await auditActions(api.prisma, reg.workflowId)).includes('DIRECTORY_ENTRY_REMOVED'),
+          'the undo auditing the entry the late approval made',
+        );
+      },
+      FROZEN_WRITE_LDAP_TIMEOUT_MS,
+    );
   });
 
   it('a profile change rejected while its approval is frozen in slapd leaves the entry as the user holds it', async () => {
     const api = await newApi(SHORT_WRITES);
-    await withDirectoryBehindProxy(api, async (proxy) => {
-      const who = await newRequester(api, 'dundop');
-      const request = await fileChange(api, who);
-      const no = await undoWhileFrozen(
-        api,
-        proxy,
-        request.email,
-        () => reviewCall(api, reviewer, request, { versionno: 0, requestStatus: 'APPROVED' }),
-        () => reviewCall(api, reviewer, request, { versionno: 0, requestStatus: 'REJECTED' }),
-      );
-      expect(no.statusCode, no.body).toBe(200);
+    await withDirectoryBehindProxy(
+      api,
+      async (proxy) => {
+        const who = await newRequester(api, 'dundop');
+        const request = await fileChange(api, who);
+        const no = await undoWhileFrozen(
+          api,
+          proxy,
+          request.email,
+          () => reviewCall(api, reviewer, request, { versionno: 0, requestStatus: 'APPROVED' }),
+          () => reviewCall(api, reviewer, request, { versionno: 0, requestStatus: 'REJECTED' }),
+        );
+        expect(no.statusCode, no.body).toBe(200);
 
-      // The person keeps the name and email they had, in the portal and in the directory they sign in with.
-      const user = await api.prisma.portalUser.findUniqueOrThrow({ where: { id: who.user.user.id } });
-      const held = { firstName: user.firstName, lastName: user.lastName, email: user.email };
-      expect(held).toEqual({ firstName: 'Test', lastName: 'dundop', email: who.user.email });
-      expect(await readPersonFields(api.directory, user.uuid!)).toMatchObject(held);
-      expect(await finalState(request.workflowId)).toMatchObject({ status: 'REJECTED', version: 1 });
-      await until(
-        async () => (await auditActions(api.prisma, request.workflowId)).includes('DIRECTORY_RESTORED'),
-        'the undo auditing the name and email it wrote back',
-      );
-    });
+        // The person keeps the name and email they had, in the portal and in the directory they sign in with.
+        const user = await api.prisma.portalUser.findUniqueOrThrow({ where: { id: who.user.user.id } });
+        const held = { firstName: user.firstName, lastName: user.lastName, email: user.email };
+        expect(held).toEqual({ firstName: 'Test', lastName: 'dundop', email: who.user.email });
+        expect(await readPersonFields(api.directory, user.uuid!)).toMatchObject(held);
+        expect(await finalState(request.workflowId)).toMatchObject({ status: 'REJECTED', version: 1 });
+        await until(
+          async () => (await auditActions(api.prisma, request.workflowId)).includes('DIRECTORY_RESTORED'),
+          'the undo auditing the name and email it wrote back',
+        );
+      },
+      FROZEN_WRITE_LDAP_TIMEOUT_MS,
+    );
   });
 });
