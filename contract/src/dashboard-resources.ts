@@ -52,6 +52,8 @@ export const DASHBOARD_RESOURCE_MESSAGES = {
   /** Field errors that are full sentences (shown as they are, 000 §5 "unknown keys shown raw"). */
   tooLarge: (limit: string) => `The file is larger than the configured limit of ${limit}.`,
   unsafeEntry: 'The package has an entry that is not allowed (an absolute path, "..", a link or an encrypted entry).',
+  sameNameEntries:
+    'The package has two entries whose names differ only in letter case or accents (for example story.html and Story.html).',
   tooManyEntries: (max: number) => `The package has more than ${max.toLocaleString('en-US')} files.`,
   unpackedTooLarge: (limit: string) => `The package unpacks to more than the configured limit of ${limit}.`,
   ratioTooHigh: 'The package compresses too well to be genuine (a possible zip bomb).',

@@ -1,6 +1,7 @@
 /**
  * Hostile e-learning packages (issue 23 "Uploads are hostile input"), built at test time: a zip-slip path, a
- * symbolic link, a bomb declaring 12 GB, 100,000 entries, an encrypted entry and a PDF renamed .zip. Each is a
+ * symbolic link, a bomb declaring 12 GB, 100,000 entries, an encrypted entry, two entries whose names differ only
+ * in letter case or Unicode form (a case-insensitive look-up would open either) and a PDF renamed .zip. Each is a
  * 422 naming the `file` field, never a 5xx, and leaves nothing stored (no item, no file, no temporary folder).
  */
 import fs from 'node:fs';
@@ -90,6 +91,33 @@ describe('hostile e-learning packages', () => {
 
   it('refuses an encrypted entry', async () => {
     await expectRefused(markEncrypted(await packageZip()), TEXT.unsafeEntry);
+  });
+
+  it('refuses two entries whose names differ only in letter case or Unicode form', async () => {
+    const page = '<!doctype html><title>x</title>';
+    await expectRefused(
+      await buildZip([
+        { name: 'story.html', data: page },
+        { name: 'Story.html', data: `${page}<p>other</p>` },
+      ]),
+      TEXT.sameNameEntries,
+    );
+    await expectRefused(
+      await buildZip([
+        { name: 'index.html', data: page },
+        { name: 'media/caf\u00e9.png', data: 'composed' },
+        { name: 'media/cafe\u0301.png', data: 'decomposed' },
+      ]),
+      TEXT.sameNameEntries,
+    );
+    await expectRefused(
+      await buildZip([
+        { name: 'index.html', data: page },
+        { name: 'Media/a.js', data: '1' },
+        { name: 'media/A.JS', data: '2' },
+      ]),
+      TEXT.sameNameEntries,
+    );
   });
 
   it('refuses a file that is not a zip, named .zip', async () => {
