@@ -1,12 +1,13 @@
 /**
  * Unpacking an uploaded e-learning package (issue 23 "Uploads are hostile input"): the .zip, already on local
  * disk, is read with yauzl and each entry written to a temporary folder under a generated name (never its own
- * name; a small entry is held in memory instead, within a budget), hashed (SHA-256) on the way. Refused before anything is written: more entries than
- * ELEARNING_MAX_ENTRIES; an encrypted entry, a symbolic link, an absolute path, a `..` segment, a backslash, a
- * control character or two entries with one normalised name; declared sizes over ELEARNING_MAX_UNPACKED_BYTES or
- * a compression ratio over ELEARNING_MAX_RATIO. While writing, the bytes actually unpacked are counted against
- * the same limit (yauzl also checks each entry against its declared size). The package must have index.html or
- * story.html at its root (noIndexOrStoryFile); anything yauzl cannot read is notCompressedFile.
+ * name; a small entry is held in memory instead, within a budget), hashed (SHA-256) on the way. Refused before
+ * anything is written: more entries than ELEARNING_MAX_ENTRIES; an encrypted entry, a symbolic link, an
+ * absolute path, a `..` segment, a backslash, a control character; two entries whose names differ only in
+ * letter case or Unicode form; declared sizes over ELEARNING_MAX_UNPACKED_BYTES or a compression ratio over
+ * ELEARNING_MAX_RATIO. While writing, the bytes actually unpacked are counted against the same limit (yauzl
+ * also checks each entry against its declared size). The package must have index.html or story.html at its
+ * root (noIndexOrStoryFile); anything yauzl cannot read is notCompressedFile.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -94,8 +95,11 @@ function listEntries(zip: yauzl.ZipFile, limits: PackageLimits): Promise<yauzl.E
       const name = normaliseEntryName(entry.fileName);
       if (!name) return fail(TEXT.unsafeEntry);
       if (!entry.fileName.endsWith('/')) {
-        if (names.has(name)) return fail(TEXT.unsafeEntry);
-        names.add(name);
+        // Names are compared as a case-insensitive file system or look-up would see them (the NFC form is
+        // already taken): story.html beside Story.html would open either one.
+        const folded = name.toLowerCase();
+        if (names.has(folded)) return fail(TEXT.sameNameEntries);
+        names.add(folded);
         declared += entry.uncompressedSize;
         packed += entry.compressedSize;
         if (declared > limits.maxUnpackedBytes)
