@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiConfigSchema, TrustProxySchema } from './config';
+import { ApiConfigSchema, loadApiConfig, TrustProxySchema } from './config';
 import { proxyCapability, proxyRulesOf } from './shared/proxy-capability';
 import { loginDigest, normaliseLogin } from './features/auth/unknown-failures';
 
@@ -70,5 +70,61 @@ describe('the key of an unknown sign-in name', () => {
     expect(loginDigest(cfg, 'nobody')).not.toBe(loginDigest(cfg, 'nobody2'));
     expect(loginDigest(cfg, 'nobody')).not.toBe(loginDigest({ LDAP_ADMIN_PASSWORD: 'other' }, 'nobody'));
     expect(loginDigest(cfg, 'nobody')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('the e-learning settings (README "Dashboard resources")', () => {
+  const BASE = {
+    DATABASE_URL: 'postgres://portal@127.0.0.1:5432/portal',
+    LDAP_URL: 'ldap://127.0.0.1:389',
+    LDAP_ADMIN_PASSWORD: 'secret',
+    ELEARNING_URL_KEY: 'k'.repeat(32),
+  };
+  const problems = (env: Record<string, string>): string => {
+    try {
+      loadApiConfig(env);
+      return '';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  it('require the key signing e-learning paths: never derived from another setting', () => {
+    const { ELEARNING_URL_KEY: _key, ...withoutKey } = BASE;
+    expect(problems(withoutKey)).toMatch(/ELEARNING_URL_KEY/);
+    expect(problems({ ...BASE, ELEARNING_URL_KEY: 'short' })).toMatch(/ELEARNING_URL_KEY: must be at least 32/);
+    expect(problems(BASE)).toBe('');
+  });
+
+  it('refuse in production an e-learning origin on the portal’s own site (the browser would send it the session cookie)', () => {
+    const production = { ...BASE, NODE_ENV: 'production', PORTAL_URL: 'https://portal.network.example.org' };
+    for (const origin of [
+      'https://learning.network.example.org',
+      'https://network.example.org:8443',
+      'https://portal.network.example.org:8081',
+      'https://a.b.example.org',
+    ]) {
+      expect(problems({ ...production, ELEARNING_ORIGIN: origin }), origin).toMatch(
+        /ELEARNING_ORIGIN: must be another site than PORTAL_URL \(example\.org\)/,
+      );
+    }
+    for (const origin of ['https://network-learning.example.net', 'https://example.co.uk']) {
+      expect(problems({ ...production, ELEARNING_ORIGIN: origin }), origin).toBe('');
+    }
+    // Sites under a public suffix are each their own site.
+    expect(
+      problems({
+        ...production,
+        PORTAL_URL: 'https://portal.github.io',
+        ELEARNING_ORIGIN: 'https://learning.github.io',
+      }),
+    ).toBe('');
+    expect(
+      problems({ ...production, PORTAL_URL: 'http://localhost:8080', ELEARNING_ORIGIN: 'http://localhost:8081' }),
+    ).toMatch(/ELEARNING_ORIGIN: must be another site than PORTAL_URL \(localhost\)/);
+    // Outside production the local stack's two loopback names pass, and one of them twice too (tests, demos).
+    expect(problems({ ...BASE, PORTAL_URL: 'http://localhost:8080', ELEARNING_ORIGIN: 'http://localhost:8081' })).toBe(
+      '',
+    );
   });
 });
