@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { getDomain } from 'tldts';
 import { z } from 'zod';
 import { AccessDateSettingsSchema, AccessReviewSettingsSchema } from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
@@ -217,10 +218,10 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   ELEARNING_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
   ELEARNING_HOST: z.string().optional(),
   /**
-   * The key signing e-learning paths (HMAC-SHA256), the same in every API process; unset, it is derived from
-   * DATABASE_URL (which every process shares). A signed path stays valid ELEARNING_URL_TTL_HOURS.
+   * The key signing e-learning paths (HMAC-SHA256), required and the same in every API process (`npm run up`
+   * keeps one in its secrets, compose requires it). A signed path stays valid ELEARNING_URL_TTL_HOURS.
    */
-  ELEARNING_URL_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  ELEARNING_URL_KEY: z.string('is required (32+ random characters)').min(32, 'must be at least 32 characters'),
   ELEARNING_URL_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   // --- Metrics, probes and load shedding (issue 24; observability/settings.ts) ---
   ...OBSERVABILITY_SETTINGS,
@@ -231,13 +232,42 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
+/** Whether the process runs in production (NODE_ENV=production, as docker-compose.yml sets it). */
+const ProductionSchema = z.object({ NODE_ENV: z.string().optional() }).transform((e) => e.NODE_ENV === 'production');
+
+/**
+ * The site (registrable domain, by the public suffix list) of a URL's host; the host itself for an IP address
+ * or a name without a public suffix (localhost).
+ */
+function siteOf(url: string): string {
+  const host = new URL(url).hostname;
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+}
+
+/**
+ * The settings that are valid one by one but not together in production. An e-learning origin on the
+ * portal's own site receives the portal's cookies (the browser sends SameSite cookies to every origin of the
+ * site): only the XSRF check would stand between a package's script and the person's session.
+ */
+function productionProblems(cfg: ApiConfig): string[] {
+  if (!cfg.ELEARNING_ORIGIN) return [];
+  const site = siteOf(cfg.PORTAL_URL);
+  return siteOf(cfg.ELEARNING_ORIGIN) === site
+    ? [`  ELEARNING_ORIGIN: must be another site than PORTAL_URL (${site}), or unset to serve packages sandboxed`]
+    : [];
+}
+
 /**
  * Parses the environment.
  * @throws Error naming every bad or missing variable.
  */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = ApiConfigSchema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const lines = parsed.success
+    ? ProductionSchema.parse(env)
+      ? productionProblems(parsed.data)
+      : []
+    : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if (parsed.success && lines.length === 0) return parsed.data;
   throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
 }

@@ -37,6 +37,7 @@ export const StackEnvSchema = z
     MAIL_LINK_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     OIDC_KEY_ENCRYPTION_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     CAPTCHA_HMAC_KEY: optional(z.string().min(16, 'must be at least 16 characters')),
+    ELEARNING_URL_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
     PORT: optional(port),
     TEMPORAL_PORT: optional(port),
@@ -66,6 +67,7 @@ const SECRET_NAMES = new Set([
   'MAIL_LINK_KEY',
   'OIDC_KEY_ENCRYPTION_KEY',
   'CAPTCHA_HMAC_KEY',
+  'ELEARNING_URL_KEY',
   'DATABASE_URL',
 ]);
 

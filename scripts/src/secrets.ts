@@ -14,6 +14,8 @@ const SecretsSchema = z.object({
   mailLinkKey: z.string().min(32),
   /** The API's OIDC_KEY_ENCRYPTION_KEY (issue 22): encrypts the provider's signing keys; one for all API processes. */
   oidcKeyEncryptionKey: z.string().min(32),
+  /** The API's ELEARNING_URL_KEY: signs the e-learning packages' paths; one for all API processes. */
+  elearningUrlKey: z.string().min(32),
   /** The API's CAPTCHA_HMAC_KEY (issue 24): signs the captcha's challenges; one for all API processes. */
   captchaHmacKey: z.string().min(32),
   /** The demo study system's client secret (issue 22): the seed stores its digest, the demo system presents it. */
@@ -46,6 +48,7 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     mailLinkKey: stored.mailLinkKey ?? generate(48),
     oidcKeyEncryptionKey: stored.oidcKeyEncryptionKey ?? generate(48),
     captchaHmacKey: stored.captchaHmacKey ?? generate(32),
+    elearningUrlKey: stored.elearningUrlKey ?? generate(48),
     demoSystemClientSecret: stored.demoSystemClientSecret ?? generate(32),
   };
   const secrets = SecretsSchema.parse(candidate);

@@ -93,6 +93,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   OIDC_KEY_ENCRYPTION_KEY: string;
   /** The API's key for the captcha's challenges (issue 24): the same for every API process. */
   CAPTCHA_HMAC_KEY: string;
+  /** The API's key for the e-learning packages' signed paths: the same for every API process. */
+  ELEARNING_URL_KEY: string;
   NODE_ENV: string;
 }
 
@@ -203,6 +205,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     MAIL_LINK_KEY: cfg.MAIL_LINK_KEY ?? secrets.mailLinkKey,
     OIDC_KEY_ENCRYPTION_KEY: cfg.OIDC_KEY_ENCRYPTION_KEY ?? secrets.oidcKeyEncryptionKey,
     CAPTCHA_HMAC_KEY: cfg.CAPTCHA_HMAC_KEY ?? secrets.captchaHmacKey,
+    ELEARNING_URL_KEY: cfg.ELEARNING_URL_KEY ?? secrets.elearningUrlKey,
     NODE_ENV: cfg.NODE_ENV,
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];

@@ -124,6 +124,7 @@ async function main(): Promise<void> {
       MAIL_LINK_KEY: '(see secrets.json)',
       OIDC_KEY_ENCRYPTION_KEY: '(see secrets.json)',
       CAPTCHA_HMAC_KEY: '(see secrets.json)',
+      ELEARNING_URL_KEY: '(see secrets.json)',
     };
     console.log(
       `\nEnvironment for the worker and the API:\n${table(Object.entries(shown).map(([k, v]) => [k, v ?? '']))}`,

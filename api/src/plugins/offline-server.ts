@@ -14,6 +14,7 @@ const NOWHERE = {
   DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
   LDAP_URL: 'ldap://127.0.0.1:1',
   LDAP_ADMIN_PASSWORD: 'unused',
+  ELEARNING_URL_KEY: 'unused-offline-server-elearning-url-key',
   LOG_LEVEL: 'silent',
 };
 

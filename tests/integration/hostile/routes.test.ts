@@ -52,6 +52,7 @@ async function readCatalog(): Promise<CatalogRoute[]> {
     DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
     LDAP_URL: 'ldap://127.0.0.1:1',
     LDAP_ADMIN_PASSWORD: 'unused',
+    ELEARNING_URL_KEY: 'unused-catalogue-elearning-url-key',
     LOG_LEVEL: 'silent',
   });
   const connection = Connection.lazy({ address: cfg.TEMPORAL_ADDRESS });

@@ -2,8 +2,7 @@
  * The addresses a dashboard item's card opens (issue 23): a DOWNLOAD's file and a card's picture on the portal,
  * an ELEARNING package on the e-learning origin under a signed path, `/elearning/{id}/{token}/{entryPoint}`.
  * The token is `{expires}.{mac}`: the hour (Unix seconds) after which it is refused and an HMAC-SHA256 of the
- * item id and that hour, keyed with ELEARNING_URL_KEY (or a key derived from DATABASE_URL, which every API
- * process shares). A package's relative links stay under the signed path, so the whole package loads with
+ * item id and that hour, keyed with ELEARNING_URL_KEY (the same in every API process). A package's relative links stay under the signed path, so the whole package loads with
  * one token; a person gets a token only for an item they may see. Expiry is rounded up to the hour, so a card's
  * address is stable for an hour (the browser caches the package's files).
  */
@@ -26,9 +25,7 @@ const HOUR = 3600;
 
 /** Builds the item links of `cfg`. */
 export function itemLinks(cfg: ApiConfig): ItemLinks {
-  const key = cfg.ELEARNING_URL_KEY
-    ? Buffer.from(cfg.ELEARNING_URL_KEY)
-    : Buffer.from(crypto.hkdfSync('sha256', cfg.DATABASE_URL, 'portal', 'elearning-url-key', 32));
+  const key = Buffer.from(cfg.ELEARNING_URL_KEY);
   const origin = cfg.ELEARNING_ORIGIN ? new URL(cfg.ELEARNING_ORIGIN).origin : '';
   const mac = (id: number, expires: number) =>
     crypto.createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url').slice(0, 32);
