@@ -68,11 +68,32 @@ describe('the OpenAPI document', () => {
           if (!param?.schema) missing.push(`${label(r)} ${inDoc} ${name}`);
         }
       }
-      if (declared(r.schema?.body) && !op.requestBody?.content?.['application/json']?.schema) {
+      const bodyType = (r.schema as { consumes?: string[] } | undefined)?.consumes?.[0] ?? 'application/json';
+      if (declared(r.schema?.body) && !op.requestBody?.content?.[bodyType]?.schema) {
         missing.push(`${label(r)} body`);
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('describes the dashboard item saves as multipart/form-data with their parts, not as JSON', () => {
+    for (const [path, method] of [
+      ['/rest/secure/system_mgmt/dashboard_items', 'post'],
+      ['/rest/secure/system_mgmt/dashboard_items/{id}', 'put'],
+    ] as const) {
+      const content = doc.paths[path]?.[method]?.requestBody?.content ?? {};
+      expect(Object.keys(content), `${method} ${path}`).toEqual(['multipart/form-data']);
+      const schema = content['multipart/form-data']!.schema as {
+        required?: string[];
+        properties?: Record<string, { type?: string; contentMediaType?: string; format?: string }>;
+      };
+      expect(Object.keys(schema.properties ?? {}).sort()).toEqual(['file', 'image', 'item']);
+      expect(schema.required).toEqual(['item']);
+      expect(schema.properties!.item).toMatchObject({ type: 'string', contentMediaType: 'application/json' });
+      for (const part of ['file', 'image']) {
+        expect(schema.properties![part], part).toMatchObject({ type: 'string', format: 'binary' });
+      }
+    }
   });
 
   it('has each route’s declared answers with their schemas', () => {
