@@ -7,10 +7,12 @@
  * - without ELEARNING_ORIGIN, the e-learning packages under /elearning, sandboxed (elearning-serve.ts).
  */
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
+import { type FastifyPluginAsyncZod, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   DASHBOARD_RESOURCE_PATHS as PATHS,
+  DASHBOARD_ITEM_PARTS,
   DashboardItemSchema,
   DashboardResourcesSchema,
   DashboardUploadLimitsSchema,
@@ -42,8 +44,29 @@ const ADMIN = { permission: 'ADMIN' } as const;
 const CHANGE = { permission: 'ADMIN', destructive: true } as const;
 const answers = (ok: z.ZodType) => ({ 200: ok, 304: z.null(), 404: MessageSchema, ...SECURE_ERRORS });
 const ToggleParams = IdParamsSchema.extend({ action: ToggleActionSchema });
-/** Item saves are multipart/form-data (an `item` JSON part, `file` and `image` parts), read by readItemUpload. */
-const MultipartBody = z.unknown().describe('multipart/form-data: item (JSON, DashboardItemBody), file, image');
+/**
+ * Item saves are multipart/form-data, read part by part by readItemUpload (which validates the `item` part with
+ * DashboardItemBodySchema and checks the files): this schema describes the parts for the OpenAPI document, and
+ * MULTIPART_SAVE leaves the body out of the route's validation (the parts are streamed, never in `req.body`).
+ */
+const MultipartBody = z.object({
+  [DASHBOARD_ITEM_PARTS.item]: z
+    .string()
+    .meta({ contentMediaType: 'application/json', description: 'the item as JSON (DashboardItemBody)' }),
+  [DASHBOARD_ITEM_PARTS.file]: z
+    .string()
+    .optional()
+    .meta({ format: 'binary', description: 'the DOWNLOAD file or the ELEARNING package (.zip)' }),
+  [DASHBOARD_ITEM_PARTS.image]: z.string().optional().meta({ format: 'binary', description: "the card's picture" }),
+});
+/** The route options of an item save: a multipart body, validated by readItemUpload; the rest by zod. */
+const MULTIPART_SAVE = {
+  validatorCompiler: <S>(req: FastifyRouteSchemaDef<S>) =>
+    req.httpPart === 'body'
+      ? (data: unknown) => ({ value: data })
+      : validatorCompiler(req as unknown as FastifyRouteSchemaDef<z.ZodType>),
+} as const;
+const MULTIPART = ['multipart/form-data'];
 const FileAnswer = z.unknown().describe('the file’s bytes');
 
 const actorOf = (auth: { userId: number; username: string }) => ({ userId: auth.userId, username: auth.username });
@@ -121,7 +144,11 @@ export const dashboardResourceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = as
   }));
   app.post(
     PATHS.items,
-    { config: CHANGE, schema: { body: MultipartBody, response: answers(DashboardItemSchema) } },
+    {
+      ...MULTIPART_SAVE,
+      config: CHANGE,
+      schema: { consumes: MULTIPART, body: MultipartBody, response: answers(DashboardItemSchema) },
+    },
     async (req) => saveItem(items, actorOf(requireAuth(req)), null, await readItemUpload(req, cfg)),
   );
   app.get(
@@ -131,7 +158,16 @@ export const dashboardResourceRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = as
   );
   app.put(
     PATHS.item,
-    { config: CHANGE, schema: { params: IdParamsSchema, body: MultipartBody, response: answers(DashboardItemSchema) } },
+    {
+      ...MULTIPART_SAVE,
+      config: CHANGE,
+      schema: {
+        consumes: MULTIPART,
+        params: IdParamsSchema,
+        body: MultipartBody,
+        response: answers(DashboardItemSchema),
+      },
+    },
     async (req) => saveItem(items, actorOf(requireAuth(req)), req.params.id, await readItemUpload(req, cfg)),
   );
   app.put(
