@@ -2,10 +2,10 @@
  * The network's OpenID Connect provider (issue 22): oidc-provider 9, configured for the study systems only.
  * Authorization code flow with PKCE (S256, required for public clients), `client_secret_basic` for confidential
  * ones (compared against the stored digest, never plaintext), refresh tokens rotated on every use, RP-initiated
- * logout, discovery, JWKS, introspection for confidential clients. No implicit, hybrid or password grant; no
- * HS-signed tokens. The login interaction is the portal's own sign-in (interaction.ts); consent is implied for
- * the network's own systems. Errors the provider cannot send back to a system end on the portal's refusal page
- * with the 000 §8 text of their case.
+ * logout, discovery, JWKS, introspection for confidential clients (of their own tokens only). No implicit,
+ * hybrid or password grant; no HS-signed tokens. The login interaction is the portal's own sign-in
+ * (interaction.ts); consent is implied for the network's own systems. Errors the provider cannot send back to a
+ * system end on the portal's refusal page with the 000 §8 text of their case.
  */
 import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
 import type { SsoRefusalCase } from '@portal/contract';
@@ -96,7 +96,11 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
       devInteractions: { enabled: false },
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none',
+        // Only a confidential system, and only about its own tokens: another system's token answers
+        // `{"active": false}` (RFC 7662 §2.2), as revocation refuses it, so no system learns who signed in
+        // elsewhere or with what scope.
+        allowedPolicy: async (_ctx, client, token) =>
+          client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
       },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
