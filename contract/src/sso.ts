@@ -7,8 +7,11 @@
  */
 import { z } from 'zod';
 
-/** The four 000 §8 single sign-on failures. */
-export const SSO_REFUSAL_CASES = ['identity', 'notAuthorized', 'invalidLink', 'undetermined'] as const;
+/**
+ * The four 000 §8 single sign-on failures, and 'error': the portal itself failed (000 §8 'unspecified or
+ * unknown'), which is not the person's identity.
+ */
+export const SSO_REFUSAL_CASES = ['identity', 'notAuthorized', 'invalidLink', 'undetermined', 'error'] as const;
 export type SsoRefusalCase = (typeof SSO_REFUSAL_CASES)[number];
 
 /** 000 §8 texts, with the provider's name from configuration (default 'Frontier Science'). */
@@ -22,6 +25,8 @@ export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Sc
       return `The clicked link does not correspond to a valid ${providerName} portal application.`;
     case 'undetermined':
       return `Unable to determine the ${providerName} portal application to which the clicked link refers.`;
+    case 'error':
+      return 'An error has occurred. Please contact User Support.';
   }
 }
 

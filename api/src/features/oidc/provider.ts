@@ -15,6 +15,7 @@ import { findAccount } from './account';
 import { prismaAdapter } from './adapter';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages';
 import { deriveKey, loadSigningKeys } from './keys';
+import { storedParamValidators } from './params';
 
 /** Where the provider lives: OIDC_ISSUER, else PORTAL_URL + '/oidc'. */
 export const issuerOf = (cfg: Deps['cfg']): string => cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`;
@@ -35,6 +36,8 @@ function refusalOf(error: { error?: string; error_description?: string }): SsoRe
     return 'invalidLink';
   }
   if (error.error === 'invalid_request' && /redirect_uri/.test(description)) return 'invalidLink';
+  // The portal failed (a store or the database), not the person's identity: logged where it is emitted.
+  if (error.error === 'server_error') return 'error';
   return 'identity';
 }
 
@@ -91,6 +94,7 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
       authorizationSigningAlgValues: ['RS256'],
     },
     extraClientMetadata: { properties: ['system_access_id'] },
+    extraParams: storedParamValidators(),
     discovery: { portal_project_id: cfg.SSO_PROJECT_ID },
     features: {
       devInteractions: { enabled: false },
