@@ -9,7 +9,7 @@
  */
 import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
 import type { SsoRefusalCase } from '@portal/contract';
-import { verifyClientSecret } from '@portal/db';
+import { verifyClientSecret, writeLogoutNotices } from '@portal/db';
 import type { Deps } from '../../deps';
 import { findAccount } from './account';
 import { prismaAdapter } from './adapter';
@@ -95,7 +95,13 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
     },
     extraClientMetadata: { properties: ['system_access_id'] },
     extraParams: storedParamValidators(),
-    discovery: { portal_project_id: cfg.SSO_PROJECT_ID },
+    // Logout tokens are sent (by the portal's notices, not by `features.backchannelLogout`, which would send a
+    // second one) when access is revoked and when the person signs out; they carry no `sid`.
+    discovery: {
+      portal_project_id: cfg.SSO_PROJECT_ID,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: false,
+    },
     features: {
       devInteractions: { enabled: false },
       introspection: {
@@ -133,5 +139,38 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret: string }, actual) {
     return verifyClientSecret(this.clientSecret, actual);
   };
+  tellSystemsOfLogout(provider, prisma);
   return provider;
+}
+
+/** Where the end-session step leaves who logged out of which systems, for the middleware after it. */
+const LOGGED_OUT = Symbol('loggedOut');
+type LoggedOut = { subjectId: string; clientIds: string[] };
+
+/**
+ * RP-initiated logout owes each system the person logged out of a logout token, as a revocation does: the
+ * provider ends the session (and its grants) and reports success synchronously, and the notices are written
+ * once its step has finished, before the browser is answered. A failure to write them is the provider's
+ * `server_error` (logged with its cause); the person is signed out either way.
+ */
+function tellSystemsOfLogout(provider: Provider, prisma: Deps['prisma']): void {
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const session = ctx.oidc.session;
+    if (!session?.accountId) return;
+    // 'Sign out of everything' ends every system of the session; otherwise only the asking one.
+    const clientIds = ctx.oidc.params?.logout
+      ? Object.keys(session.authorizations ?? {})
+      : [ctx.oidc.entities.Client?.clientId].filter((id): id is string => !!id);
+    (ctx.state as Record<symbol, LoggedOut>)[LOGGED_OUT] = { subjectId: session.accountId, clientIds };
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    const out = (ctx.state as Record<symbol, LoggedOut | undefined>)[LOGGED_OUT];
+    if (!out?.clientIds.length) return;
+    try {
+      await prisma.$transaction((tx) => writeLogoutNotices(tx, out.subjectId, out.clientIds));
+    } catch (err) {
+      provider.emit('server_error', ctx, err);
+    }
+  });
 }
