@@ -30,6 +30,13 @@ export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Sc
   }
 }
 
+/** GET: the single sign-on settings the browser reads at run time (public: the refusal page needs no session). */
+export const SSO_PUBLIC_CONFIG_PATH = '/rest/public/sso/config';
+
+/** The answer of `SSO_PUBLIC_CONFIG_PATH`: the provider's name in the refusal texts (the API's SSO_PROVIDER_NAME). */
+export const SsoPublicConfigSchema = z.object({ providerName: z.string().min(1) });
+export type SsoPublicConfig = z.infer<typeof SsoPublicConfigSchema>;
+
 /** POST target of the portal's sign-in step of interaction `uid` (session cookie + XSRF header). */
 export const SSO_LOGIN_PATH = (uid: string): string => `/oidc/interaction/${encodeURIComponent(uid)}/login`;
 
