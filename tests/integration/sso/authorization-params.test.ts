@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import * as oidc from 'openid-client';
-import { Browser, REDIRECT_URI, registerSystem, useSsoStack } from './support';
+import { Browser, POST_LOGOUT_URI, REDIRECT_URI, registerSystem, useSsoStack } from './support';
 
 const sso = useSsoStack();
 
@@ -178,5 +178,21 @@ describe('authorization parameters PostgreSQL cannot store', () => {
       lines.some((line) => line.includes(constraint)),
       lines.join('\n'),
     ).toBe(true);
+  });
+
+  it("refuses a logout request's state or hint PostgreSQL cannot store on the 'clicked link' page", async () => {
+    const system = await registerSystem(sso.current.t);
+    for (const [param, bad] of [
+      ['state', 'a\u0000b'],
+      ['state', 'caf\u00e9'],
+      ['logout_hint', 'a\u0000b'],
+      ['ui_locales', 'en\u0000'],
+    ]) {
+      const query = form({ client_id: system.clientId, post_logout_redirect_uri: POST_LOGOUT_URI, [param!]: bad! });
+      const res = await new Browser(sso.current.base).fetch(`/oidc/session/end?${query}`);
+      await res.arrayBuffer();
+      expect(res.status, `${param}=${JSON.stringify(bad)}`).toBe(303);
+      expect(res.headers.get('location'), `${param}=${JSON.stringify(bad)}`).toBe('/app/sso/refused?case=invalidLink');
+    }
   });
 });
