@@ -7,6 +7,7 @@
  * client and URI are known, else to the 'clicked link' page) instead of failing later as a storage error.
  */
 import { z } from 'zod';
+import type Provider from 'oidc-provider';
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { findUnrecognizedCharacter } from '@portal/contract';
 
@@ -55,4 +56,33 @@ export function storedParamValidators(): Record<string, (ctx: KoaContextWithOIDC
       },
     ]),
   );
+}
+
+/** RP-initiated logout's parameters; the provider keeps them in its session until the person confirms. */
+const LOGOUT_PARAMS = ['client_id', 'id_token_hint', 'logout_hint', 'post_logout_redirect_uri', 'state', 'ui_locales'];
+
+/** A logout query as the portal can keep it (a repeated parameter is left to the provider, which refuses it). */
+const LogoutQuerySchema = z.object(
+  Object.fromEntries(
+    LOGOUT_PARAMS.map((name) => [
+      name,
+      z.union([name === 'state' ? vschar : storable, z.array(z.string())]).optional(),
+    ]),
+  ),
+);
+
+/**
+ * The provider's middleware refusing an RP-initiated logout (GET /session/end; the provider takes no form POST)
+ * whose parameters cannot be stored: it would fail saving the session after answering, a 5xx. No system can be
+ * trusted to hear the error (its post-logout URI is not yet checked), so the browser goes to `refusedUrl`.
+ */
+export function refuseUnstorableLogout(refusedUrl: string): Parameters<Provider['use']>[0] {
+  return async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/session/end' && !LogoutQuerySchema.safeParse(ctx.query).success) {
+      ctx.status = 303;
+      ctx.redirect(refusedUrl);
+      return;
+    }
+    await next();
+  };
 }

@@ -15,7 +15,7 @@ import { findAccount } from './account';
 import { prismaAdapter } from './adapter';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages';
 import { deriveKey, loadSigningKeys } from './keys';
-import { storedParamValidators } from './params';
+import { refuseUnstorableLogout, storedParamValidators } from './params';
 
 /** Where the provider lives: OIDC_ISSUER, else PORTAL_URL + '/oidc'. */
 export const issuerOf = (cfg: Deps['cfg']): string => cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`;
@@ -139,6 +139,7 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret: string }, actual) {
     return verifyClientSecret(this.clientSecret, actual);
   };
+  provider.use(refuseUnstorableLogout(refusalPage('invalidLink')));
   tellSystemsOfLogout(provider, prisma);
   return provider;
 }
