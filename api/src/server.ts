@@ -25,6 +25,7 @@ import { dashboardRoutes } from './features/dashboard/routes';
 import { dashboardResourceRoutes } from './features/dashboard-resources/routes';
 import { manualRoutes } from './features/manual/routes';
 import { myApplicationsRoutes } from './features/my-applications/routes';
+import { ssoPublicConfigRoutes } from './features/oidc/public-config';
 import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
@@ -110,6 +111,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     dashboardResourceRoutes,
     myApplicationsRoutes,
     oidcRoutes,
+    ssoPublicConfigRoutes,
     manualRoutes,
   ]) {
     await app.register(feature, { deps });

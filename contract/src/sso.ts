@@ -7,8 +7,11 @@
  */
 import { z } from 'zod';
 
-/** The four 000 §8 single sign-on failures. */
-export const SSO_REFUSAL_CASES = ['identity', 'notAuthorized', 'invalidLink', 'undetermined'] as const;
+/**
+ * The four 000 §8 single sign-on failures, and 'error': the portal itself failed (000 §8 'unspecified or
+ * unknown'), which is not the person's identity.
+ */
+export const SSO_REFUSAL_CASES = ['identity', 'notAuthorized', 'invalidLink', 'undetermined', 'error'] as const;
 export type SsoRefusalCase = (typeof SSO_REFUSAL_CASES)[number];
 
 /** 000 §8 texts, with the provider's name from configuration (default 'Frontier Science'). */
@@ -22,8 +25,17 @@ export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Sc
       return `The clicked link does not correspond to a valid ${providerName} portal application.`;
     case 'undetermined':
       return `Unable to determine the ${providerName} portal application to which the clicked link refers.`;
+    case 'error':
+      return 'An error has occurred. Please contact User Support.';
   }
 }
+
+/** GET: the single sign-on settings the browser reads at run time (public: the refusal page needs no session). */
+export const SSO_PUBLIC_CONFIG_PATH = '/rest/public/sso/config';
+
+/** The answer of `SSO_PUBLIC_CONFIG_PATH`: the provider's name in the refusal texts (the API's SSO_PROVIDER_NAME). */
+export const SsoPublicConfigSchema = z.object({ providerName: z.string().min(1) });
+export type SsoPublicConfig = z.infer<typeof SsoPublicConfigSchema>;
 
 /** POST target of the portal's sign-in step of interaction `uid` (session cookie + XSRF header). */
 export const SSO_LOGIN_PATH = (uid: string): string => `/oidc/interaction/${encodeURIComponent(uid)}/login`;

@@ -9,8 +9,6 @@ interface ImportMetaEnv {
   readonly VITE_USER_MANUAL_URL?: string;
   /** Public support address shown in the footer (000 §1). */
   readonly VITE_SUPPORT_EMAIL?: string;
-  /** The single sign-on provider's name in the refusal texts (000 §8; default 'Frontier Science'). */
-  readonly VITE_SSO_PROVIDER_NAME?: string;
 }
 
 interface ImportMeta {

@@ -9,7 +9,7 @@ import * as oidc from 'openid-client';
 import { addDays, dayIn, ssoRefusalText } from '@portal/contract';
 import { expireAccess } from '@portal/db';
 import { rotateSigningKey } from '../../../api/src/features/oidc/keys';
-import { call, signIn } from '../auth-helpers';
+import { buildTestApp, call, signIn } from '../auth-helpers';
 import {
   Browser,
   POST_LOGOUT_URI,
@@ -301,5 +301,16 @@ describe('the provider (issue 22)', () => {
     });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')!.startsWith(POST_LOGOUT_URI)).toBe(true);
+  });
+
+  it("tells the browser the provider's one configured name at run time", async () => {
+    const t = await buildTestApp({ SSO_PROVIDER_NAME: 'Example Research Network' });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/rest/public/sso/config' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ providerName: 'Example Research Network' });
+    } finally {
+      await t.close();
+    }
   });
 });

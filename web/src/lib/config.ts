@@ -12,5 +12,3 @@ export const SUPPORT_EMAIL = import.meta.env.VITE_SUPPORT_EMAIL ?? 'support@port
 export const XSRF_STORAGE_KEY = 'xsrfToken';
 /** Session storage key of the cached site list (000 §3). */
 export const SITES_STORAGE_KEY = 'apiSites';
-/** The single sign-on provider's name in the refusal texts (000 §8, issue 22; the API's default alike). */
-export const SSO_PROVIDER_NAME = import.meta.env.VITE_SSO_PROVIDER_NAME || 'Frontier Science';

@@ -8,13 +8,16 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { setXsrfToken } from '../lib/apiClient';
 import { paths } from '../lib/paths';
-import { mockApi } from '../testing/mockApi';
+import { mockApi, reply } from '../testing/mockApi';
 import { referenceHandlers } from '../testing/referenceFixtures';
 import { renderRoute } from '../testing/render';
 import { SsoRefusedPage } from './SsoRefusedPage';
 
+/** The provider's name the API is configured with (SSO_PROVIDER_NAME), read by the page at run time. */
+const PROVIDER_NAME = 'Example Research Network';
+
 function renderRefused(search: string) {
-  mockApi(referenceHandlers);
+  mockApi({ ...referenceHandlers, 'GET /rest/public/sso/config': () => reply(200, { providerName: PROVIDER_NAME }) });
   const view = renderRoute({
     path: paths.app.sso.refused.path,
     url: `${paths.app.sso.refused.path}?${search}`,
@@ -28,19 +31,19 @@ describe('the single sign-on refusal page', () => {
   it.each(SSO_REFUSAL_CASES)("shows the heading and the text of case '%s'", async (kase) => {
     renderRefused(`case=${kase}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Unable to sign you in' })).toBeInTheDocument();
-    expect(screen.getByText(ssoRefusalText(kase))).toBeInTheDocument();
+    expect(await screen.findByText(ssoRefusalText(kase, PROVIDER_NAME))).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /Request access/ })).toBeNull();
   });
 
   it("reads an unknown or missing case as 'undetermined'", async () => {
     renderRefused('case=%3Cscript%3E');
-    expect(await screen.findByText(ssoRefusalText('undetermined'))).toBeInTheDocument();
+    expect(await screen.findByText(ssoRefusalText('undetermined', PROVIDER_NAME))).toBeInTheDocument();
   });
 
   it('offers to request access to the system, opening the form with it preselected', async () => {
     setXsrfToken('xsrf-1');
     const { user, at } = renderRefused('case=notAuthorized&systemId=2&systemName=Study%20Data%20Capture');
-    expect(screen.getByText(ssoRefusalText('notAuthorized'))).toBeInTheDocument();
+    expect(await screen.findByText(ssoRefusalText('notAuthorized', PROVIDER_NAME))).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to the dashboard' })).toHaveAttribute('href', '/app/dashboard');
     await user.click(await screen.findByRole('link', { name: 'Request access to Study Data Capture' }));
     expect(await screen.findByText('Request form')).toBeInTheDocument();

@@ -1,11 +1,11 @@
-import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { ssoRefusalText } from '@portal/contract';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { getXsrfToken } from '../lib/apiClient';
-import { SSO_PROVIDER_NAME } from '../lib/config';
 import { paths } from '../lib/paths';
 import { useSystems } from '../shared/referenceData';
 import { usePageTitle } from '../shared/usePageTitle';
+import { useSsoConfig } from './api/getSsoConfig';
 import { readRefusal } from './refusal';
 
 /** The texts of the refusal page (issue 22); the refusal itself is the contract's 000 §8 text. */
@@ -22,7 +22,8 @@ export const SSO_REFUSED_TEXTS = {
 /**
  * Where a single sign-on is refused (issue 22; 000 §8 Single sign-on) at /app/sso/refused?case=&systemId=
  * &systemName=&openRequestId=: the heading and the case's text (the server's, handed over by the sign-in step,
- * else the contract's with VITE_SSO_PROVIDER_NAME; an unknown case reads as 'undetermined'), and
+ * else the contract's with the provider's name the API is configured with, read at run time, or the contract's
+ * default name when it cannot be read; an unknown case reads as 'undetermined'), and
  * the ways on. For 'not authorized' with a system, a 'Request access to <system>' button opening the access
  * request form with that system preselected, or, when the person has an open request, the link to it
  * (their Requests History: the app shows own requests there). Then the dashboard, or the sign-in page when
@@ -38,6 +39,7 @@ export function SsoRefusedPage() {
     state && typeof state === 'object' && 'message' in state && typeof state.message === 'string'
       ? state.message
       : null;
+  const ssoConfig = useSsoConfig();
   const signedIn = !!getXsrfToken();
   const system = refusal.case === 'notAuthorized' ? refusal.system : null;
   const systems = useSystems();
@@ -47,9 +49,13 @@ export function SsoRefusedPage() {
   return (
     <Stack gap="md" py="md" data-testid="sso-refused">
       <Title order={1}>{SSO_REFUSED_TEXTS.title}</Title>
-      <Alert color="red" variant="light" role="status">
-        {serverText ?? ssoRefusalText(refusal.case, SSO_PROVIDER_NAME)}
-      </Alert>
+      {serverText === null && ssoConfig.isPending ? (
+        <Loader size="sm" aria-label="Loading" />
+      ) : (
+        <Alert color="red" variant="light" role="status">
+          {serverText ?? ssoRefusalText(refusal.case, ssoConfig.data?.providerName)}
+        </Alert>
+      )}
       {system && refusal.openRequestId && (
         <Stack gap={4}>
           <Text>{SSO_REFUSED_TEXTS.openRequestNote(systemName)}</Text>

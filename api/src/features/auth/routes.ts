@@ -14,6 +14,7 @@ import {
 import { clearSessionCookie, setSessionCookie } from '../../auth/cookies';
 import { requireAuth } from '../../auth/guard';
 import { signInRateLimit } from '../../auth/security';
+import { endSsoSessions } from '@portal/db';
 import { createSession, invalidateSession } from '../../auth/session';
 import type { Deps } from '../../deps';
 import { EmptyObjectSchema, MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
@@ -54,6 +55,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     },
     async (req, reply) => {
       const auth = requireAuth(req);
+      // Out of the portal is out of single sign-on: its sessions end and the systems get their logout
+      // tokens. First, so a failure leaves the portal session for another try.
+      await deps.prisma.$transaction((tx) => endSsoSessions(tx, auth.userId));
       await invalidateSession(deps.prisma, auth.sessionToken);
       clearSessionCookie(deps, req, reply);
       return {};

@@ -2,19 +2,20 @@
  * The network's OpenID Connect provider (issue 22): oidc-provider 9, configured for the study systems only.
  * Authorization code flow with PKCE (S256, required for public clients), `client_secret_basic` for confidential
  * ones (compared against the stored digest, never plaintext), refresh tokens rotated on every use, RP-initiated
- * logout, discovery, JWKS, introspection for confidential clients. No implicit, hybrid or password grant; no
- * HS-signed tokens. The login interaction is the portal's own sign-in (interaction.ts); consent is implied for
- * the network's own systems. Errors the provider cannot send back to a system end on the portal's refusal page
- * with the 000 §8 text of their case.
+ * logout, discovery, JWKS, introspection for confidential clients (of their own tokens only). No implicit,
+ * hybrid or password grant; no HS-signed tokens. The login interaction is the portal's own sign-in
+ * (interaction.ts); consent is implied for the network's own systems. Errors the provider cannot send back to a
+ * system end on the portal's refusal page with the 000 §8 text of their case.
  */
 import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
 import type { SsoRefusalCase } from '@portal/contract';
-import { verifyClientSecret } from '@portal/db';
+import { verifyClientSecret, writeLogoutNotices } from '@portal/db';
 import type { Deps } from '../../deps';
 import { findAccount } from './account';
 import { prismaAdapter } from './adapter';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages';
 import { deriveKey, loadSigningKeys } from './keys';
+import { refuseUnstorableLogout, storedParamValidators } from './params';
 
 /** Where the provider lives: OIDC_ISSUER, else PORTAL_URL + '/oidc'. */
 export const issuerOf = (cfg: Deps['cfg']): string => cfg.OIDC_ISSUER ?? `${cfg.PORTAL_URL.replace(/\/$/, '')}/oidc`;
@@ -35,6 +36,8 @@ function refusalOf(error: { error?: string; error_description?: string }): SsoRe
     return 'invalidLink';
   }
   if (error.error === 'invalid_request' && /redirect_uri/.test(description)) return 'invalidLink';
+  // The portal failed (a store or the database), not the person's identity: logged where it is emitted.
+  if (error.error === 'server_error') return 'error';
   return 'identity';
 }
 
@@ -91,12 +94,23 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
       authorizationSigningAlgValues: ['RS256'],
     },
     extraClientMetadata: { properties: ['system_access_id'] },
-    discovery: { portal_project_id: cfg.SSO_PROJECT_ID },
+    extraParams: storedParamValidators(),
+    // Logout tokens are sent (by the portal's notices, not by `features.backchannelLogout`, which would send a
+    // second one) when access is revoked and when the person signs out; they carry no `sid`.
+    discovery: {
+      portal_project_id: cfg.SSO_PROJECT_ID,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: false,
+    },
     features: {
       devInteractions: { enabled: false },
       introspection: {
         enabled: true,
-        allowedPolicy: async (_ctx, client) => client.clientAuthMethod !== 'none',
+        // Only a confidential system, and only about its own tokens: another system's token answers
+        // `{"active": false}` (RFC 7662 §2.2), as revocation refuses it, so no system learns who signed in
+        // elsewhere or with what scope.
+        allowedPolicy: async (_ctx, client, token) =>
+          client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
       },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
@@ -125,5 +139,39 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret: string }, actual) {
     return verifyClientSecret(this.clientSecret, actual);
   };
+  provider.use(refuseUnstorableLogout(refusalPage('invalidLink')));
+  tellSystemsOfLogout(provider, prisma);
   return provider;
+}
+
+/** Where the end-session step leaves who logged out of which systems, for the middleware after it. */
+const LOGGED_OUT = Symbol('loggedOut');
+type LoggedOut = { subjectId: string; clientIds: string[] };
+
+/**
+ * RP-initiated logout owes each system the person logged out of a logout token, as a revocation does: the
+ * provider ends the session (and its grants) and reports success synchronously, and the notices are written
+ * once its step has finished, before the browser is answered. A failure to write them is the provider's
+ * `server_error` (logged with its cause); the person is signed out either way.
+ */
+function tellSystemsOfLogout(provider: Provider, prisma: Deps['prisma']): void {
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const session = ctx.oidc.session;
+    if (!session?.accountId) return;
+    // 'Sign out of everything' ends every system of the session; otherwise only the asking one.
+    const clientIds = ctx.oidc.params?.logout
+      ? Object.keys(session.authorizations ?? {})
+      : [ctx.oidc.entities.Client?.clientId].filter((id): id is string => !!id);
+    (ctx.state as Record<symbol, LoggedOut>)[LOGGED_OUT] = { subjectId: session.accountId, clientIds };
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    const out = (ctx.state as Record<symbol, LoggedOut | undefined>)[LOGGED_OUT];
+    if (!out?.clientIds.length) return;
+    try {
+      await prisma.$transaction((tx) => writeLogoutNotices(tx, out.subjectId, out.clientIds));
+    } catch (err) {
+      provider.emit('server_error', ctx, err);
+    }
+  });
 }

@@ -19,6 +19,11 @@ export async function oidcRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     return;
   }
   const provider = await buildProvider(deps, secret);
+  // The provider turns its own failures (a row it could not store, the database away) into `server_error`
+  // answers; the cause is only here, so it is logged here.
+  provider.on('server_error', (ctx, err) => {
+    app.log.error({ err, path: ctx.path, method: ctx.method }, 'single sign-on: the provider failed');
+  });
   const callback = provider.callback();
   // The provider reads its own bodies: leave every stream unread on this prefix.
   app.removeAllContentTypeParsers();
