@@ -253,6 +253,9 @@ export type ReviewAccessChangeBody = z.infer<typeof ReviewAccessChangeBodySchema
 
 // --- Lists and pages (000 §3 Page info, §7 user_requests) --------------------------------------------
 
+/** The size of a load-all call (000 §9 "Load-all calls: page 1, size 1,000,000"): the whole list, streamed. */
+export const LOAD_ALL_SIZE = 1_000_000;
+
 /** Query of a server-paged list: page is 1-based, sort is 'field,asc|desc'. */
 export const PageQuerySchema = z.object({
   /** Bounded so that the row offset stays far inside PostgreSQL's range (issue 13). */

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { queryIntSchema } from './ids';
 import { CONSTANTS } from './limits';
-import { PageQuerySchema, PersonDetailsSchema, PersonIdentitySchema } from './schemas';
+import { LOAD_ALL_SIZE, PageQuerySchema, PersonDetailsSchema, PersonIdentitySchema } from './schemas';
 import { textSchema } from './text';
 
 /** The sort keys of GET users (000 §7: the filter's person fields); the default is person.lastName ascending. */
@@ -28,8 +28,8 @@ export const USERS_DEFAULT_SORT = 'person.lastName,asc';
 
 const escapeRegex = (s: string) => s.replace(/[.]/g, '\\.');
 
-/** The size of a load-all call (000 §9 "Load-all calls: page 1, size 1,000,000"): the whole tab, streamed. */
-export const USERS_LOAD_ALL_SIZE = 1_000_000;
+/** The Users list's load-all size: the load-all call of every list (the whole tab, streamed). */
+export const USERS_LOAD_ALL_SIZE = LOAD_ALL_SIZE;
 
 /** At most this many names in one exclusion list. */
 const MAX_EXCLUDED = 100;
