@@ -269,6 +269,28 @@ export const PageQuerySchema = z.object({
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
 
+/** The load-all call is the first page only: a later page of the whole list is empty by definition. */
+export const loadAllOnFirstPage = (q: { page: number; size: number }): boolean =>
+  q.size !== LOAD_ALL_SIZE || q.page === 1;
+
+/** The rows of one page of a list that serves a page of any size up to this, besides the load-all call. */
+export const MAX_FETCH_SIZE = 1000;
+
+/**
+ * Query of a list read whole or fetched in pages (001 §7 lists, 000 §9 "Load-all calls: page 1, size
+ * 1,000,000; default fetch size 300"): page is 1-based; size is 1-1,000 (default 300) or the load-all size on
+ * page 1. Anything else is answered 422 with fieldErrors keyed by the parameter.
+ */
+export const FetchPageQuerySchema = z
+  .object({
+    page: PageQuerySchema.shape.page,
+    size: queryIntSchema(1, LOAD_ALL_SIZE, 300).refine((n) => n <= MAX_FETCH_SIZE || n === LOAD_ALL_SIZE, {
+      message: 'invalid',
+    }),
+  })
+  .refine(loadAllOnFirstPage, { message: 'invalid', path: ['page'] });
+export type FetchPageQuery = z.infer<typeof FetchPageQuerySchema>;
+
 export interface Page<T> {
   content: T[];
   totalElements: number;

@@ -7,7 +7,13 @@
 import { z } from 'zod';
 import { queryIntSchema } from './ids';
 import { CONSTANTS } from './limits';
-import { LOAD_ALL_SIZE, PageQuerySchema, PersonDetailsSchema, PersonIdentitySchema } from './schemas';
+import {
+  LOAD_ALL_SIZE,
+  PageQuerySchema,
+  loadAllOnFirstPage,
+  PersonDetailsSchema,
+  PersonIdentitySchema,
+} from './schemas';
 import { textSchema } from './text';
 
 /** The sort keys of GET users (000 §7: the filter's person fields); the default is person.lastName ascending. */
@@ -88,9 +94,7 @@ export const UsersQuerySchema = PageQuerySchema.extend({
   excludeRoles: exclusionList(64),
   excludeAssociations: exclusionList(128),
   excludeSites: exclusionList(32),
-})
-  // The load-all call is the first page only: a later page of the whole tab is empty by definition.
-  .refine((q) => q.size !== USERS_LOAD_ALL_SIZE || q.page === 1, { message: 'invalid', path: ['page'] });
+}).refine(loadAllOnFirstPage, { message: 'invalid', path: ['page'] });
 export type UsersQuery = z.infer<typeof UsersQuerySchema>;
 
 /**

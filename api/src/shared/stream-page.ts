@@ -1,33 +1,39 @@
 /**
- * The load-all call of the Users list (000 §9 "Load-all calls: page 1, size 1,000,000"; 000 §7 GET users):
- * the whole tab answered as one page, streamed with bounded memory. The count and the rows are read in one
- * read-only REPEATABLE READ transaction on a connection of the API's SQL pool (shared/sql.ts), the rows
- * through a server-side cursor FETCHed `BATCH` at a time; each batch is parsed with zod and written as JSON
- * before the next is fetched, so the API holds one batch, whatever the tab's size. The envelope is the page
- * envelope of every list (000 §3 Page info); `numberOfElements` is the count, which the snapshot keeps true.
+ * The load-all call of every paged list (000 §9 "Load-all calls: page 1, size 1,000,000"): the whole list
+ * answered as one page, streamed with bounded memory. The count and the rows are read in one read-only
+ * REPEATABLE READ transaction on a connection of the API's SQL pool (shared/sql.ts), the rows through a
+ * server-side cursor FETCHed `BATCH` at a time; each batch is parsed (zod) and written as JSON before the next
+ * is fetched, so the API holds one batch, whatever the list's size. The envelope is the page envelope of every
+ * list (000 §3 Page info); `numberOfElements` is the count, which the snapshot keeps true.
  */
 import { Readable } from 'node:stream';
-import { z } from 'zod';
-import { UserListRowSchema } from '@portal/contract';
+import type { FastifyReply } from 'fastify';
 import type { Prisma, PrismaClient } from '@portal/db';
-import { toPage } from '../../http/page';
-import { sqlPoolOf } from '../../shared/sql';
-import { UserListCountSchema } from './list-sql';
+import { toPage } from '../http/page';
+import { CountRowsSchema, sqlPoolOf } from './sql';
 
 /** Rows per FETCH: a few hundred KB of JSON. */
 const BATCH = 1000;
-const CURSOR = 'users_load_all';
+const CURSOR = 'load_all';
+
+/** A list's statements: its rows in the order answered (no LIMIT) and `SELECT count(*)::int AS total`. */
+export interface LoadAllSql {
+  rows: Prisma.Sql;
+  count: Prisma.Sql;
+}
 
 /**
- * Opens the snapshot, counts, declares the cursor and returns the answer as a stream of JSON text. The
+ * Opens the snapshot, counts, declares the cursor and returns the answer as a stream of JSON text; `parse`
+ * turns one batch of PostgreSQL's rows into wire rows (and throws on rows of an unexpected shape). The
  * connection goes back to the pool when the stream ends, fails or the client goes away.
  * @throws Error when `prisma` has no SQL pool (the API always has one) or PostgreSQL refuses the statements.
  */
-export async function streamAllUsers(
+export async function streamWholeList<T>(
   prisma: PrismaClient,
-  sql: { rows: Prisma.Sql; count: Prisma.Sql },
+  sql: LoadAllSql,
   q: { page: number; size: number },
   sort: string,
+  parse: (rows: unknown[]) => T[],
 ): Promise<Readable> {
   const pool = sqlPoolOf(prisma);
   if (!pool) throw new Error('the load-all call needs the API SQL pool');
@@ -45,7 +51,7 @@ export async function streamAllUsers(
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     // Every row will be read: plan for the whole result, not for the first rows as a cursor otherwise does.
     await client.query('SET LOCAL cursor_tuple_fraction = 1');
-    total = UserListCountSchema.parse((await client.query(sql.count.text, sql.count.values)).rows)[0]!.total;
+    total = CountRowsSchema.parse((await client.query(sql.count.text, sql.count.values)).rows)[0]!.total;
     await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql.rows.text}`, sql.rows.values);
   } catch (err) {
     await release(false);
@@ -62,7 +68,7 @@ export async function streamAllUsers(
         const { rows } = await client.query(`FETCH ${BATCH} FROM ${CURSOR}`);
         if (!rows.length) break;
         let chunk = '';
-        for (const row of z.array(UserListRowSchema).parse(rows)) {
+        for (const row of parse(rows)) {
           chunk += (first ? '' : ',') + JSON.stringify(row);
           first = false;
         }
@@ -78,3 +84,7 @@ export async function streamAllUsers(
   }
   return Readable.from(body(), { objectMode: false });
 }
+
+/** Sends a `streamWholeList` answer as the route's JSON body (the response schema is not applied to a stream). */
+export const sendStream = (reply: FastifyReply, stream: Readable): FastifyReply =>
+  reply.type('application/json; charset=utf-8').send(stream as never);
