@@ -196,6 +196,41 @@ describe('RequestsHistory', () => {
     expect(api.callsTo('GET /rest/secure/user_access_mod_request/user')).toHaveLength(0);
   });
 
+  it("a viewed user's: every row of each list, however many pages it takes", async () => {
+    // More than one page of the largest fetch (1,000) in each list, each answered as the API pages it.
+    const paged =
+      <T,>(all: T[]): Handler =>
+      (call) => {
+        const q = new URLSearchParams(call.search);
+        const [n, size] = [Number(q.get('page') ?? 1), Number(q.get('size') ?? 300)];
+        const content = all.slice((n - 1) * size, n * size);
+        const totalPages = Math.max(1, Math.ceil(all.length / size));
+        return reply(200, {
+          ...page(content),
+          totalElements: all.length,
+          size,
+          number: n,
+          totalPages,
+          first: n === 1,
+          last: n >= totalPages,
+        });
+      };
+    const many = <T,>(n: number, make: (id: number) => T) => Array.from({ length: n }, (_, i) => make(i + 1));
+    renderHistory(
+      { self: false, userId: 7 },
+      {
+        'GET /rest/secure/user_access_mod_request/user/7': paged(many(2_500, (id) => access(id, {}))),
+        'GET /rest/secure/ldap_user_profile_mod_request/user/7': paged(many(1_250, (id) => profileChange(id, {}))),
+        'GET /rest/secure/user_management/user_registration/proxy/7': paged(many(1_100, (id) => registration(id, {}))),
+      },
+    );
+    // Each table's counter ('10 of N records shown'), in the order of the sections.
+    const totals = () => screen.queryAllByText(/records shown$/).map((e) => e.textContent?.replace(/^\d+ of /, ''));
+    await waitFor(() => expect(totals()).toEqual(['2500 records shown', '1250 records shown', '1100 records shown']), {
+      timeout: 10_000,
+    });
+  });
+
   it("a proxy-filed request's comment shows without its marker, under who filed it by proxy", async () => {
     const proxy = { name: 'Morgan Liaison', email: 'morgan@portal.test', id: 3 };
     const subject = { name: 'Casey Lapsed', email: 'casey@portal.test', id: 7 };
