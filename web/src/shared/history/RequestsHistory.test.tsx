@@ -9,7 +9,7 @@ import { MESSAGES, PROFILE_CHANGE_MESSAGES, proxyComment, REGISTRATION_MESSAGES 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mockApi, reply, type Handler } from '../../testing/mockApi';
+import { mockApi, pageOf, reply, type Handler } from '../../testing/mockApi';
 import { referenceHandlers } from '../../testing/referenceFixtures';
 import { profileChangeRequestFixture } from '../../testing/profileFixtures';
 import { renderRoute } from '../../testing/render';
@@ -83,18 +83,6 @@ const registration = (id: number, patch: Partial<Registration>): Registration =>
   ...patch,
 });
 
-const page = <T,>(content: T[]) => ({
-  content,
-  totalElements: content.length,
-  numberOfElements: content.length,
-  size: 1000,
-  number: 1,
-  totalPages: 1,
-  first: true,
-  last: true,
-  sort: 'sysdat,desc',
-});
-
 const ACCESS = [
   access(1, { sysdat: '2026-01-01T10:00:00.000Z', requesterComments: 'older one', reviewerComments: 'granted' }),
   access(2, { sysdat: '2026-03-01T10:00:00.000Z', requestType: 'CHANGE', requesterComments: 'newer one' }),
@@ -145,8 +133,8 @@ describe('RequestsHistory', () => {
       { self: true },
       {
         'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: ACCESS }),
-        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: CHANGES }),
-        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page(PROXIED)),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf(CHANGES)),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf(PROXIED)),
       },
     );
     expect(screen.getByText(MESSAGES.access.requestsNote)).toBeInTheDocument();
@@ -179,9 +167,9 @@ describe('RequestsHistory', () => {
     const api = renderHistory(
       { self: false, userId: 7 },
       {
-        'GET /rest/secure/user_access_mod_request/user/7': () => reply(200, page(ACCESS)),
+        'GET /rest/secure/user_access_mod_request/user/7': () => reply(200, pageOf(ACCESS)),
         'GET /rest/secure/ldap_user_profile_mod_request/user/7': () => reply(500, { message: 'boom' }),
-        'GET /rest/secure/user_management/user_registration/proxy/7': () => reply(200, page([])),
+        'GET /rest/secure/user_management/user_registration/proxy/7': () => reply(200, pageOf([])),
       },
     );
     await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
@@ -206,7 +194,7 @@ describe('RequestsHistory', () => {
         const content = all.slice((n - 1) * size, n * size);
         const totalPages = Math.max(1, Math.ceil(all.length / size));
         return reply(200, {
-          ...page(content),
+          ...pageOf(content),
           totalElements: all.length,
           size,
           number: n,
@@ -245,8 +233,8 @@ describe('RequestsHistory', () => {
       { self: true },
       {
         'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [filed, typed] }),
-        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: [] }),
-        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page([])),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf([])),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf([])),
       },
     );
     await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
