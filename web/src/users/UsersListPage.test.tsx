@@ -88,4 +88,14 @@ describe('UsersListPage', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?filter=Liai'));
     await waitFor(() => expect(params(api.calls.at(-1)!.search)).toMatchObject({ filter: 'Liai', page: '1' }));
   });
+
+  it('sorts by AO Member ID(s) and LAO Affiliation(s) on the server (000 §2)', async () => {
+    const api = mockApi({ [LIST]: () => reply(200, page([row])) });
+    const { user, router } = renderList('/app/users?sort=sites.siteCode,desc');
+    await screen.findByText('1 of 1 records shown');
+    expect(params(api.callsTo(LIST)[0]!.search)).toMatchObject({ sort: 'sites.siteCode,desc' });
+    await user.click(screen.getByText('LAO Affiliation(s)'));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=sites.otherIdentifier%2Casc'));
+    await waitFor(() => expect(params(api.calls.at(-1)!.search)).toMatchObject({ sort: 'sites.otherIdentifier,asc' }));
+  });
 });
