@@ -16,13 +16,18 @@ import {
 } from './schemas';
 import { textSchema } from './text';
 
-/** The sort keys of GET users (000 §7: the filter's person fields); the default is person.lastName ascending. */
+/**
+ * The sort keys of GET users (000 §7: the filter's person fields, and its site keys for the list's AO Member
+ * ID(s) and LAO Affiliation(s) columns, 000 §2); the default is person.lastName ascending.
+ */
 export const USER_SORT_FIELDS = [
   'person.firstName',
   'person.lastName',
   'person.email',
   'person.organizationName',
   'person.phoneNumber',
+  'sites.siteCode',
+  'sites.otherIdentifier',
 ] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
