@@ -37,6 +37,8 @@ beforeAll(async () => {
       lastModifiedBy: 'test',
       sysdat: new Date(start + i * 1000),
       dchng: new Date(start + i * 1000),
+      // Marked started, so that no reconciler starts workflows for these rows.
+      workflowStartedAt: new Date(),
     })),
   });
 }, 60_000);
