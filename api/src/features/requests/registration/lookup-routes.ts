@@ -25,7 +25,7 @@ import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-sc
 import { readableUserId } from '../../../shared/readable-user';
 import { portalRoleView } from '../../../shared/views';
 import { matchesByEmail, matchesByName } from './directory-matches';
-import { registrationView } from './view';
+import { LISTED_REGISTRATIONS, registrationView } from './view';
 
 const ProxyQuery = PageQuerySchema.extend({
   sort: z
@@ -84,7 +84,7 @@ export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
   );
 
   const proxyHistory = async (proxyUserId: number, q: z.infer<typeof ProxyQuery>) => {
-    const where = { proxyUserId, registrationStatus: { not: 'DELETED' as const } };
+    const where = { AND: [LISTED_REGISTRATIONS, { proxyUserId }] };
     const dir = q.sort?.endsWith(',asc') ? 'asc' : 'desc';
     const [total, rows] = await Promise.all([
       deps.prisma.registration.count({ where }),

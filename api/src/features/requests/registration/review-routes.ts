@@ -29,7 +29,7 @@ import { pageWindow, toPage } from '../../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
 import { approveRegistration, deleteRegistration, denyRegistration, updateRegistration } from './actions';
 import { fileRegistration } from './filing';
-import { registrationView } from './view';
+import { LISTED_REGISTRATIONS, registrationView } from './view';
 
 /** 001 §9: the registration list's default page 1, size 300. */
 const ListQuery = PageQuerySchema.extend({
@@ -44,8 +44,6 @@ const ACTION_ANSWERS = reviewAnswers(RegistrationSchema);
 const UserIdParamsSchema = z.object({ userId: PathIdSchema });
 const listOf = z.object({ content: z.array(RegistrationSchema) });
 const newestFirst = [{ sysdat: 'desc' as const }, { id: 'desc' as const }];
-/** Deleted registrations are kept for the audit trail and never listed (001 §4). */
-const listed: Prisma.RegistrationWhereInput = { registrationStatus: { not: 'DELETED' } };
 
 export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const view = (r: Parameters<typeof registrationView>[0]) => registrationView(r, deps);
@@ -83,8 +81,12 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     },
     async (req) => {
       const { status } = req.params;
-      const where: Prisma.RegistrationWhereInput =
-        status === 'all' ? listed : { registrationStatus: status === 'pending' ? 'PENDING' : status };
+      const where: Prisma.RegistrationWhereInput = {
+        AND: [
+          LISTED_REGISTRATIONS,
+          status === 'all' ? {} : { registrationStatus: status === 'pending' ? 'PENDING' : status },
+        ],
+      };
       const [field = 'sysdat', dir = 'desc'] = (req.query.sort ?? 'sysdat,desc').split(',');
       const [total, rows] = await Promise.all([
         deps.prisma.registration.count({ where }),
@@ -102,7 +104,9 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     '/rest/secure/user_registration',
     { config: { permission: 'READ_USERS' }, schema: { response: { 200: listOf, ...SECURE_ERRORS } } },
     async () => ({
-      content: (await deps.prisma.registration.findMany({ where: listed, orderBy: newestFirst })).map(view),
+      content: (await deps.prisma.registration.findMany({ where: LISTED_REGISTRATIONS, orderBy: newestFirst })).map(
+        view,
+      ),
     }),
   );
 
@@ -113,7 +117,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     async (req) => {
       const actor = requireAuth(req);
       const rows = await deps.prisma.registration.findMany({
-        where: { portalUserId: actor.userId },
+        where: { AND: [LISTED_REGISTRATIONS, { portalUserId: actor.userId }] },
         orderBy: newestFirst,
       });
       return { content: rows.map(view) };
@@ -127,7 +131,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       const message = REGISTRATION_MESSAGES.loadUserFailed;
       const userId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
       const rows = await deps.prisma.registration.findMany({
-        where: { portalUserId: userId },
+        where: { AND: [LISTED_REGISTRATIONS, { portalUserId: userId }] },
         orderBy: newestFirst,
       });
       return { content: rows.map(view) };
