@@ -279,16 +279,21 @@ export const MAX_FETCH_SIZE = 1000;
 /**
  * Query of a list read whole or fetched in pages (001 §7 lists, 000 §9 "Load-all calls: page 1, size
  * 1,000,000; default fetch size 300"): page is 1-based; size is 1-1,000 (default 300) or the load-all size on
- * page 1. Anything else is answered 422 with fieldErrors keyed by the parameter.
+ * page 1, checked by `.refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK)`. Anything else is answered 422 with
+ * fieldErrors keyed by the parameter.
  */
-export const FetchPageQuerySchema = z
-  .object({
-    page: PageQuerySchema.shape.page,
-    size: queryIntSchema(1, LOAD_ALL_SIZE, 300).refine((n) => n <= MAX_FETCH_SIZE || n === LOAD_ALL_SIZE, {
-      message: 'invalid',
-    }),
-  })
-  .refine(loadAllOnFirstPage, { message: 'invalid', path: ['page'] });
+export const FetchPageFieldsSchema = z.object({
+  page: PageQuerySchema.shape.page,
+  size: queryIntSchema(1, LOAD_ALL_SIZE, 300).refine((n) => n <= MAX_FETCH_SIZE || n === LOAD_ALL_SIZE, {
+    message: 'invalid',
+  }),
+});
+
+/** The refinement every such query ends with (extended by a list's own parameters first). */
+export const LOAD_ALL_PAGE_CHECK: { message: string; path: string[] } = { message: 'invalid', path: ['page'] };
+
+/** `FetchPageFieldsSchema` of a list with one fixed order. */
+export const FetchPageQuerySchema = FetchPageFieldsSchema.refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK);
 export type FetchPageQuery = z.infer<typeof FetchPageQuerySchema>;
 
 export interface Page<T> {

@@ -8,9 +8,10 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { LOAD_ALL_SIZE, type Page } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { toPage } from '../http/page';
-import { CountRowsSchema, sqlPoolOf } from './sql';
+import { CountRowsSchema, pageAndCount, sqlPoolOf } from './sql';
 
 /** Rows per FETCH: a few hundred KB of JSON. */
 const BATCH = 1000;
@@ -88,3 +89,22 @@ export async function streamWholeList<T>(
 /** Sends a `streamWholeList` answer as the route's JSON body (the response schema is not applied to a stream). */
 export const sendStream = (reply: FastifyReply, stream: Readable): FastifyReply =>
   reply.type('application/json; charset=utf-8').send(stream as never);
+
+/**
+ * The answer of a paged list written as SQL (`build(page)`: its statements, the rows of that page only when
+ * given one): one page with its total, the count beside it (shared/sql.ts pageAndCount), or, for the load-all
+ * size, the whole list streamed (`streamWholeList`). `parse` turns PostgreSQL's rows into wire rows.
+ * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
+ */
+export async function answerList<T>(
+  prisma: PrismaClient,
+  reply: FastifyReply,
+  build: (page?: { page: number; size: number }) => LoadAllSql,
+  q: { page: number; size: number },
+  sort: string,
+  parse: (rows: unknown[]) => T[],
+): Promise<Page<T> | FastifyReply> {
+  if (q.size === LOAD_ALL_SIZE) return sendStream(reply, await streamWholeList(prisma, build(), q, sort, parse));
+  const { count, rows } = await pageAndCount(prisma, () => build(q), q.page);
+  return toPage(parse(rows), CountRowsSchema.parse(count)[0]!.total, q, sort);
+}

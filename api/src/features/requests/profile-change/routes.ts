@@ -16,7 +16,6 @@ import {
   CreateProfileChangeBodySchema,
   type FetchPageQuery,
   FetchPageQuerySchema,
-  LOAD_ALL_SIZE,
   IdParamsSchema,
   PROFILE_CHANGE_BASE,
   PROFILE_CHANGE_MESSAGES,
@@ -30,9 +29,7 @@ import type { Deps } from '../../../deps';
 import { notFound } from '../../../http/errors';
 import { readableUserId } from '../../../shared/readable-user';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
-import { toPage } from '../../../http/page';
-import { CountRowsSchema, pageAndCount } from '../../../shared/sql';
-import { sendStream, streamWholeList } from '../../../shared/stream-page';
+import { answerList } from '../../../shared/stream-page';
 import {
   PROFILE_CHANGE_LIST_SORT,
   type ProfileChangeSelection,
@@ -49,14 +46,8 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
   const temporal = temporalUiOf(deps.cfg);
   const views = (rows: unknown[]) => parseProfileChangeRows(rows).map((r) => profileChangeView(r, temporal));
   /** One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9). */
-  const list = async (reply: FastifyReply, sel: ProfileChangeSelection, q: FetchPageQuery) => {
-    if (q.size === LOAD_ALL_SIZE) {
-      const stream = await streamWholeList(deps.prisma, profileChangeListSql(sel), q, PROFILE_CHANGE_LIST_SORT, views);
-      return sendStream(reply, stream);
-    }
-    const { count, rows } = await pageAndCount(deps.prisma, () => profileChangeListSql(sel, q), q.page);
-    return toPage(views(rows), CountRowsSchema.parse(count)[0]!.total, q, PROFILE_CHANGE_LIST_SORT);
-  };
+  const list = (reply: FastifyReply, sel: ProfileChangeSelection, q: FetchPageQuery) =>
+    answerList(deps.prisma, reply, (page) => profileChangeListSql(sel, page), q, PROFILE_CHANGE_LIST_SORT, views);
   const listAnswer = {
     querystring: FetchPageQuerySchema,
     response: { 200: pageSchema(ProfileChangeRequestSchema), ...SECURE_ERRORS },

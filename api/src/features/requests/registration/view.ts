@@ -1,14 +1,8 @@
 /** Maps a Registration row to its wire shape (001 §3 Registration). */
 import { AccessControlSchema, type Registration } from '@portal/contract';
-import type { Prisma, Registration as RegistrationRow } from '@portal/db';
+import type { Registration as RegistrationRow } from '@portal/db';
 import type { Deps } from '../../../deps';
 import { workflowUrl } from '../../../shared/views';
-
-/**
- * The registrations any list may show: a deleted one is kept for the audit trail and never listed (001 §4 'A
- * registration is shown as pending or DENIED'), whichever list or status is asked.
- */
-export const LISTED_REGISTRATIONS: Prisma.RegistrationWhereInput = { registrationStatus: { not: 'DELETED' } };
 
 /** The wire shape of one registration (001 §3), with its workflow's link when the Temporal UI is configured. */
 export function registrationView(r: RegistrationRow, deps: Pick<Deps, 'cfg'>): Registration {
