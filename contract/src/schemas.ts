@@ -253,6 +253,9 @@ export type ReviewAccessChangeBody = z.infer<typeof ReviewAccessChangeBodySchema
 
 // --- Lists and pages (000 §3 Page info, §7 user_requests) --------------------------------------------
 
+/** The size of a load-all call (000 §9 "Load-all calls: page 1, size 1,000,000"): the whole list, streamed. */
+export const LOAD_ALL_SIZE = 1_000_000;
+
 /** Query of a server-paged list: page is 1-based, sort is 'field,asc|desc'. */
 export const PageQuerySchema = z.object({
   /** Bounded so that the row offset stays far inside PostgreSQL's range (issue 13). */
@@ -265,6 +268,33 @@ export const PageQuerySchema = z.object({
   filter: textSchema(256).optional(),
 });
 export type PageQuery = z.infer<typeof PageQuerySchema>;
+
+/** The load-all call is the first page only: a later page of the whole list is empty by definition. */
+export const loadAllOnFirstPage = (q: { page: number; size: number }): boolean =>
+  q.size !== LOAD_ALL_SIZE || q.page === 1;
+
+/** The rows of one page of a list that serves a page of any size up to this, besides the load-all call. */
+export const MAX_FETCH_SIZE = 1000;
+
+/**
+ * Query of a list read whole or fetched in pages (001 §7 lists, 000 §9 "Load-all calls: page 1, size
+ * 1,000,000; default fetch size 300"): page is 1-based; size is 1-1,000 (default 300) or the load-all size on
+ * page 1, checked by `.refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK)`. Anything else is answered 422 with
+ * fieldErrors keyed by the parameter.
+ */
+export const FetchPageFieldsSchema = z.object({
+  page: PageQuerySchema.shape.page,
+  size: queryIntSchema(1, LOAD_ALL_SIZE, 300).refine((n) => n <= MAX_FETCH_SIZE || n === LOAD_ALL_SIZE, {
+    message: 'invalid',
+  }),
+});
+
+/** The refinement every such query ends with (extended by a list's own parameters first). */
+export const LOAD_ALL_PAGE_CHECK: { message: string; path: string[] } = { message: 'invalid', path: ['page'] };
+
+/** `FetchPageFieldsSchema` of a list with one fixed order. */
+export const FetchPageQuerySchema = FetchPageFieldsSchema.refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK);
+export type FetchPageQuery = z.infer<typeof FetchPageQuerySchema>;
 
 export interface Page<T> {
   content: T[];

@@ -7,16 +7,27 @@
 import { z } from 'zod';
 import { queryIntSchema } from './ids';
 import { CONSTANTS } from './limits';
-import { PageQuerySchema, PersonDetailsSchema, PersonIdentitySchema } from './schemas';
+import {
+  LOAD_ALL_SIZE,
+  PageQuerySchema,
+  loadAllOnFirstPage,
+  PersonDetailsSchema,
+  PersonIdentitySchema,
+} from './schemas';
 import { textSchema } from './text';
 
-/** The sort keys of GET users (000 §7: the filter's person fields); the default is person.lastName ascending. */
+/**
+ * The sort keys of GET users (000 §7: the filter's person fields, and its site keys for the list's AO Member
+ * ID(s) and LAO Affiliation(s) columns, 000 §2); the default is person.lastName ascending.
+ */
 export const USER_SORT_FIELDS = [
   'person.firstName',
   'person.lastName',
   'person.email',
   'person.organizationName',
   'person.phoneNumber',
+  'sites.siteCode',
+  'sites.otherIdentifier',
 ] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
@@ -28,8 +39,8 @@ export const USERS_DEFAULT_SORT = 'person.lastName,asc';
 
 const escapeRegex = (s: string) => s.replace(/[.]/g, '\\.');
 
-/** The size of a load-all call (000 §9 "Load-all calls: page 1, size 1,000,000"): the whole tab, streamed. */
-export const USERS_LOAD_ALL_SIZE = 1_000_000;
+/** The Users list's load-all size: the load-all call of every list (the whole tab, streamed). */
+export const USERS_LOAD_ALL_SIZE = LOAD_ALL_SIZE;
 
 /** At most this many names in one exclusion list. */
 const MAX_EXCLUDED = 100;
@@ -88,9 +99,7 @@ export const UsersQuerySchema = PageQuerySchema.extend({
   excludeRoles: exclusionList(64),
   excludeAssociations: exclusionList(128),
   excludeSites: exclusionList(32),
-})
-  // The load-all call is the first page only: a later page of the whole tab is empty by definition.
-  .refine((q) => q.size !== USERS_LOAD_ALL_SIZE || q.page === 1, { message: 'invalid', path: ['page'] });
+}).refine(loadAllOnFirstPage, { message: 'invalid', path: ['page'] });
 export type UsersQuery = z.infer<typeof UsersQuerySchema>;
 
 /**

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { BodyIdSchema, bodyIntSchema } from '../ids';
 import { FIELD_LIMITS } from '../limits';
-import { ReviewAttemptKeySchema } from '../schemas';
+import { type Page, ReviewAttemptKeySchema } from '../schemas';
 import { REQUEST_STATUSES } from '../statuses';
 import { textSchema } from '../text';
 
@@ -65,9 +65,11 @@ export const ProfileChangeRequestSchema = z.object({
 });
 export type ProfileChangeRequest = z.infer<typeof ProfileChangeRequestSchema>;
 
-/** The lists (GET /, /user, /user/{userId}, /status/{status}): 'Lists in content' (001 §7). */
-export const ProfileChangeListSchema = z.object({ content: z.array(ProfileChangeRequestSchema) });
-export type ProfileChangeList = z.infer<typeof ProfileChangeListSchema>;
+/**
+ * The lists (GET /, /user, /user/{userId}, /status/{status}): 'Lists in content' (001 §7), inside the page
+ * envelope of every paged list (query FetchPageQuerySchema; newest first).
+ */
+export type ProfileChangeList = Page<ProfileChangeRequest>;
 
 /** GET .../status/{status}: one status, or 'pending' (every unresolved one) / 'all' as the queue spells them. */
 export const ProfileChangeStatusParamsSchema = z.object({ status: z.enum(['pending', 'all', ...REQUEST_STATUSES]) });

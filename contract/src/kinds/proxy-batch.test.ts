@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PROXY_COMMENT_MARKER, StartProxyBatchBodySchema, parseProxyComment, proxyComment } from './proxy-batch';
+import {
+  PROXY_COMMENT_MARKER,
+  StartProxyBatchBodySchema,
+  parseProxyComment,
+  proxyComment,
+  userOutcomes,
+} from './proxy-batch';
 
 const proxy = { name: 'Morgan Liaison', email: 'laostaff@portal.test', id: 5 };
 const subject = { name: 'Ann "Q" Subject} subject={"x', email: 'ann@x.org', id: 99 };
@@ -28,5 +34,30 @@ describe('the batch body (001 §2.7, §5)', () => {
     );
     const long = { portalUserIds: [1], accessControls: [block], requesterComments: 'x'.repeat(251) };
     expect(StartProxyBatchBodySchema.safeParse(long).success).toBe(false);
+  });
+});
+
+describe('userOutcomes (001 §8 run summary, in users)', () => {
+  it('counts a user once however many role blocks, failed when any block failed', () => {
+    const r = (portalUserId: number, success: boolean | null) => ({ portalUserId, success });
+    expect(userOutcomes([r(1, true), r(1, true), r(2, true), r(2, false), r(3, false), r(3, false)])).toEqual({
+      users: 3,
+      successes: 1,
+      failures: 2,
+    });
+  });
+
+  it('leaves a user still being filed out of both counts', () => {
+    expect(
+      userOutcomes([
+        { portalUserId: 1, success: true },
+        { portalUserId: 1, success: null },
+      ]),
+    ).toEqual({
+      users: 1,
+      successes: 0,
+      failures: 0,
+    });
+    expect(userOutcomes([])).toEqual({ users: 0, successes: 0, failures: 0 });
   });
 });

@@ -97,6 +97,27 @@ export const ProxyUserResultSchema = z.object({
 });
 export type ProxyUserResult = z.infer<typeof ProxyUserResultSchema>;
 
+/**
+ * The run summary's counts in one unit, users (001 §8 'submitted for {n} users with {s} successes and {f}
+ * failures'; 001 §9 one user per call): with several role blocks a user has one result per block, and counts
+ * as a failure when any of them failed, as a success when all succeeded; a user still being filed is neither.
+ */
+export function userOutcomes(results: readonly Pick<ProxyUserResult, 'portalUserId' | 'success'>[]): {
+  users: number;
+  successes: number;
+  failures: number;
+} {
+  const byUser = new Map<number, (boolean | null)[]>();
+  for (const r of results) byUser.set(r.portalUserId, [...(byUser.get(r.portalUserId) ?? []), r.success]);
+  let successes = 0;
+  let failures = 0;
+  for (const outcomes of byUser.values()) {
+    if (outcomes.includes(false)) failures++;
+    else if (outcomes.every((o) => o === true)) successes++;
+  }
+  return { users: byUser.size, successes, failures };
+}
+
 /** One batch as listed (GET .../proxy_batch) and read (GET .../proxy_batch/{id}, which adds `results`). */
 export const ProxyBatchSchema = z.object({
   id: z.number().int(),

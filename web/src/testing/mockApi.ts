@@ -22,6 +22,21 @@ export function reply(status: number, body?: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
+/** `content` as the API's one and only page of a list (000 §3 Page info), newest first. */
+export function pageOf<T>(content: T[]) {
+  return {
+    content,
+    totalElements: content.length,
+    numberOfElements: content.length,
+    size: 1000,
+    number: 1,
+    totalPages: 1,
+    first: true,
+    last: true,
+    sort: 'sysdat,desc',
+  };
+}
+
 /** Handlers may be a fixed answer list: each call takes the next one, the last one repeats. */
 export function sequence(...answers: Handler[]): Handler {
   let next = 0;

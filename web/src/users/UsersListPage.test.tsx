@@ -4,7 +4,7 @@
  */
 import type { Page, UserListRow } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { mockApi, reply } from '../testing/mockApi';
 import { renderRoute } from '../testing/render';
 import { UsersListPage } from './UsersListPage';
@@ -87,5 +87,23 @@ describe('UsersListPage', () => {
     await user.type(screen.getByRole('textbox', { name: 'Filter users' }), 'Liai');
     await waitFor(() => expect(router.state.location.search).toBe('?filter=Liai'));
     await waitFor(() => expect(params(api.calls.at(-1)!.search)).toMatchObject({ filter: 'Liai', page: '1' }));
+  });
+
+  it('sorts by AO Member ID(s) and LAO Affiliation(s) on the server (000 §2)', async () => {
+    // mantine-datatable renders a header only when its column's media query matches (a column without one asks
+    // for the empty query); jsdom's stub (testing/setup.ts) matches nothing, so here the empty query matches.
+    const stubbed = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...stubbed(query), matches: query === '' });
+    onTestFinished(() => {
+      window.matchMedia = stubbed;
+    });
+    const api = mockApi({ [LIST]: () => reply(200, page([row])) });
+    const { user, router } = renderList('/app/users?sort=sites.siteCode,desc');
+    await screen.findByText('1 of 1 records shown');
+    expect(params(api.callsTo(LIST)[0]!.search)).toMatchObject({ sort: 'sites.siteCode,desc' });
+    // Another column keeps the direction.
+    await user.click(screen.getByText('LAO Affiliation(s)'));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=sites.otherIdentifier%2Cdesc'));
+    await waitFor(() => expect(params(api.calls.at(-1)!.search)).toMatchObject({ sort: 'sites.otherIdentifier,desc' }));
   });
 });

@@ -5,6 +5,7 @@ import {
   USERS_LIST_MESSAGES,
   USER_SORT_FIELDS,
   type UserListRow,
+  type UserSortField,
 } from '@portal/contract';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -20,12 +21,14 @@ import { useUsers } from './api/getUsers';
 
 const DEFAULT_SIZE = CONSTANTS.usersDefaultPageSize;
 
-/** Table columns and the API's sort keys (000 §7 person.*); the site columns do not sort on the server. */
-const SORT_KEYS: Partial<Record<keyof UserListRow, string>> = {
+/** Table columns and the API's sort keys (000 §7 person.* and sites.*); every column sorts on the server. */
+const SORT_KEYS: Partial<Record<keyof UserListRow, UserSortField>> = {
   firstName: 'person.firstName',
   lastName: 'person.lastName',
   email: 'person.email',
   organizationName: 'person.organizationName',
+  siteCodes: 'sites.siteCode',
+  laoIds: 'sites.otherIdentifier',
   phoneNumber: 'person.phoneNumber',
 };
 const columnOf = (sortKey: string) => Object.entries(SORT_KEYS).find(([, k]) => k === sortKey)?.[0];
@@ -101,11 +104,13 @@ export function UsersListPage() {
           {
             accessor: 'siteCodes',
             title: 'AO Member ID(s)',
+            sortable: true,
             render: (r) => <CondensedList items={r.siteCodes} noun={['AO', 'AOs']} />,
           },
           {
             accessor: 'laoIds',
             title: 'LAO Affiliation(s)',
+            sortable: true,
             render: (r) => <CondensedList items={r.laoIds} noun={['LAO', 'LAOs']} />,
           },
           { accessor: 'phoneNumber', title: 'Phone', sortable: true, render: (r) => orMissing(r.phoneNumber) },

@@ -17,7 +17,7 @@ import { checkProxyListing, readUsersOrProxy } from '../../shared/proxy-users';
 import { pageAndCount } from '../../shared/sql';
 import { countThenPage } from '../../shared/filtered-page';
 import { UserListCountSchema, usersListSql } from './list-sql';
-import { streamAllUsers } from './list-stream';
+import { sendStream, streamWholeList } from '../../shared/stream-page';
 
 /** The statements of `q` and the order they apply. */
 function listStatements(q: UsersQuery, total?: number) {
@@ -66,10 +66,11 @@ export const usersListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
     async (req, reply) => {
       await checkProxyListing(deps, requireAuth(req), req.query);
       if (req.query.size !== USERS_LOAD_ALL_SIZE) return listUsers(deps.prisma, req.query);
-      // 000 §9 load-all: the same page envelope, streamed (list-stream.ts).
+      // 000 §9 load-all: the same page envelope, streamed (shared/stream-page.ts).
       const { sql, field, dir } = listStatements(req.query);
-      const stream = await streamAllUsers(deps.prisma, sql, req.query, `${field},${dir}`);
-      return reply.type('application/json; charset=utf-8').send(stream as never);
+      const rows = z.array(UserListRowSchema);
+      const stream = await streamWholeList(deps.prisma, sql, req.query, `${field},${dir}`, (b) => rows.parse(b));
+      return sendStream(reply, stream);
     },
   );
 };

@@ -13,13 +13,26 @@ import { CountRowsSchema, containsPattern } from '../../shared/sql';
 import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 import type { WalkablePageSql } from '../../shared/filtered-page';
 
-/** The sort keys of 000 §7 and their columns of "PortalUser" `u`. */
+/**
+ * The sorted, unique values of one array column over the current access records of the user `u` (what the
+ * list's site columns show), as an expression.
+ */
+const currentSiteArray = (column: 'siteCodes' | 'laoIds') =>
+  `ARRAY(SELECT DISTINCT c FROM "UserAccess" a CROSS JOIN unnest(a."${column}") c
+      WHERE a."portalUserId" = u."id" AND NOT a."inactive" ORDER BY c)`;
+
+/**
+ * The sort keys of 000 §7 and their expressions over "PortalUser" `u`. A site key is the user's sorted codes,
+ * compared code by code as PostgreSQL compares arrays: a user without any sorts first ascending.
+ */
 const SORT_COLUMNS: Record<UserSortField, string> = {
   'person.firstName': 'u."firstName"',
   'person.lastName': 'u."lastName"',
   'person.email': 'u."email"',
   'person.organizationName': 'u."organizationName"',
   'person.phoneNumber': 'u."phoneNumber"',
+  'sites.siteCode': currentSiteArray('siteCodes'),
+  'sites.otherIdentifier': currentSiteArray('laoIds'),
 };
 
 /** The count statement's answer. */
@@ -148,10 +161,8 @@ function withoutExcluded(users: Prisma.Sql, ex: Exclusions): Prisma.Sql {
   return Prisma.sql`(SELECT * FROM ${users} WHERE NOT (${Prisma.join(tests, ' OR ')})) u`;
 }
 
-/** The sorted, unique values of one array column over a user's current access records. */
-const currentSites = (column: 'siteCodes' | 'laoIds') =>
-  Prisma.raw(`ARRAY(SELECT DISTINCT c FROM "UserAccess" a CROSS JOIN unnest(a."${column}") c
-      WHERE a."portalUserId" = u."id" AND NOT a."inactive" ORDER BY c) AS "${column}"`);
+/** A user's sites of one column, as the row's field of that name. */
+const currentSites = (column: 'siteCodes' | 'laoIds') => Prisma.raw(`${currentSiteArray(column)} AS "${column}"`);
 
 /**
  * The earliest end date of a user's current access records and whether one ends within the notice window,

@@ -9,7 +9,7 @@ import { MESSAGES, PROFILE_CHANGE_MESSAGES, proxyComment, REGISTRATION_MESSAGES 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mockApi, reply, type Handler } from '../../testing/mockApi';
+import { mockApi, pageOf, reply, type Handler } from '../../testing/mockApi';
 import { referenceHandlers } from '../../testing/referenceFixtures';
 import { profileChangeRequestFixture } from '../../testing/profileFixtures';
 import { renderRoute } from '../../testing/render';
@@ -83,18 +83,6 @@ const registration = (id: number, patch: Partial<Registration>): Registration =>
   ...patch,
 });
 
-const page = <T,>(content: T[]) => ({
-  content,
-  totalElements: content.length,
-  numberOfElements: content.length,
-  size: 1000,
-  number: 1,
-  totalPages: 1,
-  first: true,
-  last: true,
-  sort: 'sysdat,desc',
-});
-
 const ACCESS = [
   access(1, { sysdat: '2026-01-01T10:00:00.000Z', requesterComments: 'older one', reviewerComments: 'granted' }),
   access(2, { sysdat: '2026-03-01T10:00:00.000Z', requestType: 'CHANGE', requesterComments: 'newer one' }),
@@ -145,8 +133,8 @@ describe('RequestsHistory', () => {
       { self: true },
       {
         'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: ACCESS }),
-        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: CHANGES }),
-        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page(PROXIED)),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf(CHANGES)),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf(PROXIED)),
       },
     );
     expect(screen.getByText(MESSAGES.access.requestsNote)).toBeInTheDocument();
@@ -179,9 +167,9 @@ describe('RequestsHistory', () => {
     const api = renderHistory(
       { self: false, userId: 7 },
       {
-        'GET /rest/secure/user_access_mod_request/user/7': () => reply(200, page(ACCESS)),
+        'GET /rest/secure/user_access_mod_request/user/7': () => reply(200, pageOf(ACCESS)),
         'GET /rest/secure/ldap_user_profile_mod_request/user/7': () => reply(500, { message: 'boom' }),
-        'GET /rest/secure/user_management/user_registration/proxy/7': () => reply(200, page([])),
+        'GET /rest/secure/user_management/user_registration/proxy/7': () => reply(200, pageOf([])),
       },
     );
     await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
@@ -194,6 +182,41 @@ describe('RequestsHistory', () => {
     expect(rows('Registration-by-proxy requests')).toHaveLength(0);
     expect(screen.queryByText(REGISTRATION_MESSAGES.loadUserProxyFailed)).not.toBeInTheDocument();
     expect(api.callsTo('GET /rest/secure/user_access_mod_request/user')).toHaveLength(0);
+  });
+
+  it("a viewed user's: every row of each list, however many pages it takes", async () => {
+    // More than one page of the largest fetch (1,000) in each list, each answered as the API pages it.
+    const paged =
+      <T,>(all: T[]): Handler =>
+      (call) => {
+        const q = new URLSearchParams(call.search);
+        const [n, size] = [Number(q.get('page') ?? 1), Number(q.get('size') ?? 300)];
+        const content = all.slice((n - 1) * size, n * size);
+        const totalPages = Math.max(1, Math.ceil(all.length / size));
+        return reply(200, {
+          ...pageOf(content),
+          totalElements: all.length,
+          size,
+          number: n,
+          totalPages,
+          first: n === 1,
+          last: n >= totalPages,
+        });
+      };
+    const many = <T,>(n: number, make: (id: number) => T) => Array.from({ length: n }, (_, i) => make(i + 1));
+    renderHistory(
+      { self: false, userId: 7 },
+      {
+        'GET /rest/secure/user_access_mod_request/user/7': paged(many(2_500, (id) => access(id, {}))),
+        'GET /rest/secure/ldap_user_profile_mod_request/user/7': paged(many(1_250, (id) => profileChange(id, {}))),
+        'GET /rest/secure/user_management/user_registration/proxy/7': paged(many(1_100, (id) => registration(id, {}))),
+      },
+    );
+    // Each table's counter ('10 of N records shown'), in the order of the sections.
+    const totals = () => screen.queryAllByText(/records shown$/).map((e) => e.textContent?.replace(/^\d+ of /, ''));
+    await waitFor(() => expect(totals()).toEqual(['2500 records shown', '1250 records shown', '1100 records shown']), {
+      timeout: 10_000,
+    });
   });
 
   it("a proxy-filed request's comment shows without its marker, under who filed it by proxy", async () => {
@@ -210,8 +233,8 @@ describe('RequestsHistory', () => {
       { self: true },
       {
         'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [filed, typed] }),
-        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: [] }),
-        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page([])),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf([])),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf([])),
       },
     );
     await waitFor(() => expect(rows('Access requests')).toHaveLength(2));

@@ -1,6 +1,7 @@
 /**
  * Profile-change requests, all 7 calls of 001 §7 under /rest/secure/ldap_user_profile_mod_request (lists in
- * `content`, newest first):
+ * `content` of the page envelope, newest first, query page and size: one page of up to 1,000, default 300, or
+ * the whole list streamed for the load-all size, 000 §9; list-sql.ts):
  * - GET /{id}: the request's own user or READ_USERS; anyone else gets the unknown request's 404 (issue 13);
  * - GET /user: the signed-in user's requests; GET /user/{userId}: one user's (their own, or READ_USERS; anyone
  *   else gets the unknown user's 404, shared/readable-user.ts);
@@ -10,24 +11,31 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FastifyReply } from 'fastify';
 import {
   CreateProfileChangeBodySchema,
+  type FetchPageQuery,
+  FetchPageQuerySchema,
   IdParamsSchema,
   PROFILE_CHANGE_BASE,
   PROFILE_CHANGE_MESSAGES,
   PathIdSchema,
-  ProfileChangeListSchema,
   ProfileChangeRequestSchema,
   ProfileChangeStatusParamsSchema,
-  RESOLVED_STATUSES,
   UpdateProfileChangeBodySchema,
 } from '@portal/contract';
-import type { Prisma } from '@portal/db';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound } from '../../../http/errors';
 import { readableUserId } from '../../../shared/readable-user';
-import { MessageSchema, SECURE_ERRORS } from '../../../http/route-schemas';
+import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
+import { answerList } from '../../../shared/stream-page';
+import {
+  PROFILE_CHANGE_LIST_SORT,
+  type ProfileChangeSelection,
+  parseProfileChangeRows,
+  profileChangeListSql,
+} from './list-sql';
 import { createProfileChangeRequest } from './filing';
 import { reviewProfileChange } from './review';
 import { WITH_USER, profileChangeView } from './view';
@@ -36,23 +44,21 @@ import { temporalUiOf } from '../../../shared/views';
 
 export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const temporal = temporalUiOf(deps.cfg);
-  const list = async (where: Prisma.ProfileChangeRequestWhereInput) => {
-    const rows = await deps.prisma.profileChangeRequest.findMany({
-      where,
-      include: WITH_USER,
-      orderBy: [{ sysdat: 'desc' }, { id: 'desc' }],
-      take: 1000,
-    });
-    return { content: rows.map((r) => profileChangeView(r, temporal)) };
+  const views = (rows: unknown[]) => parseProfileChangeRows(rows).map((r) => profileChangeView(r, temporal));
+  /** One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9). */
+  const list = (reply: FastifyReply, sel: ProfileChangeSelection, q: FetchPageQuery) =>
+    answerList(deps.prisma, reply, (page) => profileChangeListSql(sel, page), q, PROFILE_CHANGE_LIST_SORT, views);
+  const listAnswer = {
+    querystring: FetchPageQuerySchema,
+    response: { 200: pageSchema(ProfileChangeRequestSchema), ...SECURE_ERRORS },
   };
-  const listAnswer = { response: { 200: ProfileChangeListSchema, ...SECURE_ERRORS } };
 
   app.post(PROFILE_CHANGE_BASE, filingRoute(CreateProfileChangeBodySchema, ProfileChangeRequestSchema), async (req) =>
     createProfileChangeRequest(deps, requireAuth(req), req.body),
   );
 
-  app.get(`${PROFILE_CHANGE_BASE}/user`, { schema: listAnswer }, async (req) =>
-    list({ portalUserId: requireAuth(req).userId }),
+  app.get(`${PROFILE_CHANGE_BASE}/user`, { schema: listAnswer }, async (req, reply) =>
+    list(reply, { kind: 'user', portalUserId: requireAuth(req).userId }, req.query),
   );
 
   app.get(
@@ -60,25 +66,29 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
     {
       schema: {
         params: z.object({ userId: PathIdSchema }),
+        querystring: listAnswer.querystring,
         response: { ...listAnswer.response, 404: MessageSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const message = PROFILE_CHANGE_MESSAGES.loadFailed;
-      return list({ portalUserId: await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message) });
+      const portalUserId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
+      return list(reply, { kind: 'user', portalUserId }, req.query);
     },
   );
 
-  app.get(PROFILE_CHANGE_BASE, { config: { permission: 'READ_USERS' }, schema: listAnswer }, async () => list({}));
+  app.get(PROFILE_CHANGE_BASE, { config: { permission: 'READ_USERS' }, schema: listAnswer }, async (req, reply) =>
+    list(reply, { kind: 'all' }, req.query),
+  );
 
   app.get(
     `${PROFILE_CHANGE_BASE}/status/:status`,
     { config: { permission: 'READ_USERS' }, schema: { params: ProfileChangeStatusParamsSchema, ...listAnswer } },
-    async (req) => {
+    async (req, reply) => {
       const { status } = req.params;
-      if (status === 'all') return list({});
-      if (status === 'pending') return list({ requestStatus: { notIn: [...RESOLVED_STATUSES] } });
-      return list({ requestStatus: status });
+      const sel: ProfileChangeSelection =
+        status === 'all' || status === 'pending' ? { kind: status } : { kind: 'status', status };
+      return list(reply, sel, req.query);
     },
   );
 

@@ -3,6 +3,7 @@
  * portal roles, directory matches by email and by name, and proxy registration history (the signed-in
  * user's, or a user's for READ_USERS, 000 §7 user_registration/proxy).
  */
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,7 +13,9 @@ import {
   LdapEmailParamsSchema,
   LdapMatchSchema,
   LdapNameParamsSchema,
-  PageQuerySchema,
+  FetchPageFieldsSchema,
+  LOAD_ALL_PAGE_CHECK,
+  loadAllOnFirstPage,
   PortalRoleSchema,
   RegistrationSchema,
   IdParamsSchema,
@@ -20,19 +23,21 @@ import {
 } from '@portal/contract';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
-import { pageWindow, toPage } from '../../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
 import { readableUserId } from '../../../shared/readable-user';
 import { portalRoleView } from '../../../shared/views';
 import { matchesByEmail, matchesByName } from './directory-matches';
 import { registrationView } from './view';
+import { parseRegistrationRows, registrationListSql } from './list-sql';
+import { answerList } from '../../../shared/stream-page';
 
-const ProxyQuery = PageQuerySchema.extend({
+/** Query page and size (or the load-all call, 000 §9) and sort: only sysdat, either way. */
+const ProxyQuery = FetchPageFieldsSchema.extend({
   sort: z
     .string()
     .regex(/^sysdat(,(asc|desc))?$/)
     .optional(),
-});
+}).refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK);
 
 export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
@@ -83,25 +88,19 @@ export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     async (req) => matchesByName(deps, req.params.lastName, req.params.firstName),
   );
 
-  const proxyHistory = async (proxyUserId: number, q: z.infer<typeof ProxyQuery>) => {
-    const where = { proxyUserId, registrationStatus: { not: 'DELETED' as const } };
+  /** One page of the registrations `proxyUserId` filed, or all of them streamed for the load-all size (000 §9). */
+  const proxyHistory = (reply: FastifyReply, proxyUserId: number, q: z.infer<typeof ProxyQuery>) => {
     const dir = q.sort?.endsWith(',asc') ? 'asc' : 'desc';
-    const [total, rows] = await Promise.all([
-      deps.prisma.registration.count({ where }),
-      deps.prisma.registration.findMany({ where, orderBy: [{ sysdat: dir }, { id: dir }], ...pageWindow(q) }),
-    ]);
-    return toPage(
-      rows.map((r) => registrationView(r, deps)),
-      total,
-      q,
-      `sysdat,${dir}`,
-    );
+    const build = (page?: { page: number; size: number }) =>
+      registrationListSql({ kind: 'proxy', proxyUserId }, { field: 'sysdat', dir }, page);
+    const views = (rows: unknown[]) => parseRegistrationRows(rows).map((r) => registrationView(r, deps));
+    return answerList(deps.prisma, reply, build, q, `sysdat,${dir}`, views);
   };
 
   app.get(
     '/rest/secure/user_management/user_registration/proxy',
     { schema: { querystring: ProxyQuery, response: { 200: pageSchema(RegistrationSchema), ...SECURE_ERRORS } } },
-    async (req) => proxyHistory(requireAuth(req).userId, req.query),
+    async (req, reply) => proxyHistory(reply, requireAuth(req).userId, req.query),
   );
 
   app.get(
@@ -113,10 +112,14 @@ export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
         response: { 200: pageSchema(RegistrationSchema), 404: MessageSchema, ...SECURE_ERRORS },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       // Another's or an unknown user's history is the unknown 404, as every own-record read (000 §8 text).
       const message = REGISTRATION_MESSAGES.loadUserProxyFailed;
-      return proxyHistory(await readableUserId(deps.prisma, requireAuth(req), req.params.id, message), req.query);
+      return proxyHistory(
+        reply,
+        await readableUserId(deps.prisma, requireAuth(req), req.params.id, message),
+        req.query,
+      );
     },
   );
 };

@@ -7,7 +7,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   IdParamsSchema,
-  PageQuerySchema,
+  FetchPageFieldsSchema,
+  LOAD_ALL_PAGE_CHECK,
+  loadAllOnFirstPage,
   ProxyRegistrationBodySchema,
   REGISTRATION_MESSAGES,
   RegistrationActionBodySchema,
@@ -19,36 +21,44 @@ import {
   RegistrationUpdateBodySchema,
   PathIdSchema,
 } from '@portal/contract';
-import type { Prisma } from '@portal/db';
 import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound } from '../../../http/errors';
 import { readableUserId } from '../../../shared/readable-user';
 import { REVIEW_CONFIG, processing, readAnswers, reviewAnswers } from '../../../shared/request-routes';
-import { pageWindow, toPage } from '../../../http/page';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
 import { approveRegistration, deleteRegistration, denyRegistration, updateRegistration } from './actions';
 import { fileRegistration } from './filing';
 import { registrationView } from './view';
+import {
+  REGISTRATION_SORT_FIELDS,
+  type RegistrationSelection,
+  type RegistrationSortField,
+  parseRegistrationRows,
+  registrationListSql,
+} from './list-sql';
+import { answerList } from '../../../shared/stream-page';
+import { queryRows } from '../../../shared/sql';
 
-/** 001 §9: the registration list's default page 1, size 300. */
-const ListQuery = PageQuerySchema.extend({
-  size: PageQuerySchema.shape.size.default(300),
+/** 001 §9: the registration list's default page 1, size 300; or the load-all call (000 §9). */
+const ListQuery = FetchPageFieldsSchema.extend({
   sort: z
     .string()
-    .regex(/^(sysdat|dchng|lastName|firstName|email|organizationName|registrationStatus)(,(asc|desc))?$/)
+    .regex(new RegExp(`^(${REGISTRATION_SORT_FIELDS.join('|')})(,(asc|desc))?$`))
     .optional(),
-});
+}).refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK);
 
 const ACTION_ANSWERS = reviewAnswers(RegistrationSchema);
 const UserIdParamsSchema = z.object({ userId: PathIdSchema });
 const listOf = z.object({ content: z.array(RegistrationSchema) });
-const newestFirst = [{ sysdat: 'desc' as const }, { id: 'desc' as const }];
-/** Deleted registrations are kept for the audit trail and never listed (001 §4). */
-const listed: Prisma.RegistrationWhereInput = { registrationStatus: { not: 'DELETED' } };
+const NEWEST_FIRST = { field: 'sysdat', dir: 'desc' } as const;
 
 export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const view = (r: Parameters<typeof registrationView>[0]) => registrationView(r, deps);
+  const views = (rows: unknown[]) => parseRegistrationRows(rows).map(view);
+  /** Every registration of `sel`, newest first (the unpaged lists of 001 §7). */
+  const whole = async (sel: RegistrationSelection) =>
+    views(await queryRows(deps.prisma, registrationListSql(sel, NEWEST_FIRST).rows));
 
   app.post(
     '/rest/secure/user_registration',
@@ -81,29 +91,18 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
         response: { 200: pageSchema(RegistrationSchema), ...SECURE_ERRORS },
       },
     },
-    async (req) => {
-      const { status } = req.params;
-      const where: Prisma.RegistrationWhereInput =
-        status === 'all' ? listed : { registrationStatus: status === 'pending' ? 'PENDING' : status };
-      const [field = 'sysdat', dir = 'desc'] = (req.query.sort ?? 'sysdat,desc').split(',');
-      const [total, rows] = await Promise.all([
-        deps.prisma.registration.count({ where }),
-        deps.prisma.registration.findMany({
-          where,
-          orderBy: [{ [field]: dir }, { id: 'desc' }],
-          ...pageWindow(req.query),
-        }),
-      ]);
-      return toPage(rows.map(view), total, req.query, `${field},${dir}`);
+    async (req, reply) => {
+      const [field, dir] = (req.query.sort ?? 'sysdat,desc').split(',') as [RegistrationSortField, 'asc' | 'desc'];
+      const sel = { kind: 'status' as const, status: req.params.status };
+      const build = (page?: { page: number; size: number }) => registrationListSql(sel, { field, dir }, page);
+      return answerList(deps.prisma, reply, build, req.query, `${field},${dir}`, views);
     },
   );
 
   app.get(
     '/rest/secure/user_registration',
     { config: { permission: 'READ_USERS' }, schema: { response: { 200: listOf, ...SECURE_ERRORS } } },
-    async () => ({
-      content: (await deps.prisma.registration.findMany({ where: listed, orderBy: newestFirst })).map(view),
-    }),
+    async () => ({ content: await whole({ kind: 'status', status: 'all' }) }),
   );
 
   // The signed-in user's own registration (the one their account was created from), any signed-in user.
@@ -111,12 +110,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     '/rest/secure/user_registration/user',
     { schema: { response: { 200: listOf, ...SECURE_ERRORS } } },
     async (req) => {
-      const actor = requireAuth(req);
-      const rows = await deps.prisma.registration.findMany({
-        where: { portalUserId: actor.userId },
-        orderBy: newestFirst,
-      });
-      return { content: rows.map(view) };
+      return { content: await whole({ kind: 'user', portalUserId: requireAuth(req).userId }) };
     },
   );
 
@@ -125,12 +119,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     { schema: { params: UserIdParamsSchema, response: { 200: listOf, 404: MessageSchema, ...SECURE_ERRORS } } },
     async (req) => {
       const message = REGISTRATION_MESSAGES.loadUserFailed;
-      const userId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
-      const rows = await deps.prisma.registration.findMany({
-        where: { portalUserId: userId },
-        orderBy: newestFirst,
-      });
-      return { content: rows.map(view) };
+      const portalUserId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
+      return { content: await whole({ kind: 'user', portalUserId }) };
     },
   );
 

@@ -4,6 +4,7 @@ import type { Registration as RegistrationRow } from '@portal/db';
 import type { Deps } from '../../../deps';
 import { workflowUrl } from '../../../shared/views';
 
+/** The wire shape of one registration (001 §3), with its workflow's link when the Temporal UI is configured. */
 export function registrationView(r: RegistrationRow, deps: Pick<Deps, 'cfg'>): Registration {
   const blocks = AccessControlSchema.array().safeParse(r.accessControls);
   return {

@@ -2,11 +2,11 @@ import {
   type CreateProfileChangeBody,
   isResolved,
   PROFILE_CHANGE_BASE,
-  type ProfileChangeList,
   type ProfileChangeRequest,
 } from '@portal/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiGet, apiPost } from '../../../lib/apiClient';
+import { apiPost } from '../../../lib/apiClient';
+import { readEveryPage } from '../../../lib/everyPage';
 import type { MutationConfig } from '../../../lib/reactQuery';
 import { sessionKeys } from '../../../lib/sessionQueries';
 import { historyKeys } from '../../../shared/history/historyQueries';
@@ -14,9 +14,9 @@ import { historyKeys } from '../../../shared/history/historyQueries';
 /** Under the session's root: cleared at sign-out with everything else that is one user's. */
 export const ownProfileChangeKeys = { all: [...sessionKeys.all, 'profileChange', 'own'] as const };
 
-/** GET /rest/secure/ldap_user_profile_mod_request/user (001 §7): the signed-in user's requests, newest first. */
-export const getOwnProfileChangeRequests = async (signal?: AbortSignal) =>
-  (await apiGet<ProfileChangeList>(`${PROFILE_CHANGE_BASE}/user`, undefined, signal)).content;
+/** GET /rest/secure/ldap_user_profile_mod_request/user (001 §7): the signed-in user's requests, newest first, every page. */
+export const getOwnProfileChangeRequests = (signal?: AbortSignal) =>
+  readEveryPage<ProfileChangeRequest>(`${PROFILE_CHANGE_BASE}/user`, {}, signal);
 
 export const ownProfileChangeQueryOptions = () =>
   queryOptions({ queryKey: ownProfileChangeKeys.all, queryFn: ({ signal }) => getOwnProfileChangeRequests(signal) });

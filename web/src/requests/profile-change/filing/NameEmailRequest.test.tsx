@@ -6,7 +6,7 @@
 import { GLOBAL_ERRORS, PROFILE_CHANGE_MESSAGES, type Profile, type ProfileChangeRequest } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi, reply, sequence, type Handler } from '../../../testing/mockApi';
+import { mockApi, pageOf, reply, sequence, type Handler } from '../../../testing/mockApi';
 import { profileChangeRequestFixture } from '../../../testing/profileFixtures';
 import { renderRoute } from '../../../testing/render';
 import { NameEmailRequest } from './NameEmailRequest';
@@ -42,8 +42,8 @@ describe('NameEmailRequest', () => {
   it('checks in the browser, sends the trimmed values, then shows the outstanding request and locks', async () => {
     const { api, user } = renderForm({
       [LIST]: sequence(
-        () => reply(200, { content: [] }),
-        () => reply(200, { content: [request()] }),
+        () => reply(200, pageOf([])),
+        () => reply(200, pageOf([request()])),
       ),
       [POST]: () => reply(200, request()),
     });
@@ -75,7 +75,7 @@ describe('NameEmailRequest', () => {
 
   it('shows a taken email under its field, REQUEST_IN_PROGRESS as the outstanding text, 304 as no changes', async () => {
     const { user } = renderForm({
-      [LIST]: () => reply(200, { content: [] }),
+      [LIST]: () => reply(200, pageOf([])),
       [POST]: sequence(
         () => reply(422, { fieldErrors: { email: [PROFILE_CHANGE_MESSAGES.emailInUse] }, globalErrors: [] }),
         () => reply(422, { fieldErrors: {}, globalErrors: [GLOBAL_ERRORS.requestInProgress] }),
@@ -94,7 +94,7 @@ describe('NameEmailRequest', () => {
   });
 
   it("keeps an internal account's name and email read-only, with no way to submit", async () => {
-    renderForm({ [LIST]: () => reply(200, { content: [] }) }, profile({ accountType: 'internal' }));
+    renderForm({ [LIST]: () => reply(200, pageOf([])) }, profile({ accountType: 'internal' }));
     expect(await screen.findByText(/managed by your organisation/)).toBeInTheDocument();
     expect(lastName()).toHaveAttribute('readonly');
     expect(screen.queryByRole('button', { name: 'Submit Request' })).not.toBeInTheDocument();

@@ -9,6 +9,7 @@ import {
   translateFieldErrors,
   type ProxyBatchDetail,
   type ProxyUserResult,
+  userOutcomes,
 } from '@portal/contract';
 import { useAutoDismiss } from './useAutoDismiss';
 
@@ -45,11 +46,11 @@ function SummaryAlert({ batch }: { batch: ProxyBatchDetail }) {
       </Alert>
     );
   }
-  // With several role blocks a user has one request per block: the sentence names users, its counts requests.
-  const users = new Set(batch.results.map((r) => r.portalUserId)).size || s.totalRequests;
+  // With several role blocks a user has one request per block: the sentence counts users throughout.
+  const { users, successes, failures } = userOutcomes(batch.results);
   return (
-    <Alert color={s.numFailures ? 'yellow' : 'green'} title={PROXY_MESSAGES.submittedTitle} role="status" {...close}>
-      {PROXY_MESSAGES.submitted(users, s.numSuccesses, s.numFailures)}
+    <Alert color={failures ? 'yellow' : 'green'} title={PROXY_MESSAGES.submittedTitle} role="status" {...close}>
+      {PROXY_MESSAGES.submitted(users, successes, failures)}
     </Alert>
   );
 }

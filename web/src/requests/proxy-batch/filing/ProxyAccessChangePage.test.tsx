@@ -87,8 +87,15 @@ describe('the proxy access-change page', () => {
 
   it('counts users, not requests, in the summary of a batch with two role blocks', async () => {
     const done = batch({ processed: 4 });
+    // User 1's two requests succeed; user 2's second fails: one user succeeded, one failed (001 §9 one user per
+    // call, so the sentence's successes and failures are users, as its count is).
     const results = [1, 2].flatMap((u) =>
-      [1, 2].map((b) => ({ ...done.results[u - 1]!, requestNum: (u - 1) * 2 + b, blockNum: b })),
+      [1, 2].map((b) => ({
+        ...done.results[u - 1]!,
+        requestNum: (u - 1) * 2 + b,
+        blockNum: b,
+        ...(u === 2 && b === 2 ? { success: false, responseStatus: 422, requestId: null } : {}),
+      })),
     );
     const twoBlocks: ProxyBatchDetail = {
       ...done,
@@ -107,7 +114,7 @@ describe('the proxy access-change page', () => {
       [`GET ${BASE}/7`]: () => reply(200, twoBlocks),
     });
     render('/app/proxy-access-change-request?batch=7');
-    expect(await screen.findByText(PROXY_MESSAGES.submitted(2, 3, 1))).toBeInTheDocument();
+    expect(await screen.findByText(PROXY_MESSAGES.submitted(2, 1, 1))).toBeInTheDocument();
     expect(screen.getByText('Processed 4 of 4 requests')).toBeInTheDocument();
   });
 

@@ -1,0 +1,88 @@
+/**
+ * The profile-change lists as SQL (001 §7 GET /, /status/{status}, /user, /user/{userId}): which requests a
+ * list holds, their order (newest first, then id) and their columns, written once and read two ways: one page
+ * (LIMIT/OFFSET with the count beside it, shared/sql.ts pageAndCount) or the whole list through the load-all
+ * stream (shared/stream-page.ts). Values are always bound; rows are parsed with zod.
+ */
+import { z } from 'zod';
+import { REQUEST_STATUSES, RESOLVED_STATUSES, type RequestStatus } from '@portal/contract';
+import { Prisma } from '@portal/db';
+import type { LoadAllSql } from '../../../shared/stream-page';
+import type { ProfileChangeRow } from './view';
+
+/** Which requests one list holds. */
+export type ProfileChangeSelection =
+  | { kind: 'user'; portalUserId: number }
+  | { kind: 'all' }
+  | { kind: 'pending' }
+  | { kind: 'status'; status: RequestStatus };
+
+/** The order of every list, as the answer's `sort` names it. */
+export const PROFILE_CHANGE_LIST_SORT = 'sysdat,desc';
+
+const status = (s: RequestStatus) => Prisma.sql`${s}::"RequestStatus"`;
+
+function whereOf(sel: ProfileChangeSelection): Prisma.Sql {
+  switch (sel.kind) {
+    case 'user':
+      return Prisma.sql`p."portalUserId" = ${sel.portalUserId}`;
+    case 'all':
+      return Prisma.sql`TRUE`;
+    case 'pending':
+      return Prisma.sql`p."requestStatus" NOT IN (${Prisma.join(RESOLVED_STATUSES.map(status))})`;
+    case 'status':
+      return Prisma.sql`p."requestStatus" = ${status(sel.status)}`;
+  }
+}
+
+/** The columns the wire view reads (view.ts), the requester's username beside the request's own. */
+const COLUMNS = Prisma.raw(`p."id", p."workflowId", p."requestStatus", p."portalUserId", p."firstName",
+  p."lastName", p."email", p."originalFirstName", p."originalLastName", p."originalEmail",
+  p."requesterComments", p."reviewerComments", p."sysaidTicket", p."versionno", p."inactive", p."sysdat",
+  p."dchng", p."lastModifiedBy", u."username"`);
+
+/**
+ * The statements of one list: every row in order (for the load-all stream), and the count; with `page`, the
+ * rows of that page only.
+ */
+export function profileChangeListSql(sel: ProfileChangeSelection, page?: { page: number; size: number }): LoadAllSql {
+  const where = whereOf(sel);
+  const window = page ? Prisma.sql`LIMIT ${page.size} OFFSET ${(page.page - 1) * page.size}` : Prisma.empty;
+  return {
+    rows: Prisma.sql`SELECT ${COLUMNS} FROM "ProfileChangeRequest" p JOIN "PortalUser" u ON u."id" = p."portalUserId"
+      WHERE ${where} ORDER BY p."sysdat" DESC, p."id" DESC ${window}`,
+    count: Prisma.sql`SELECT count(*)::int AS total FROM "ProfileChangeRequest" p WHERE ${where}`,
+  };
+}
+
+const RowSchema = z.object({
+  id: z.number().int(),
+  workflowId: z.string(),
+  requestStatus: z.enum(REQUEST_STATUSES),
+  portalUserId: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  originalFirstName: z.string(),
+  originalLastName: z.string(),
+  originalEmail: z.string(),
+  requesterComments: z.string(),
+  reviewerComments: z.string(),
+  sysaidTicket: z.string(),
+  versionno: z.number().int(),
+  inactive: z.boolean(),
+  sysdat: z.date(),
+  dchng: z.date(),
+  lastModifiedBy: z.string(),
+  username: z.string(),
+});
+
+/**
+ * PostgreSQL's rows of `profileChangeListSql` as the view's input.
+ * @throws ZodError when a row has an unexpected shape (a schema drift, answered 500).
+ */
+export const parseProfileChangeRows = (rows: unknown[]): ProfileChangeRow[] =>
+  z
+    .array(RowSchema)
+    .parse(rows)
+    .map(({ username, ...r }) => ({ ...r, user: { username } }));

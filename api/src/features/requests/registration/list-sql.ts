@@ -1,0 +1,110 @@
+/**
+ * The registration lists as SQL (001 §7 GET user_registration/, /status/{status}, /user, /user/{userId}; 000 §7
+ * user_management/user_registration/proxy[/{id}]): which registrations a list holds, always without the deleted
+ * ones (001 §4 'A registration is shown as pending or DENIED': a deleted one is kept for the audit trail and never
+ * listed, whichever list or status is asked), and their order, written once and read as one page, as the whole
+ * list, or as the load-all stream (shared/stream-page.ts). Values are always bound; rows are parsed with zod.
+ */
+import { z } from 'zod';
+import { REGISTRATION_STATUSES } from '@portal/contract';
+import { Prisma, type Registration as RegistrationRow } from '@portal/db';
+import type { LoadAllSql } from '../../../shared/stream-page';
+
+/** Which registrations one list holds. */
+export type RegistrationSelection =
+  | { kind: 'status'; status: 'all' | 'pending' | (typeof REGISTRATION_STATUSES)[number] }
+  | { kind: 'proxy'; proxyUserId: number }
+  | { kind: 'user'; portalUserId: number };
+
+/** The sort keys of the status list (their columns); the default is sysdat descending. */
+export const REGISTRATION_SORT_FIELDS = [
+  'sysdat',
+  'dchng',
+  'lastName',
+  'firstName',
+  'email',
+  'organizationName',
+  'registrationStatus',
+] as const;
+export type RegistrationSortField = (typeof REGISTRATION_SORT_FIELDS)[number];
+
+const kind = (s: string) => Prisma.sql`${s}::"RegistrationStatus"`;
+
+function whereOf(sel: RegistrationSelection): Prisma.Sql {
+  const listed = Prisma.sql`r."registrationStatus" <> ${kind('DELETED')}`;
+  switch (sel.kind) {
+    case 'proxy':
+      return Prisma.sql`${listed} AND r."proxyUserId" = ${sel.proxyUserId}`;
+    case 'user':
+      return Prisma.sql`${listed} AND r."portalUserId" = ${sel.portalUserId}`;
+    case 'status':
+      if (sel.status === 'all') return listed;
+      return Prisma.sql`${listed} AND r."registrationStatus" = ${kind(sel.status === 'pending' ? 'PENDING' : sel.status)}`;
+  }
+}
+
+/**
+ * The statements of one list in `field` `dir` order, then by id the same way: every row (the whole list, or the
+ * load-all stream), and the count; with `page`, the rows of that page only.
+ */
+export function registrationListSql(
+  sel: RegistrationSelection,
+  order: { field: RegistrationSortField; dir: 'asc' | 'desc' },
+  page?: { page: number; size: number },
+): LoadAllSql {
+  const where = whereOf(sel);
+  // Both only from the whitelists above.
+  const by = Prisma.raw(`r."${order.field}" ${order.dir.toUpperCase()}, r."id" ${order.dir.toUpperCase()}`);
+  const window = page ? Prisma.sql`LIMIT ${page.size} OFFSET ${(page.page - 1) * page.size}` : Prisma.empty;
+  return {
+    rows: Prisma.sql`SELECT r.* FROM "Registration" r WHERE ${where} ORDER BY ${by} ${window}`,
+    count: Prisma.sql`SELECT count(*)::int AS total FROM "Registration" r WHERE ${where}`,
+  };
+}
+
+const text = z.string();
+const optional = z.string().nullable();
+const RowSchema = z.object({
+  id: z.number().int(),
+  workflowId: text,
+  registrationStatus: z.enum(REGISTRATION_STATUSES),
+  firstName: text,
+  lastName: text,
+  jobTitle: text,
+  organizationName: text,
+  phoneNumber: text,
+  phoneExtension: text,
+  email: text,
+  accessControls: z.custom<Prisma.JsonValue>((v) => v !== undefined),
+  requesterComments: text,
+  reviewerComments: text,
+  sysaidTicket: text,
+  portalRoleIds: z.array(z.number().int()),
+  isProxy: z.boolean(),
+  proxyUserId: z.number().int().nullable(),
+  proxyName: optional,
+  proxyEmail: optional,
+  proxyPhone: optional,
+  proxyPhoneExt: optional,
+  personCompletingThisFormEmail: text,
+  personCompletingThisFormFullName: text,
+  personCompletingThisFormPhoneNumber: text,
+  personCompletingThisFormPhoneExtension: text,
+  username: optional,
+  gecos: optional,
+  accountType: optional,
+  directoryUuid: optional,
+  portalUserId: z.number().int().nullable(),
+  passwordLinkId: z.number().int().nullable(),
+  versionno: z.number().int(),
+  sysdat: z.date(),
+  dchng: z.date(),
+  lastModifiedBy: text,
+  workflowStartedAt: z.date().nullable(),
+});
+
+/**
+ * PostgreSQL's rows of `registrationListSql` as registration rows.
+ * @throws ZodError when a row has an unexpected shape (a schema drift, answered 500).
+ */
+export const parseRegistrationRows = (rows: unknown[]): RegistrationRow[] => z.array(RowSchema).parse(rows);
