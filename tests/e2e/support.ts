@@ -3,6 +3,7 @@
  * an axe check of the screen, caught mail, CSP violations and a second API with settings of its own.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
@@ -231,6 +232,8 @@ export async function startExtraApi(overrides: Record<string, string>): Promise<
   const portalEnv = JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Its log (warnings and errors) beside the report, to tell why a journey on it failed.
+  const log = fs.openSync(path.join(REPO, 'tests', 'artifacts', `extra-api-${port}.log`), 'a');
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'api', 'src', 'main.ts')], {
     cwd: REPO,
     env: {
@@ -244,8 +247,9 @@ export async function startExtraApi(overrides: Record<string, string>): Promise<
       ELEARNING_ORIGIN: '',
       ...overrides,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  fs.closeSync(log);
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const stop = async () => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
