@@ -72,3 +72,11 @@ describe('the key of an unknown sign-in name', () => {
     expect(loginDigest(cfg, 'nobody')).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('the captcha (001 §2.1, §7)', () => {
+  it('refuses RECAPTCHA_SECRET at start-up: the browser renders only the self-hosted ALTCHA the API verifies', () => {
+    const parsed = ApiConfigSchema.safeParse({ RECAPTCHA_SECRET: 'a-google-secret' });
+    const issue = parsed.error?.issues.find((i) => i.path[0] === 'RECAPTCHA_SECRET');
+    expect(issue?.message).toMatch(/ALTCHA/);
+  });
+});
