@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
-import { AccessDateSettingsSchema, AccessReviewSettingsSchema } from '@portal/contract';
+import { AccessDateSettingsSchema, AccessReviewSettingsSchema, PortalRulesConfigSchema } from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { OBSERVABILITY_SETTINGS } from './observability/settings';
 
@@ -234,6 +234,7 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   ...AccessDateSettingsSchema.shape,
   // --- Access review campaigns (issue 25): ACCESS_REVIEW_STUDY_ROLE, whose holders review their LAOs' items ---
   ...AccessReviewSettingsSchema.shape,
+  ...PortalRulesConfigSchema.shape,
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 
