@@ -226,4 +226,36 @@ describe('RequestsHistory', () => {
     await waitFor(() => expect(rows('Access requests')).toHaveLength(1));
     expect(rows('Access requests')[0]).toContain('needed for the new study');
   });
+
+  it('reads the configured markers from the API: the current one and an earlier one are both recognised', async () => {
+    const party = (name: string, id: number) => JSON.stringify({ name, email: `p${id}@portal.test`, id });
+    const marked = (marker: string, comment: string) =>
+      `${marker} proxy=${party('Morgan Liaison', 3)} subject=${party('Casey Lapsed', 7)}\n${comment}`;
+    const current = access(3, {
+      isProxyRequest: true,
+      proxyName: 'Morgan Liaison',
+      requesterComments: marked('[Filed by proxy]', 'under the current marker'),
+    });
+    const earlier = access(4, {
+      isProxyRequest: true,
+      proxyName: 'Morgan Liaison',
+      requesterComments: marked('[Proxy request]', 'under an earlier marker'),
+    });
+    const api = renderHistory(
+      { self: true },
+      {
+        'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [current, earlier] }),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: [] }),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page([])),
+        'GET /rest/secure/portal_settings': () =>
+          reply(200, { proxyCommentMarkers: ['[Filed by proxy]', '[Proxy request]'] }),
+      },
+    );
+    const table = await screen.findByRole('table', { name: 'Access requests' });
+    expect(await within(table).findByText('under the current marker')).toBeInTheDocument();
+    expect(within(table).getByText('under an earlier marker')).toBeInTheDocument();
+    expect(within(table).getAllByText('Submitted by proxy: Morgan Liaison')).toHaveLength(2);
+    expect(within(table).queryByText(/\[Filed by proxy\]|\[Proxy request\]/)).not.toBeInTheDocument();
+    expect(api.callsTo('GET /rest/secure/portal_settings')).toHaveLength(1);
+  });
 });
