@@ -27,6 +27,7 @@ import { manualRoutes } from './features/manual/routes';
 import { myApplicationsRoutes } from './features/my-applications/routes';
 import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
+import { portalSettingsRoutes } from './features/portal-settings/routes';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
 import { proxyBatchRoutes } from './features/requests/proxy-batch/routes';
@@ -111,6 +112,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     myApplicationsRoutes,
     oidcRoutes,
     manualRoutes,
+    portalSettingsRoutes,
   ]) {
     await app.register(feature, { deps });
   }

@@ -202,21 +202,22 @@ describe('RequestsHistory', () => {
     const filed = access(3, {
       isProxyRequest: true,
       proxyName: 'Morgan Liaison',
-      requesterComments: proxyComment(proxy, subject, 'needed for the new study'),
+      requesterComments: proxyComment('[Proxy request]', proxy, subject, 'needed for the new study'),
     });
     // A comment typed to look like the marker on one's own request stays as typed.
-    const typed = access(4, { requesterComments: proxyComment(proxy, subject, 'self') });
+    const typed = access(4, { requesterComments: proxyComment('[Proxy request]', proxy, subject, 'self') });
     renderHistory(
       { self: true },
       {
         'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [filed, typed] }),
         'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, { content: [] }),
         'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, page([])),
+        'GET /rest/secure/portal_settings': () => reply(200, { proxyCommentMarkers: ['[Proxy request]'] }),
       },
     );
     await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
     const table = screen.getByRole('table', { name: 'Access requests' });
-    expect(within(table).getByText('Submitted by proxy: Morgan Liaison')).toBeInTheDocument();
+    expect(await within(table).findByText('Submitted by proxy: Morgan Liaison')).toBeInTheDocument();
     expect(within(table).getByText('needed for the new study')).toBeInTheDocument();
     expect(within(table).getAllByText(/\[Proxy request\]/)).toHaveLength(1);
     expect(within(table).getAllByText(/^Submitted by proxy/)).toHaveLength(1);
