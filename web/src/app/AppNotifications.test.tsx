@@ -28,7 +28,8 @@ describe('AppNotifications', () => {
       notifications.show({ color: 'green', title: 'Saved', message: 'It was saved' });
       showErrorToast('Error', 'It failed');
     });
-    act(() => vi.advanceTimersByTime(600_000));
+    // In steps: each closing schedules its leave transition's timer once React has rendered the last step.
+    for (let i = 0; i < 10; i++) act(() => vi.advanceTimersByTime(60_000));
     expect(screen.queryByText('It was saved')).not.toBeInTheDocument();
     expect(screen.getByText('It failed')).toBeInTheDocument();
   });
