@@ -128,3 +128,29 @@ describe('the e-learning settings (README "Dashboard resources")', () => {
     );
   });
 });
+
+describe('the captcha (001 §2.1, §7)', () => {
+  it('refuses RECAPTCHA_SECRET at start-up: the browser renders only the self-hosted ALTCHA the API verifies', () => {
+    const parsed = ApiConfigSchema.safeParse({ RECAPTCHA_SECRET: 'a-google-secret' });
+    const issue = parsed.error?.issues.find((i) => i.path[0] === 'RECAPTCHA_SECRET');
+    expect(issue?.message).toMatch(/ALTCHA/);
+  });
+});
+
+describe('the organisation email domains (001 §4, §9)', () => {
+  const parse = (env: Record<string, string>) =>
+    ApiConfigSchema.pick({ ORGANISATION_EMAIL_DOMAINS: true }).safeParse(env);
+
+  it("default to the demo network's domains and read a comma-separated list, lower-cased", () => {
+    expect(parse({}).data?.ORGANISATION_EMAIL_DOMAINS).toEqual(['portal.test', 'research.test']);
+    expect(parse({ ORGANISATION_EMAIL_DOMAINS: ' Example.org, lab.clinic.test ' }).data).toEqual({
+      ORGANISATION_EMAIL_DOMAINS: ['example.org', 'lab.clinic.test'],
+    });
+  });
+
+  it('refuses an empty list and entries that are not domain names', () => {
+    for (const bad of ['', ' , ', 'example', 'a@example.org', 'exa mple.org', '-x.org']) {
+      expect(parse({ ORGANISATION_EMAIL_DOMAINS: bad }).success, bad).toBe(false);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { getDomain } from 'tldts';
 import { z } from 'zod';
-import { AccessDateSettingsSchema, AccessReviewSettingsSchema } from '@portal/contract';
+import { AccessDateSettingsSchema, AccessReviewSettingsSchema, PortalRulesConfigSchema } from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { OBSERVABILITY_SETTINGS } from './observability/settings';
 
@@ -101,12 +101,18 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   /**
    * The public registration's captcha (issue 10): the ALTCHA challenges' HMAC key (unset: a random key made
    * once and stored in PostgreSQL, so every API process signs with the same one; issue 24), their lifetime and
-   * the largest secret counter (the expected work); RECAPTCHA_SECRET switches to Google reCAPTCHA.
+   * the largest secret counter (the expected work).
    */
   CAPTCHA_HMAC_KEY: z.string().min(16).optional(),
   CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   CAPTCHA_MAX_COUNTER: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
-  RECAPTCHA_SECRET: z.string().min(1).optional(),
+  /**
+   * Refused rather than ignored: the browser can render only the self-hosted ALTCHA, so an operator who sets it
+   * expecting Google reCAPTCHA learns at start-up that it has no effect (docs/decisions.md, Captcha).
+   */
+  RECAPTCHA_SECRET: z
+    .undefined({ error: 'is not supported: the public form uses the self-hosted ALTCHA captcha; unset it' })
+    .optional(),
   /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
   REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */
@@ -229,6 +235,7 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   ...AccessDateSettingsSchema.shape,
   // --- Access review campaigns (issue 25): ACCESS_REVIEW_STUDY_ROLE, whose holders review their LAOs' items ---
   ...AccessReviewSettingsSchema.shape,
+  ...PortalRulesConfigSchema.shape,
 });
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 

@@ -28,6 +28,7 @@ import { myApplicationsRoutes } from './features/my-applications/routes';
 import { ssoPublicConfigRoutes } from './features/oidc/public-config';
 import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
+import { portalSettingsRoutes } from './features/portal-settings/routes';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
 import { proxyBatchRoutes } from './features/requests/proxy-batch/routes';
@@ -113,6 +114,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     oidcRoutes,
     ssoPublicConfigRoutes,
     manualRoutes,
+    portalSettingsRoutes,
   ]) {
     await app.register(feature, { deps });
   }

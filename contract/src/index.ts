@@ -22,5 +22,6 @@ export * from './kinds/profile-change';
 export * from './kinds/proxy-batch';
 export * from './kinds/access-change';
 export * from './user-access';
+export * from './portal-settings';
 export * from './sso';
 export * from './sso-client';

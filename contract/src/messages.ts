@@ -15,6 +15,8 @@ export const MESSAGES = {
     pleaseSignIn: 'Please sign in',
     inactivity: 'You have been signed out due to inactivity',
     notAuthorized: 'You are not authorized to view this page',
+    /** 001 §8: the profile's load refused with 401 or 403, with its period (a denied secure page keeps 000's). */
+    profileNotAuthorized: 'You are not authorized to view this page.',
   },
   access: {
     atLeastOneSite: 'At least one AO or LAO is required',
@@ -47,6 +49,8 @@ export const MESSAGES = {
   unsavedChanges: {
     title: 'Unsaved Changes',
     text: 'You have unsaved changes on this page',
+    /** 001 §2.10: the profile-change review's own words, with the period the other screens' lack. */
+    profileChangeReviewText: 'You have unsaved changes on this page.',
     abandon: 'Abandon Changes',
     goBack: 'Go Back',
   },

@@ -7,7 +7,7 @@
  * (rule 1 "commit, then start") on its first pass, which finds rows older than its grace period. Runs once per
  * database (its own SeedRun record), also on a database seeded before.
  */
-import type { AccessControl } from '@portal/contract';
+import { type AccessControl, PORTAL_RULES_DEFAULTS } from '@portal/contract';
 import { type Prisma, type PrismaClient, fileAccessChange, lockFiling, prismaRunner } from '../src';
 
 export const PENDING_SEED_NAME = 'pending-requests-v1';
@@ -175,6 +175,8 @@ export async function seedPendingRequests(
         requestType: 'CHANGE',
         subjectUserId: f.subject.id,
         requester: { id: requester.id, username: requester.username },
+        // The demo data is seeded before any marker is configured: the default one, which stays recognised.
+        proxyCommentMarker: PORTAL_RULES_DEFAULTS.proxyCommentMarker,
         proxy: f.proxy && {
           id: f.proxy.id,
           name: `${f.proxy.firstName} ${f.proxy.lastName}`,

@@ -54,6 +54,8 @@ export type AccessChangeFiling = AccessChangeCaller & {
   requester: { id: number; username: string };
   /** The proxy filing for the subject, or null for an own request. */
   proxy: FilingParty | null;
+  /** The configured marker a proxy's comment is written with (PROXY_COMMENT_MARKER, 000 §3). */
+  proxyCommentMarker: string;
   accessControls: AccessControl[];
   /** The requester's own comment; a proxy's is stored after the proxy marker. */
   requesterComments: string;
@@ -189,7 +191,7 @@ export async function fileAccessChange(run: SqlRunner, filing: AccessChangeFilin
   const accessControls = filing.accessControls.map((b, i) => ({ ...b, questionNum: b.questionNum ?? i + 1 }));
   const subjectParty = { id: subject.id, name: `${subject.firstName} ${subject.lastName}`, email: subject.email };
   const requesterComments = filing.proxy
-    ? proxyComment(filing.proxy, subjectParty, filing.requesterComments).slice(0, 1024)
+    ? proxyComment(filing.proxyCommentMarker, filing.proxy, subjectParty, filing.requesterComments).slice(0, 1024)
     : filing.requesterComments;
   const existingUserAccessId = existing?.id ?? null;
   const after = {

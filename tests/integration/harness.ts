@@ -98,6 +98,8 @@ export async function startWorker(
       production: false,
     },
     tracing: opts.tracing,
+    // The worker of a deployment reads the same environment as the API.
+    proxyCommentMarker: api.cfg.PROXY_COMMENT_MARKER,
   });
   const running = worker.run();
   return async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
-import { AccessDateSettingsSchema, AccessReviewSettingsSchema } from '@portal/contract';
+import { AccessDateSettingsSchema, AccessReviewSettingsSchema, PortalRulesConfigSchema } from '@portal/contract';
 import { type DirectoryConfig, DirectoryConfigSchema } from '@portal/directory';
 
 /** A Temporal duration ('3 days', '90s', '15 minutes'), checked by parsing it. */
@@ -63,6 +63,8 @@ export const WorkerConfigSchema = z.object({
   ...AccessDateSettingsSchema.shape,
   /** Access review campaigns (issue 25): the study role whose holders review their LAOs' items. */
   ...AccessReviewSettingsSchema.shape,
+  /** The marker a proxy batch's comments are written with, as the API writes a single proxy request's (000 §3). */
+  PROXY_COMMENT_MARKER: PortalRulesConfigSchema.shape.PROXY_COMMENT_MARKER,
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       production: cfg.NODE_ENV === 'production',
     },
     accessReview: { ACCESS_REVIEW_STUDY_ROLE: cfg.ACCESS_REVIEW_STUDY_ROLE, mailDeadline: cfg.MAIL_DEADLINE },
+    proxyCommentMarker: cfg.PROXY_COMMENT_MARKER,
     workflowBundle: prebuiltWorkflowBundle(),
     metrics,
     tracing,

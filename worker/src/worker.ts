@@ -46,6 +46,8 @@ export async function createWorker(opts: {
    * of scheduled campaigns).
    */
   accessReview?: WorkerAccessReviewSettings;
+  /** The marker of the comments a proxy batch files (PROXY_COMMENT_MARKER, 000 §3); the default when absent. */
+  proxyCommentMarker?: string;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -69,7 +71,7 @@ export async function createWorker(opts: {
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     ...(opts.activitySlots ? { maxConcurrentActivityTaskExecutions: opts.activitySlots } : {}),
     activities: {
-      ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso, opts.accessReview),
+      ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso, opts.accessReview, opts.proxyCommentMarker),
       ...opts.overrides,
     },
     // A bundle built ahead of time already holds the workflow interceptors (WORKFLOW_TRACING_MODULE).

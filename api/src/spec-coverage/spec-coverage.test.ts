@@ -25,10 +25,7 @@ import {
 const CALL_EXCEPTIONS: Record<string, string> = {};
 
 /** Messages not in the contract, each with why. */
-const MESSAGE_EXCEPTIONS: Record<string, string> = {
-  'You are not authorized to view this page.':
-    "001 §8 writes 000 §8's sentence with a final period; the product shows 000 §8's one text everywhere",
-};
+const MESSAGE_EXCEPTIONS: Record<string, string> = {};
 
 /** Validation reasons not in the contract yet, each with why. */
 const REASON_EXCEPTIONS: Record<string, string> = {};

@@ -1,26 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PROXY_COMMENT_MARKER,
-  StartProxyBatchBodySchema,
-  parseProxyComment,
-  proxyComment,
-  userOutcomes,
-} from './proxy-batch';
+import { StartProxyBatchBodySchema, parseProxyComment, proxyComment, userOutcomes } from './proxy-batch';
+
+const MARKER = '[Proxy request]';
 
 const proxy = { name: 'Morgan Liaison', email: 'laostaff@portal.test', id: 5 };
 const subject = { name: 'Ann "Q" Subject} subject={"x', email: 'ann@x.org', id: 99 };
 
 describe('the proxy comment marker (000 §3, 001 §6)', () => {
   it('carries proxy and subject as two small JSON objects, then the comment, and reads back', () => {
-    const text = proxyComment(proxy, subject, 'line one\nline two');
-    expect(text.startsWith(`${PROXY_COMMENT_MARKER} proxy={"name":"Morgan Liaison"`)).toBe(true);
-    expect(parseProxyComment(text)).toEqual({ proxy, subject, comment: 'line one\nline two' });
-    expect(parseProxyComment(proxyComment(proxy, subject, ''))).toEqual({ proxy, subject, comment: '' });
+    const text = proxyComment(MARKER, proxy, subject, 'line one\nline two');
+    expect(text.startsWith(`${MARKER} proxy={"name":"Morgan Liaison"`)).toBe(true);
+    expect(parseProxyComment(text, [MARKER])).toEqual({ proxy, subject, comment: 'line one\nline two' });
+    expect(parseProxyComment(proxyComment(MARKER, proxy, subject, ''), [MARKER])).toEqual({
+      proxy,
+      subject,
+      comment: '',
+    });
+  });
+
+  it('reads a comment under any configured marker, the current one or an earlier one, and no other', () => {
+    const earlier = proxyComment(MARKER, proxy, subject, 'old');
+    const current = proxyComment('Filed by proxy:', proxy, subject, 'new');
+    const markers = ['Filed by proxy:', MARKER];
+    expect(parseProxyComment(current, markers)?.comment).toBe('new');
+    expect(parseProxyComment(earlier, markers)?.comment).toBe('old');
+    expect(parseProxyComment(earlier, ['Filed by proxy:'])).toBeNull();
   });
 
   it('finds no marker in an own comment', () => {
-    expect(parseProxyComment('Please add me')).toBeNull();
-    expect(parseProxyComment(`${PROXY_COMMENT_MARKER} proxy={broken`)).toBeNull();
+    expect(parseProxyComment('Please add me', [MARKER])).toBeNull();
+    expect(parseProxyComment(`${MARKER} proxy={broken`, [MARKER])).toBeNull();
   });
 });
 

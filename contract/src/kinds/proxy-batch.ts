@@ -143,23 +143,29 @@ export interface ProxyParty {
   id: number;
 }
 
-/** The marker's opening text; `parseProxyComment` finds it. */
-export const PROXY_COMMENT_MARKER = '[Proxy request]';
-
 /**
- * The requester comment of a proxy-filed request (000 §3, 001 §6): the configured prepend segment with the
- * proxy's and the subject's name, email and id as two small JSON objects, then the proxy's own comment.
+ * The requester comment of a proxy-filed request (000 §3, 001 §6): the configured prepend segment `marker`
+ * (PROXY_COMMENT_MARKER) with the proxy's and the subject's name, email and id as two small JSON objects, then
+ * the proxy's own comment.
  */
-export function proxyComment(proxy: ProxyParty, subject: ProxyParty, comment: string): string {
+export function proxyComment(marker: string, proxy: ProxyParty, subject: ProxyParty, comment: string): string {
   const json = (p: ProxyParty) => JSON.stringify({ name: p.name, email: p.email, id: p.id });
-  return `${PROXY_COMMENT_MARKER} proxy=${json(proxy)} subject=${json(subject)}${comment ? `\n${comment}` : ''}`;
+  return `${marker} proxy=${json(proxy)} subject=${json(subject)}${comment ? `\n${comment}` : ''}`;
 }
 
 const PartySchema = z.object({ name: z.string(), email: z.string(), id: z.number().int() });
 
-/** Reads the marker back: proxy, subject and the proxy's own comment; null for a comment without one. */
-export function parseProxyComment(text: string): { proxy: ProxyParty; subject: ProxyParty; comment: string } | null {
-  if (!text.startsWith(`${PROXY_COMMENT_MARKER} proxy=`)) return null;
+/**
+ * Reads the marker back: proxy, subject and the proxy's own comment; null for a comment without one.
+ * `markers` are every marker ever configured (PortalSettings.proxyCommentMarkers): stored comments keep the
+ * marker they were filed with.
+ */
+export function parseProxyComment(
+  text: string,
+  markers: readonly string[],
+): { proxy: ProxyParty; subject: ProxyParty; comment: string } | null {
+  const opening = markers.map((m) => `${m} proxy=`).find((o) => text.startsWith(o));
+  if (!opening) return null;
   // JSON escapes quotes and line breaks, so the first line ends the marker and ` subject={"` only occurs
   // at the boundary between the two objects.
   const newline = text.indexOf('\n');
@@ -167,7 +173,7 @@ export function parseProxyComment(text: string): { proxy: ProxyParty; subject: P
   const split = head.indexOf(' subject={"');
   if (split < 0) return null;
   try {
-    const proxy = PartySchema.parse(JSON.parse(head.slice(`${PROXY_COMMENT_MARKER} proxy=`.length, split)));
+    const proxy = PartySchema.parse(JSON.parse(head.slice(opening.length, split)));
     const subject = PartySchema.parse(JSON.parse(head.slice(split + ' subject='.length)));
     return { proxy, subject, comment: newline < 0 ? '' : text.slice(newline + 1) };
   } catch {

@@ -252,6 +252,11 @@ export const RegistrationReviewPayloadSchema = z.object({
       ignoreValidationWarnings: z.boolean(),
     })
     .optional(),
+  /**
+   * The organisation domains the API checked the approval against, so the worker's commit checks the same
+   * ones; absent in approvals saved before the domains were configuration (the API checked those already).
+   */
+  organisationEmailDomains: z.array(z.string().max(253)).max(100).optional(),
 });
 export type RegistrationReviewPayload = z.infer<typeof RegistrationReviewPayloadSchema>;
 
@@ -286,15 +291,12 @@ export const CaptchaChallengeSchema = z.object({
 export type CaptchaChallenge = z.infer<typeof CaptchaChallengeSchema>;
 
 /**
- * The two organisation domains of internal users (001 §9: values not shown; docs/decisions.md): an `internal`
- * account with an email outside them draws the approval warning.
+ * True when `email`'s domain is one of the organisation domains (the API's ORGANISATION_EMAIL_DOMAINS, 001 §9)
+ * or a subdomain of one.
  */
-export const ORGANISATION_EMAIL_DOMAINS = ['portal.test', 'research.test'] as const;
-
-/** True when `email`'s domain is one of the organisation domains (or a subdomain of one). */
-export function isOrganisationEmail(email: string): boolean {
+export function isOrganisationEmail(email: string, domains: readonly string[]): boolean {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  return ORGANISATION_EMAIL_DOMAINS.some((d) => domain === d || domain.endsWith(`.${d}`));
+  return domains.some((d) => domain === d || domain.endsWith(`.${d}`));
 }
 
 /** The fieldErrors key of the internal-domain warning (001 §4: reacted to only on this key). */
@@ -313,12 +315,13 @@ export interface ApprovalChoices {
  * - an `internal` account needs an existing directory entry: globalErrors [PREEXISTING_AD_ACCOUNT_REQUIRED];
  * - at least one portal role: fieldErrors.portalRoleIds;
  * - only when nothing else is wrong and warnings are not ignored: the internal-domain warning on
- *   APPROVAL_WARNING_KEY.
+ *   APPROVAL_WARNING_KEY, against `organisationDomains` (null: the warning is not checked).
  * @returns null when the approval may go ahead.
  */
 export function approvalProblems(
   choices: ApprovalChoices,
   email: string,
+  organisationDomains: readonly string[] | null,
 ): { fieldErrors: Record<string, string[]>; globalErrors: string[] } | null {
   const fieldErrors: Record<string, string[]> = {};
   const globalErrors: string[] = [];
@@ -327,7 +330,12 @@ export function approvalProblems(
   }
   if (choices.portalRoleIds.length === 0) fieldErrors.portalRoleIds = [REGISTRATION_MESSAGES.portalRoleRequired];
   if (globalErrors.length || Object.keys(fieldErrors).length) return { fieldErrors, globalErrors };
-  if (choices.accountType === 'internal' && !choices.ignoreValidationWarnings && !isOrganisationEmail(email)) {
+  if (
+    organisationDomains &&
+    choices.accountType === 'internal' &&
+    !choices.ignoreValidationWarnings &&
+    !isOrganisationEmail(email, organisationDomains)
+  ) {
     return { fieldErrors: { [APPROVAL_WARNING_KEY]: [REGISTRATION_MESSAGES.internalDomainWarning] }, globalErrors };
   }
   return null;

@@ -129,7 +129,7 @@ describe('a batch through the API', () => {
     for (let i = 1; i < rows.length; i++) expect(rows[i]!.sysdat >= rows[i - 1]!.sysdat).toBe(true);
     for (const row of rows) {
       expect(row).toMatchObject({ isProxyRequest: true, requesterUserId: laostaffUser.id, requestStatus: 'NEW' });
-      const marker = parseProxyComment(row.requesterComments);
+      const marker = parseProxyComment(row.requesterComments, [api.cfg.PROXY_COMMENT_MARKER]);
       expect(marker?.proxy).toEqual({ name: 'Morgan Liaison', email: 'laostaff@portal.test', id: laostaffUser.id });
       expect(marker?.subject.id).toBe(row.subjectUserId);
       expect(marker?.comment).toBe('Please add the study');
@@ -339,7 +339,7 @@ describe('a proxy without forAllUsers reaches only their own sites', () => {
     const ok = await single(inside!);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ isProxyRequest: true, proxyUserId: proxy.user.id, subjectUserId: inside!.id });
-    expect(parseProxyComment(ok.json().requesterComments)?.comment).toBe('single');
+    expect(parseProxyComment(ok.json().requesterComments, [api.cfg.PROXY_COMMENT_MARKER])?.comment).toBe('single');
 
     const users = (q: string) => call(session, 'GET', `/rest/secure/user_management/users?size=200&${q}`);
     expect((await users(`siteCode=${outsideSite.siteCode}`)).statusCode).toBe(403);

@@ -231,6 +231,47 @@ describe('review: save, approve, deny, delete', () => {
     expect(taken.json().fieldErrors.username).toEqual(['doesntExistInLdap', 'doesntExistInDb']);
   });
 
+  it('warns about a non-company domain against the configured ORGANISATION_EMAIL_DOMAINS (001 §4, §9)', async () => {
+    const configured = await startApi({
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      CAPTCHA_MAX_COUNTER: '2000',
+      ORGANISATION_EMAIL_DOMAINS: 'example.org, clinic.test',
+    });
+    try {
+      const configuredReviewer = await signIn(configured.app, 'reviewer');
+      const [demo] = await findPeopleByEmail(api.directory, 'reviewer@portal.test');
+      const userRole = await roleId('Network User');
+      const approveInternal = async (email: string) => {
+        const reg = await filePublic({ email });
+        const res = await caller(configured.app)(
+          configuredReviewer,
+          'PUT',
+          '/rest/secure/user_registration_action/approve',
+          {
+            registrationForm: { id: reg.id, versionno: 0 },
+            username: `u${reg.id}d`,
+            portalRoleIds: [userRole],
+            accountType: 'internal',
+            useExistingAuthAccount: true,
+            existingAuthAccountUuid: demo!.uuid,
+          },
+        );
+        expect(res.statusCode, res.body).toBe(422);
+        return res.json().fieldErrors;
+      };
+      // A configured domain and its subdomains draw no warning: the next check (the entry is taken) answers.
+      const tag = Date.now().toString(36);
+      expect(await approveInternal(`in.${tag}@example.org`)).toEqual({ existingAuthAccountUuid: ['unique'] });
+      expect(await approveInternal(`in.${tag}@lab.clinic.test`)).toEqual({ existingAuthAccountUuid: ['unique'] });
+      // The built-in default domain is no longer an organisation domain once others are configured.
+      expect(await approveInternal(`out.${tag}@portal.test`)).toEqual({
+        'registrationForm.email': [REGISTRATION_MESSAGES.internalDomainWarning],
+      });
+    } finally {
+      await configured.close();
+    }
+  });
+
   it('approves: one entry, one user with roles and access, the set-password mail; then read-only', async () => {
     const reg = await filePublic();
     const workflow = api.deps.temporal.workflow.getHandle(reg.workflowId);

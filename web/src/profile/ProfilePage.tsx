@@ -73,11 +73,11 @@ export function ProfilePage({ profileChange }: { profileChange: ProfileChangePar
       </Tabs>
     );
   } else if (profile.error) {
-    // 000 §6: profile loading treats 401 or 403 as not authorized.
+    // 000 §6: profile loading treats 401 or 403 as not authorized, in 001 §8's words (with the period).
     const denied = profile.error instanceof ApiError && [401, 403].includes(profile.error.status);
     body = (
       <LoadError
-        text={denied ? MESSAGES.signIn.notAuthorized : 'Problem loading your profile.'}
+        text={denied ? MESSAGES.signIn.profileNotAuthorized : 'Problem loading your profile.'}
         onRetry={denied ? undefined : () => void profile.refetch()}
       />
     );

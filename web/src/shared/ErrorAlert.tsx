@@ -1,5 +1,6 @@
 import { Alert, Button, List } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
+import { ALERT_AUTO_CLOSE_MS, useSelfClosing } from './useSelfClosing';
 
 export interface PageMessage {
   kind: 'error' | 'info' | 'success' | 'warning';
@@ -10,17 +11,24 @@ export interface PageMessage {
 const COLORS = { error: 'red', info: 'blue', success: 'green', warning: 'yellow' } as const;
 const TITLES = { error: 'Error', info: 'Information', success: 'Success', warning: 'Warning' } as const;
 
+/** Kinds that close by themselves: errors and warnings ask for something and stay until closed. */
+const CLOSES_ITSELF = new Set<PageMessage['kind']>(['success', 'info']);
+
 /**
  * One page-level message box. Errors are announced (role=alert) and scrolled into view 300 ms after they
- * appear (000 §9 Scroll-to-top after failed save).
+ * appear (000 §9 Scroll-to-top after failed save) and stay until closed. Success and information messages close
+ * by themselves after `autoCloseMs` (001 §9: 7,500 ms by default), calling `onClose`, but not while the pointer
+ * is on them or focus is inside them (useSelfClosing).
  */
 export function MessageAlert({
   message,
   onClose,
+  autoCloseMs = ALERT_AUTO_CLOSE_MS,
   children,
 }: {
   message: PageMessage | null;
   onClose?: () => void;
+  autoCloseMs?: number;
   children?: ReactNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -29,7 +37,10 @@ export function MessageAlert({
     const timer = setTimeout(() => ref.current?.scrollIntoView({ behavior: 'smooth', block: 'center' }), 300);
     return () => clearTimeout(timer);
   }, [message]);
-  if (!message) return null;
+  const key = message ? [message.kind, message.text, ...(message.details ?? [])].join('\u0000') : null;
+  const { shown, pauseProps } = useSelfClosing(key, !!message && CLOSES_ITSELF.has(message.kind), autoCloseMs, onClose);
+
+  if (!message || !shown) return null;
   return (
     <Alert
       ref={ref}
@@ -39,6 +50,7 @@ export function MessageAlert({
       withCloseButton={!!onClose}
       closeButtonLabel="Dismiss message"
       onClose={onClose}
+      {...pauseProps}
       mb="md"
     >
       {message.text}

@@ -6,9 +6,10 @@ import { useBlocker, type BlockerFunction } from 'react-router-dom';
 /**
  * Guards a page with unsaved changes (000 §4 Unsaved changes): any in-app navigation away opens the
  * 'Unsaved Changes' dialog ('Abandon Changes' / 'Go Back'); closing or reloading the tab asks the browser's
- * own question. `release()` lets a successful save navigate away without asking.
+ * own question. `release()` lets a successful save navigate away without asking. `text` is the dialog's
+ * sentence where a screen words it otherwise (001 §2.10).
  */
-export function useUnsavedChanges(dirty: boolean) {
+export function useUnsavedChanges(dirty: boolean, text: string = MESSAGES.unsavedChanges.text) {
   const dirtyRef = useRef(dirty);
   const releasedRef = useRef(false);
   dirtyRef.current = dirty;
@@ -44,7 +45,7 @@ export function useUnsavedChanges(dirty: boolean) {
       title={MESSAGES.unsavedChanges.title}
       centered
     >
-      <Text mb="lg">{MESSAGES.unsavedChanges.text}</Text>
+      <Text mb="lg">{text}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
           {MESSAGES.unsavedChanges.goBack}

@@ -1,5 +1,6 @@
 import { Text } from '@mantine/core';
 import { parseProxyComment, type AccessModRequest } from '@portal/contract';
+import { useProxyCommentMarkers } from './portalSettings';
 import { CondensedText } from './TableCells';
 
 /** What is shown of an access request's requester comment: the text and, when filed by proxy, the proxy's name. */
@@ -11,14 +12,18 @@ export interface ShownRequesterComment {
 
 /**
  * Reads an access request's requester comment for display (000 §3 Proxy access-change request fields): a
- * proxy-filed request's comment starts with the proxy marker (`[Proxy request] proxy={...} subject={...}`),
- * which is shown as the proxy's own comment and the proxy's name instead of the raw marker. Only a request
- * marked as a proxy request is read this way, so a comment typed to look like the marker stays as typed.
+ * proxy-filed request's comment starts with one of the configured `markers` (`[Proxy request] proxy={...}
+ * subject={...}`; useProxyCommentMarkers), which is shown as the proxy's own comment and the proxy's name
+ * instead of the raw marker. Only a request marked as a proxy request is read this way, so a comment typed to
+ * look like the marker stays as typed. While the markers load (null) a proxy request's comment is empty rather
+ * than shown with its raw marker for a moment.
  */
 export function shownRequesterComment(
   request: Pick<AccessModRequest, 'requesterComments' | 'isProxyRequest'>,
+  markers: readonly string[] | null,
 ): ShownRequesterComment {
-  const parsed = request.isProxyRequest ? parseProxyComment(request.requesterComments ?? '') : null;
+  if (request.isProxyRequest && markers === null) return { comment: '', proxyName: null };
+  const parsed = request.isProxyRequest ? parseProxyComment(request.requesterComments ?? '', markers ?? []) : null;
   if (!parsed) return { comment: request.requesterComments, proxyName: null };
   return { comment: parsed.comment, proxyName: parsed.proxy.name };
 }
@@ -35,7 +40,7 @@ export function RequesterCommentCell({
 }: {
   request: Pick<AccessModRequest, 'requesterComments' | 'isProxyRequest'>;
 }) {
-  const { comment, proxyName } = shownRequesterComment(request);
+  const { comment, proxyName } = shownRequesterComment(request, useProxyCommentMarkers(request.isProxyRequest));
   if (!proxyName) return <CondensedText text={comment} />;
   return (
     <div>

@@ -1,5 +1,5 @@
 /** Builds the worker's activity implementations around one Prisma client and one SMTP transport. */
-import { ACCESS_REVIEW_DEFAULTS, type AccessReviewSettings } from '@portal/contract';
+import { ACCESS_REVIEW_DEFAULTS, type AccessReviewSettings, PORTAL_RULES_DEFAULTS } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import type {
@@ -47,7 +47,8 @@ export type PortalActivities = LifecycleActivities &
  * signs back-channel logout tokens; without it (single sign-on off) none is sent. `accessReview`: the study role
  * whose holders review their LAOs' items (ACCESS_REVIEW_STUDY_ROLE) and how long a scheduled campaign's mails
  * are retried (`mailDeadline`, MAIL_DEADLINE, as the API passes to the campaigns it starts; absent: the
- * workflow's own default).
+ * workflow's own default). `proxyCommentMarker`: the marker of the comments a proxy batch files
+ * (PROXY_COMMENT_MARKER, the API's default when absent).
  */
 export function createActivities(
   prisma: PrismaClient,
@@ -55,6 +56,7 @@ export function createActivities(
   directory?: DirectoryConfig,
   sso: SsoSettings = { issuer: '', production: false },
   accessReview: WorkerAccessReviewSettings = { ACCESS_REVIEW_STUDY_ROLE: ACCESS_REVIEW_DEFAULTS.studyRole },
+  proxyCommentMarker: string = PORTAL_RULES_DEFAULTS.proxyCommentMarker,
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -65,7 +67,7 @@ export function createActivities(
     sendResolutionMail: createSendResolutionMail(prisma, transport, mail),
     recordMailFailure: createRecordMailFailure(prisma),
     sendReviewerDigest: createSendReviewerDigest(prisma, transport, mail),
-    ...createProxyBatchActivities(prisma),
+    ...createProxyBatchActivities(prisma, proxyCommentMarker),
     ...createSsoLogoutActivities(prisma, sso),
     ...createAccessExpiryActivities(prisma, transport, mail),
     ...createAccessReviewSnapshotActivities(prisma),

@@ -5,6 +5,7 @@ import { type AccessReviewSchedule } from '@portal/contract';
 import { ApiError } from '../../lib/apiClient';
 import { ClientDataTable } from '../../shared/DataTable';
 import { LoadError } from '../../shared/ErrorAlert';
+import { showErrorToast } from '../../shared/errorToast';
 import { DateTimeCell } from '../../shared/TableCells';
 import { useDeactivateSchedule, useSchedules } from '../api/schedules';
 import { WHOLE_WORD } from '../badgeStyles';
@@ -24,11 +25,10 @@ export function SchedulesTab() {
         notifications.show({ color: 'green', message: `Recurring access review ${name} deactivated` });
       },
       onError: (error) =>
-        notifications.show({
-          color: 'red',
-          title: 'Unable to deactivate the recurring access review',
-          message: error instanceof ApiError ? error.message : String(error),
-        }),
+        showErrorToast(
+          'Unable to deactivate the recurring access review',
+          error instanceof ApiError ? error.message : String(error),
+        ),
     },
   });
   const confirm = (s: AccessReviewSchedule) =>

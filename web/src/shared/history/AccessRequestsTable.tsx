@@ -4,22 +4,23 @@ import { useCallback } from 'react';
 import { ClientDataTable } from '../DataTable';
 import { formatDateTime, orMissing } from '../format';
 import { useSystems } from '../referenceData';
+import { useProxyCommentMarkers } from '../portalSettings';
 import { proxyNote, RequesterCommentCell, shownRequesterComment } from '../requesterComment';
 import { blockCells, blockColumns, commentColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
 
 /** The requester comment as the cell shows it: the proxy's note, then the comment. */
-function requesterCommentText(r: AccessModRequest) {
-  const { comment, proxyName } = shownRequesterComment(r);
+function requesterCommentText(r: AccessModRequest, markers: readonly string[] | null) {
+  const { comment, proxyName } = shownRequesterComment(r, markers);
   return proxyName ? `${proxyNote(proxyName)} ${orMissing(comment)}` : orMissing(comment);
 }
 
 /** The cells of one access request row, as text (the filter and the sort read them). */
-function cells(r: AccessModRequest, systems: System[] | undefined) {
+function cells(r: AccessModRequest, systems: System[] | undefined, markers: readonly string[] | null) {
   return {
     dateSubmitted: formatDateTime(r.sysdat),
     requestType: REQUEST_TYPE_LABELS[r.requestType] ?? r.requestType,
     ...blockCells(r.accessControls, systems),
-    requesterComments: requesterCommentText(r),
+    requesterComments: requesterCommentText(r, markers),
     reviewerComments: orMissing(r.reviewerComments),
     status: REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus,
   };
@@ -41,20 +42,21 @@ export function AccessRequestsTable({
   showReviewerComments: boolean;
 }) {
   const systems = useSystems();
+  const markers = useProxyCommentMarkers(!!records?.some((r) => r.isProxyRequest));
   const filterText = useCallback(
     (r: AccessModRequest) =>
-      Object.entries(cells(r, systems.data))
+      Object.entries(cells(r, systems.data, markers))
         .filter(([key]) => showReviewerComments || key !== 'reviewerComments')
         .map(([, value]) => value)
         .join(' '),
-    [systems.data, showReviewerComments],
+    [systems.data, markers, showReviewerComments],
   );
   const sortValue = useCallback(
     (r: AccessModRequest, key: string) =>
-      key === 'sysdat' ? r.sysdat : cells(r, systems.data)[key as keyof ReturnType<typeof cells>],
-    [systems.data],
+      key === 'sysdat' ? r.sysdat : cells(r, systems.data, markers)[key as keyof ReturnType<typeof cells>],
+    [systems.data, markers],
   );
-  const text = (key: keyof ReturnType<typeof cells>) => (r: AccessModRequest) => cells(r, systems.data)[key];
+  const text = (key: keyof ReturnType<typeof cells>) => (r: AccessModRequest) => cells(r, systems.data, markers)[key];
   const blocks = blockColumns<AccessModRequest>(systems.data, { roles: 'Study Role(s)', systems: 'Systems' });
   const columns: DataTableColumn<AccessModRequest>[] = [
     dateSubmittedColumn(),

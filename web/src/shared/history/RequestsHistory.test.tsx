@@ -225,21 +225,22 @@ describe('RequestsHistory', () => {
     const filed = access(3, {
       isProxyRequest: true,
       proxyName: 'Morgan Liaison',
-      requesterComments: proxyComment(proxy, subject, 'needed for the new study'),
+      requesterComments: proxyComment('[Proxy request]', proxy, subject, 'needed for the new study'),
     });
     // A comment typed to look like the marker on one's own request stays as typed.
-    const typed = access(4, { requesterComments: proxyComment(proxy, subject, 'self') });
+    const typed = access(4, { requesterComments: proxyComment('[Proxy request]', proxy, subject, 'self') });
     renderHistory(
       { self: true },
       {
         'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [filed, typed] }),
         'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf([])),
         'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf([])),
+        'GET /rest/secure/portal_settings': () => reply(200, { proxyCommentMarkers: ['[Proxy request]'] }),
       },
     );
     await waitFor(() => expect(rows('Access requests')).toHaveLength(2));
     const table = screen.getByRole('table', { name: 'Access requests' });
-    expect(within(table).getByText('Submitted by proxy: Morgan Liaison')).toBeInTheDocument();
+    expect(await within(table).findByText('Submitted by proxy: Morgan Liaison')).toBeInTheDocument();
     expect(within(table).getByText('needed for the new study')).toBeInTheDocument();
     expect(within(table).getAllByText(/\[Proxy request\]/)).toHaveLength(1);
     expect(within(table).getAllByText(/^Submitted by proxy/)).toHaveLength(1);
@@ -248,5 +249,37 @@ describe('RequestsHistory', () => {
     await userEvent.setup().type(screen.getByRole('textbox', { name: 'Filter access requests' }), 'Submitted by proxy');
     await waitFor(() => expect(rows('Access requests')).toHaveLength(1));
     expect(rows('Access requests')[0]).toContain('needed for the new study');
+  });
+
+  it('reads the configured markers from the API: the current one and an earlier one are both recognised', async () => {
+    const party = (name: string, id: number) => JSON.stringify({ name, email: `p${id}@portal.test`, id });
+    const marked = (marker: string, comment: string) =>
+      `${marker} proxy=${party('Morgan Liaison', 3)} subject=${party('Casey Lapsed', 7)}\n${comment}`;
+    const current = access(3, {
+      isProxyRequest: true,
+      proxyName: 'Morgan Liaison',
+      requesterComments: marked('[Filed by proxy]', 'under the current marker'),
+    });
+    const earlier = access(4, {
+      isProxyRequest: true,
+      proxyName: 'Morgan Liaison',
+      requesterComments: marked('[Proxy request]', 'under an earlier marker'),
+    });
+    const api = renderHistory(
+      { self: true },
+      {
+        'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [current, earlier] }),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf([])),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf([])),
+        'GET /rest/secure/portal_settings': () =>
+          reply(200, { proxyCommentMarkers: ['[Filed by proxy]', '[Proxy request]'] }),
+      },
+    );
+    const table = await screen.findByRole('table', { name: 'Access requests' });
+    expect(await within(table).findByText('under the current marker')).toBeInTheDocument();
+    expect(within(table).getByText('under an earlier marker')).toBeInTheDocument();
+    expect(within(table).getAllByText('Submitted by proxy: Morgan Liaison')).toHaveLength(2);
+    expect(within(table).queryByText(/\[Filed by proxy\]|\[Proxy request\]/)).not.toBeInTheDocument();
+    expect(api.callsTo('GET /rest/secure/portal_settings')).toHaveLength(1);
   });
 });

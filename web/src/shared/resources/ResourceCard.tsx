@@ -1,7 +1,7 @@
 import { Anchor, Badge, Card, Group, Image, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { formatFileSize, type DashboardItem, type DashboardItemKind } from '@portal/contract';
 import type { MouseEvent } from 'react';
+import { showErrorToast } from '../errorToast';
 import { downloadSecureFile, isSecurePath, useDisplayableUrl } from './secureFiles';
 
 /** How each kind is named on its card. */
@@ -33,7 +33,7 @@ export function ResourceCard({ item }: { item: ResourceCardItem }) {
     if (!isSecurePath(item.openUrl)) return;
     event.preventDefault();
     downloadSecureFile(item.openUrl, item.file?.name ?? item.title).catch(() =>
-      notifications.show({ color: 'red', title: 'Error', message: `${DOWNLOAD_FAILED} (${item.title})` }),
+      showErrorToast('Error', `${DOWNLOAD_FAILED} (${item.title})`),
     );
   };
   return (

@@ -55,7 +55,7 @@ const outcomeOf = (requestNum: number, status: Status, requestId: number | null)
   requestId,
 });
 
-async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Filed> {
+async function fileInTransaction(tx: Tx, input: FileProxyItemInput, proxyCommentMarker: string): Promise<Filed> {
   const where = { batchId_requestNum: { batchId: input.batchId, requestNum: input.requestNum } };
   const first = await tx.proxyBatchItem.findUnique({ where, select: { portalUserId: true } });
   if (!first) {
@@ -94,6 +94,7 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Fil
     subjectUserId: item.portalUserId,
     requester: { id: proxy.id, username: proxy.username },
     proxy: { id: proxy.id, name: `${proxy.firstName} ${proxy.lastName}`, email: proxy.email },
+    proxyCommentMarker,
     // The item's own role block (one request per user and block, 001 §4).
     accessControls: (item.batch.accessControls as unknown as AccessControl[]).slice(item.blockNum - 1, item.blockNum),
     requesterComments: item.batch.requesterComments,
@@ -137,7 +138,7 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput): Promise<Fil
 }
 
 /** Builds the activity around one Prisma client; the Temporal client is the worker's (activity context). */
-export function createFileProxyBatchItem(prisma: PrismaClient) {
+export function createFileProxyBatchItem(prisma: PrismaClient, proxyCommentMarker: string) {
   return async function fileProxyBatchItem(input: FileProxyItemInput): Promise<ProxyItemOutcome> {
     const ctx = Context.current();
     const startOf = ({ outcome, unstarted }: Filed): WorkflowStart | null =>
@@ -158,7 +159,8 @@ export function createFileProxyBatchItem(prisma: PrismaClient) {
     const filed = await commitThenStart(
       { client: ctx.client, taskQueue: ctx.info.taskQueue, deadlineMs: 10_000 },
       {
-        commit: () => prisma.$transaction((tx) => fileInTransaction(tx, input), { timeout: 20_000 }),
+        commit: () =>
+          prisma.$transaction((tx) => fileInTransaction(tx, input, proxyCommentMarker), { timeout: 20_000 }),
         startOf,
         markStarted: async ({ outcome }) => {
           await prisma.accessModRequest.update({

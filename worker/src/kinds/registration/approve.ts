@@ -36,7 +36,7 @@ export async function unknownRoles(tx: Tx, ids: number[]): Promise<Refusal | nul
 export async function checkApproval(tx: Tx, input: CommitSaveInput): Promise<Refusal | null> {
   const reg = await tx.registration.findUniqueOrThrow({ where: { id: input.requestId } });
   const choice = readApproval(input.payload, input.requestId);
-  const problems = approvalProblems(choice, reg.email);
+  const problems = approvalProblems(choice, reg.email, choice.organisationEmailDomains);
   if (problems) return refusal(problems.fieldErrors, problems.globalErrors);
   const roles = await unknownRoles(tx, choice.portalRoleIds);
   if (roles) return roles;

@@ -32,7 +32,7 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
     );
   }
   const choice = readApproval(input.payload, input.requestId);
-  const problems = approvalProblems(choice, reg.email);
+  const problems = approvalProblems(choice, reg.email, choice.organisationEmailDomains);
   if (problems) throw invalid(`registration ${reg.id}: ${JSON.stringify(problems)}`);
   // Directory writes of one address are serialised with profile changes' and with undos.
   return underAddressLock(prisma, reg.email, async (tx) => {

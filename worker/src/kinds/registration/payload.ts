@@ -13,11 +13,14 @@ export function readPayload(payload: unknown, requestId: number): RegistrationRe
   return parsed.data;
 }
 
-/** The approval's choices. @throws INVALID_STORED_BODY when the payload has none. */
+/**
+ * The approval's choices, with the organisation domains the API checked them against (null when the payload
+ * predates them). @throws INVALID_STORED_BODY when the payload has none.
+ */
 export function readApproval(payload: unknown, requestId: number) {
-  const { portalRoleIds, approval } = readPayload(payload, requestId);
+  const { portalRoleIds, approval, organisationEmailDomains } = readPayload(payload, requestId);
   if (!approval) throw invalid(`registration ${requestId}: an approval needs the directory choices`);
-  return { portalRoleIds, ...approval };
+  return { portalRoleIds, ...approval, organisationEmailDomains: organisationEmailDomains ?? null };
 }
 
 export const invalid = (message: string): ApplicationFailure =>

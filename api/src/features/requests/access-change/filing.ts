@@ -63,6 +63,7 @@ export async function createAccessModRequest(
         subjectUserId: body.portalUserId,
         requester: { id: actor.userId, username: actor.username },
         proxy,
+        proxyCommentMarker: deps.cfg.PROXY_COMMENT_MARKER,
         accessControls: body.accessControls,
         requesterComments: body.requesterComments,
         workflowIdOf: accessChangeWorkflowId,

@@ -162,7 +162,7 @@ async function approvalPayload(
     existingAuthAccountUuid: existing,
     ignoreValidationWarnings,
   };
-  const problems = approvalProblems(choice, row.email);
+  const problems = approvalProblems(choice, row.email, deps.cfg.ORGANISATION_EMAIL_DOMAINS);
   if (problems) throw unprocessable(problems.fieldErrors, problems.globalErrors);
   const fieldErrors: FieldErrors = { ...(await unknownPortalRoles(deps, body.portalRoleIds)) };
   const add = (key: string, reason: string) => (fieldErrors[key] ??= []).push(reason);
@@ -196,5 +196,6 @@ async function approvalPayload(
       existingAuthAccountUuid: existing,
       ignoreValidationWarnings,
     },
+    organisationEmailDomains: deps.cfg.ORGANISATION_EMAIL_DOMAINS,
   };
 }

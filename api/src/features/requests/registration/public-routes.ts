@@ -1,10 +1,9 @@
 /**
  * The calls of visitors without an account (001 §2.1; §7 POST /rest/public/user_registration): the captcha
- * challenge and its kind, and the public registration, refused 422 under the captcha's key with the spec's
+ * challenge and the public registration, refused 422 under the captcha's key with the spec's
  * text unless it carries a verified, unused captcha answer (checked before anything else of the body).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   CaptchaChallengeSchema,
   ErrorBodySchema,
@@ -12,25 +11,20 @@ import {
   RegistrationSchema,
 } from '@portal/contract';
 import type { Deps } from '../../../deps';
-import { notFound } from '../../../http/errors';
 import { MessageSchema } from '../../../http/route-schemas';
 import { sharedSecret } from '../../../shared/shared-secret';
 import { type AltchaCaptcha, createAltchaCaptcha } from './captcha/altcha';
-import { createRecaptchaVerifier } from './captcha/recaptcha';
 import { postgresUsedSolutions } from './captcha/used-solutions';
-import { type CaptchaVerifier, requireCaptcha } from './captcha/verifier';
+import { requireCaptcha } from './captcha/verifier';
 import { fileRegistration } from './filing';
 
 /**
- * The configured captcha: reCAPTCHA when RECAPTCHA_SECRET is set, the self-hosted ALTCHA otherwise, with the
- * HMAC key every API process shares (CAPTCHA_HMAC_KEY, or the one stored in PostgreSQL) and the used solutions
+ * The self-hosted ALTCHA captcha, with the HMAC key every API process shares (CAPTCHA_HMAC_KEY, or the one stored in PostgreSQL) and the used solutions
  * in PostgreSQL. The key is read on first use (a failed read is tried again by the next call), so a database
  * that is down at start-up does not keep the API from starting.
  */
-function captchaFor(deps: Deps): { verifier: CaptchaVerifier; altcha: AltchaCaptcha | null } {
+function captchaFor(deps: Deps): AltchaCaptcha {
   const { cfg, prisma } = deps;
-  if (cfg.RECAPTCHA_SECRET)
-    return { verifier: createRecaptchaVerifier({ secret: cfg.RECAPTCHA_SECRET }), altcha: null };
   let loading: Promise<AltchaCaptcha> | undefined;
   const load = (): Promise<AltchaCaptcha> => {
     loading ??= sharedSecret(prisma, 'captcha-hmac-key', cfg.CAPTCHA_HMAC_KEY).then(
@@ -51,30 +45,21 @@ function captchaFor(deps: Deps): { verifier: CaptchaVerifier; altcha: AltchaCapt
     );
     return loading;
   };
-  const altcha: AltchaCaptcha = {
-    kind: 'altcha',
+  return {
     challenge: async () => (await load()).challenge(),
     verify: async (answer, remoteIp) => (await load()).verify(answer, remoteIp),
   };
-  return { verifier: altcha, altcha };
 }
 
 export const publicRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const { verifier, altcha } = captchaFor(deps);
-
-  app.get(
-    '/rest/public/captcha/config',
-    { schema: { response: { 200: z.object({ kind: z.enum(['altcha', 'recaptcha']) }) } } },
-    async () => ({ kind: verifier.kind }),
-  );
+  const captcha = captchaFor(deps);
 
   app.get(
     '/rest/public/captcha/challenge',
-    { schema: { response: { 200: CaptchaChallengeSchema, 404: MessageSchema } } },
+    { schema: { response: { 200: CaptchaChallengeSchema } } },
     async (_req, reply) => {
-      if (!altcha) throw notFound('The captcha of this portal is not self-hosted.');
       reply.header('cache-control', 'no-store');
-      return CaptchaChallengeSchema.parse(await altcha.challenge());
+      return CaptchaChallengeSchema.parse(await captcha.challenge());
     },
   );
 
@@ -85,7 +70,7 @@ export const publicRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       preValidation: async (req) => {
         // The captcha first: an unsolved form learns nothing about its other fields.
         const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-        await requireCaptcha(verifier, body, req.ip);
+        await requireCaptcha(captcha, body, req.ip);
       },
       schema: {
         body: PublicRegistrationBodySchema,

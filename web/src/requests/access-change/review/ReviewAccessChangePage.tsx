@@ -18,6 +18,7 @@ import { formatDateTime, joinOrMissing, orMissing } from '../../../shared/format
 import { PageLoader } from '../../../shared/PageLoader';
 import { AccessEnd } from '../../../shared/AccessEnd';
 import { systemNames, useSystems } from '../../../shared/referenceData';
+import { useProxyCommentMarkers } from '../../../shared/portalSettings';
 import { shownRequesterComment } from '../../../shared/requesterComment';
 import { useAccessChangeRequest } from '../api/getAccessChangeRequest';
 import { useAccessRecord, useReviewSubject } from '../api/getReviewSubject';
@@ -64,7 +65,7 @@ function AccessItems({ access, systems }: { access: UserAccess; systems?: System
 
 function RequestDetails({ request, systems }: { request: AccessModRequest; systems?: System[] }) {
   const withOriginal = request.requestType !== 'NEW' && !!request.existingUserAccessId;
-  const comments = shownRequesterComment(request);
+  const comments = shownRequesterComment(request, useProxyCommentMarkers(request.isProxyRequest));
   return (
     <Stack gap="md">
       <Paper withBorder p="md" component="section" aria-labelledby="request-heading">

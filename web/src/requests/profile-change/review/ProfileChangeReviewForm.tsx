@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { PROFILE_CHANGE_MESSAGES, type ProfileChangeRequest } from '@portal/contract';
+import { MESSAGES, PROFILE_CHANGE_MESSAGES, type ProfileChangeRequest } from '@portal/contract';
 import { ReviewFormShell } from '../../shared/review/ReviewFormShell';
 import { StatusReviewFields } from '../../shared/review/StatusReviewFields';
 import {
@@ -38,7 +38,11 @@ export function ProfileChangeReviewForm({
       ...statusReviewBody(request, values),
       attemptKey,
     }),
-    texts: { saved: PROFILE_CHANGE_MESSAGES.reviewSaved, failed: PROFILE_CHANGE_MESSAGES.reviewFailed },
+    texts: {
+      saved: PROFILE_CHANGE_MESSAGES.reviewSaved,
+      failed: PROFILE_CHANGE_MESSAGES.reviewFailed,
+      unsaved: MESSAGES.unsavedChanges.profileChangeReviewText,
+    },
     fieldPrefix: '',
     onReload,
     carried,

@@ -11,7 +11,7 @@ import {
   type ProxyUserResult,
   userOutcomes,
 } from '@portal/contract';
-import { useAutoDismiss } from './useAutoDismiss';
+import { useSelfClosing } from '../../../shared/useSelfClosing';
 
 /** One user's line (001 §3 Per-user result, §8 per-user note). */
 function resultText(r: ProxyUserResult): { label: string; color: string; note?: string } {
@@ -31,15 +31,28 @@ function resultText(r: ProxyUserResult): { label: string; color: string; note?: 
   }
 }
 
-/** 001 §8 Proxy outcomes: the run's summary alert, dismissed after 10,000 ms (001 §9) or by its close button. */
+/**
+ * 001 §8 Proxy outcomes: the run's summary alert, closed by its close button or after 10,000 ms (001 §9), not
+ * while it is hovered or focused; the 'NOT Submitted' error stays until closed (useSelfClosing).
+ */
 function SummaryAlert({ batch }: { batch: ProxyBatchDetail }) {
-  const [shown, setShown] = useState(true);
-  useAutoDismiss(batch.id, PROXY_TIMINGS.alertMs, () => setShown(false));
-  if (!shown) return null;
+  const [dismissed, setDismissed] = useState<number | null>(null);
   const s = batch.summary;
-  const close = { withCloseButton: true, closeButtonLabel: 'Dismiss message', onClose: () => setShown(false) };
+  const noData = s.abortStatusCode === 304;
+  const isError = s.abortedProcessing && !noData;
+  const { shown, pauseProps } = useSelfClosing(
+    dismissed === batch.id ? null : String(batch.id),
+    !isError,
+    PROXY_TIMINGS.alertMs,
+  );
+  if (!shown) return null;
+  const close = {
+    withCloseButton: true,
+    closeButtonLabel: 'Dismiss message',
+    onClose: () => setDismissed(batch.id),
+    ...pauseProps,
+  };
   if (s.abortedProcessing) {
-    const noData = s.abortStatusCode === 304;
     return (
       <Alert color={noData ? 'blue' : 'red'} title={PROXY_MESSAGES.notSubmittedTitle} role="alert" {...close}>
         {noData ? PROXY_MESSAGES.notSubmittedNoData : PROXY_MESSAGES.notSubmittedErrors}

@@ -27,7 +27,6 @@ import {
   validateBlocks,
 } from '../../../shared/roleBlockForm';
 import { useStartProxyBatch } from '../api/proxyBatches';
-import { useAutoDismiss } from './useAutoDismiss';
 
 interface FormValues {
   accessControls: RoleBlockValue[];
@@ -56,7 +55,6 @@ export function ProxyRequestForm({
   const { studyRoles, systems } = reference;
   const [message, setMessage] = useState<PageMessage | null>(null);
   const [resetting, setResetting] = useState(false);
-  useAutoDismiss(message, PROXY_TIMINGS.alertMs, () => setMessage(null));
   const form = useForm<FormValues>({
     initialValues: { accessControls: [emptyBlock(1, systems)], requesterComments: '' },
     validate: (values) => validateBlocks(values.accessControls, studyRoles, systems),
@@ -129,7 +127,7 @@ export function ProxyRequestForm({
               {PROXY_MESSAGES.selectUser}
             </Alert>
           )}
-          <MessageAlert message={message} onClose={() => setMessage(null)} />
+          <MessageAlert message={message} onClose={() => setMessage(null)} autoCloseMs={PROXY_TIMINGS.alertMs} />
           <Text size="sm" c="dimmed">
             {MESSAGES.formNote} Each selected user gets one request per role, in order: New Access when they do not hold
             the study role, Access Change when they do.

@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../lib/apiClient';
 import { paths } from '../../../lib/paths';
 import type { PageMessage } from '../../../shared/ErrorAlert';
+import { showErrorToast } from '../../../shared/errorToast';
 import { useAttemptKeys } from '../../shared/review/attemptKey';
 import { useDeleteRegistration } from '../api/deleteRegistration';
 import { useRegistrationAction } from '../api/registrationAction';
@@ -125,7 +126,7 @@ export function useRegistrationActions({
           setWarningOpen(true);
           return;
         }
-        notifications.show({ color: 'red', title: texts.failedTitle, message: texts.failed });
+        showErrorToast(texts.failedTitle, texts.failed);
         if (error.hasGlobalError(GLOBAL_ERRORS.staleVersion)) setStale(true);
         if (kind === 'approve' && error.hasGlobalError(REGISTRATION_ERRORS.preexistingAccountRequired)) {
           setMessage({ kind: 'error', text: REGISTRATION_MESSAGES.preexistingAccountRequired });

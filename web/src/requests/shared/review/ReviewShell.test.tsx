@@ -304,12 +304,13 @@ describe('review shell', () => {
             isProxyRequest: true,
             proxyUserId: 3,
             proxyName: 'Morgan Liaison',
-            requesterComments: proxyComment(proxy, requested, 'For the new study'),
+            requesterComments: proxyComment('[Proxy request]', proxy, requested, 'For the new study'),
           }),
         ),
+      'GET /rest/secure/portal_settings': () => reply(200, { proxyCommentMarkers: ['[Proxy request]'] }),
     });
     const comments = await screen.findByRole('textbox', { name: 'Requester Comments' });
-    expect(comments).toHaveValue('For the new study');
+    await waitFor(() => expect(comments).toHaveValue('For the new study'));
     expect(comments).toHaveAccessibleDescription('Submitted by proxy: Morgan Liaison');
   });
 

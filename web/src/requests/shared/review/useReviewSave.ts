@@ -33,8 +33,11 @@ export interface ReviewSaveOptions<V, B> {
   toBody: (values: V, attemptKey: string) => B;
   /** True when saving these values resolves the request (the form locks afterwards). */
   resolves: (values: V) => boolean;
-  /** The kind's texts: success, and the page-level failure text (001 §8). */
-  texts: { saved: string; failed: string };
+  /**
+   * The kind's texts: success, the page-level failure text (001 §8) and, where the kind's screen words it
+   * otherwise, the Unsaved Changes dialog's sentence.
+   */
+  texts: { saved: string; failed: string; unsaved?: string };
   /** Form fields by the server's field key (prefix removed) and their labels, for 422 fieldErrors. */
   labels: Record<string, string>;
   /** The prefix of the server's field keys (e.g. 'userAccessModificationRequest.'). */
@@ -69,7 +72,7 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
   const [stale, setStale] = useState(false);
   const [savedResolved, setSavedResolved] = useState(false);
   const attempts = useAttemptKeys<V>();
-  const guard = useUnsavedChanges(options.editable && !savedResolved && form.isDirty());
+  const guard = useUnsavedChanges(options.editable && !savedResolved && form.isDirty(), texts.unsaved);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
   const sent = useRef<{ values: V; key: string } | null>(null);

@@ -42,7 +42,6 @@ function decodeAnswer(answer: string): { challenge: Challenge; solution: Solutio
 /** The ALTCHA captcha with `settings`, recording verified solutions in `used`. */
 export function createAltchaCaptcha(settings: AltchaSettings, used: UsedSolutions): AltchaCaptcha {
   return {
-    kind: 'altcha',
     async challenge() {
       return createChallenge({
         algorithm: 'SHA-256',

@@ -1,6 +1,6 @@
 /**
- * The public registration's captcha (001 §2.1, §5; issue 10): one interface over the self-hosted ALTCHA
- * proof of work (default) and Google reCAPTCHA (when RECAPTCHA_SECRET is configured). The answer is read
+ * The public registration's captcha (001 §2.1, §5): the self-hosted ALTCHA proof of work, the only widget the
+ * browser renders (docs/decisions.md, Captcha). The answer is read
  * from the first of the spec's key spellings that is present (CAPTCHA_KEYS); a missing or failed answer is
  * 422 with REGISTRATION_MESSAGES.captchaRequired under the key it came in (or the spec's own key).
  */
@@ -8,8 +8,6 @@ import { CAPTCHA_KEY, CAPTCHA_KEYS, REGISTRATION_MESSAGES } from '@portal/contra
 import { unprocessable } from '../../../../http/errors';
 
 export interface CaptchaVerifier {
-  /** 'altcha' or 'recaptcha': which widget the browser must show. */
-  readonly kind: 'altcha' | 'recaptcha';
   /** True when `answer` proves a solved captcha that was not used before. Never throws for a bad answer. */
   verify(answer: string, remoteIp?: string): Promise<boolean>;
 }
