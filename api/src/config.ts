@@ -1,7 +1,12 @@
 import net from 'node:net';
 import { getDomain } from 'tldts';
 import { z } from 'zod';
-import { AccessDateSettingsSchema, AccessReviewSettingsSchema, PortalRulesConfigSchema } from '@portal/contract';
+import {
+  AccessDateSettingsSchema,
+  AccessReviewSettingsSchema,
+  commaSeparated,
+  PortalRulesConfigSchema,
+} from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { OBSERVABILITY_SETTINGS } from './observability/settings';
 
@@ -42,16 +47,7 @@ export const TrustProxySchema = z
  * but not commas.
  */
 export const nameList = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((v) =>
-      v
-        .split(',')
-        .map((e) => e.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().max(128, 'each name must be at most 128 characters')));
+  commaSeparated(fallback).pipe(z.array(z.string().max(128, 'each name must be at most 128 characters')));
 
 const boolish = z
   .enum(['true', 'false', '1', '0'])

@@ -12,8 +12,8 @@ export const PORTAL_RULES_DEFAULTS = {
   proxyCommentMarker: '[Proxy request]',
 } as const;
 
-/** A comma-separated setting as its trimmed, non-empty entries. */
-const commaSeparated = (fallback: string) =>
+/** A comma-separated setting as its trimmed, non-empty entries ('' is the empty list; `fallback` when unset). */
+export const commaSeparated = (fallback: string) =>
   z
     .string()
     .default(fallback)
