@@ -1,9 +1,8 @@
 /**
  * `npm test` after install (scripts/test.sh runs install first and passes its seconds): lint and format
- * beside the type checks (each one core), then each vitest project one after another beside the Playwright
- * journeys (each on a stack of its own). A failing check stops the run; a failing vitest project stops the
- * later vitest projects, while the journeys run to their end. Always ends with the timing table (`timings.ts`), written also to
- * `test-results/timings.json`, and the check that no process of the run is still alive (`leftovers.ts`).
+ * beside the type checks (each one core), then each vitest project one after another, then the Playwright
+ * journeys (on a stack of their own). Stops at the first failing phase. Always ends with the timing table
+ * (`timings.ts`), written also to `test-results/timings.json`, and the check that no process of the run is still alive (`leftovers.ts`).
  * Exits 1 when a phase failed or something was left behind.
  *
  * Usage: node --import tsx scripts/src/test-run/main.ts [--install-ms N] [--only checks,unit,...,playwright]
@@ -38,12 +37,8 @@ interface Step {
   env?: Record<string, string>;
 }
 
-/**
- * Runs the steps one after another; resolves false at the first one that fails. With a `label`, each line of
- * output is marked with it: buffered and printed when the step ends, or as it comes when `stream` is set
- * (a long phase running beside another).
- */
-function runSteps(steps: Step[], label: string | null, stream = false): Promise<boolean> {
+/** Runs the steps one after another; resolves false at the first one that fails. */
+function runSteps(steps: Step[], label: string | null): Promise<boolean> {
   return steps.reduce<Promise<boolean>>(
     (prev, step) =>
       prev.then(
@@ -56,16 +51,8 @@ function runSteps(steps: Step[], label: string | null, stream = false): Promise<
               stdio: ['ignore', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
             });
             let buffered = '';
-            const take = (d: Buffer) => {
-              buffered += d.toString();
-              if (!stream || !label) return;
-              const end = buffered.lastIndexOf('\n') + 1;
-              if (end === 0) return;
-              process.stdout.write(buffered.slice(0, end).replace(/^(?=.)/gm, `[${label}] `));
-              buffered = buffered.slice(end);
-            };
-            child.stdout?.on('data', take);
-            child.stderr?.on('data', take);
+            child.stdout?.on('data', (d: Buffer) => (buffered += d.toString()));
+            child.stderr?.on('data', (d: Buffer) => (buffered += d.toString()));
             child.on('error', (err) => {
               buffered += `${err.message}\n`;
             });
@@ -154,9 +141,9 @@ async function main(): Promise<number> {
     ]));
   phases.push(...sides);
 
-  // The vitest projects one after another, beside the Playwright journeys on their own stack: both wait on
-  // services more than they compute (the table's cpu column), so side by side they share the two cores
-  // instead of leaving one idle (docs/decisions.md, "The test suite's budget").
+  // The vitest projects one after another, then the Playwright journeys on their own stack. Side by side they
+  // gained nothing: both kept the two cores busy (the table's cpu column, 97-100 %), and the load made
+  // transactions outlive their timeouts (docs/decisions.md, "The test suite's budget").
   const vitestTrack = async (): Promise<boolean> => {
     let passed = true;
     for (const project of (await vitestProjects()).filter(wanted)) {
@@ -189,10 +176,10 @@ async function main(): Promise<number> {
   };
   const playwrightTrack = async (): Promise<boolean> => {
     if (!wanted('playwright')) return true;
-    console.log('== browser journeys (Playwright, Debian Chromium; lines marked [playwright], beside vitest)');
+    console.log('== browser journeys (Playwright, Debian Chromium)');
     const report = path.join(RESULTS, 'playwright.json');
     fs.rmSync(report, { force: true });
-    const passed = await timed(['playwright (beside vitest)'], async () => [
+    const passed = await timed(['playwright'], async () => [
       await runSteps(
         [
           {
@@ -201,14 +188,14 @@ async function main(): Promise<number> {
             env: { PLAYWRIGHT_JSON_OUTPUT_FILE: report },
           },
         ],
-        'playwright',
-        true,
+        null,
       ),
     ]);
     items.push(...playwrightItems(readJson(report), 'tests/e2e'));
     return passed;
   };
-  if (ok) ok = (await Promise.all([vitestTrack(), playwrightTrack()])).every(Boolean);
+  if (ok) ok = await vitestTrack();
+  if (ok) ok = await playwrightTrack();
 
   // Wall-clock time, not the phases added up: some phases run side by side.
   const afterInstall = (performance.now() - runStart) / 1000;
