@@ -173,7 +173,8 @@ export const accessAudit = (prisma: PrismaClient, portalUserId: number, action: 
 /**
  * Holds the item slot (campaign, access record) in an open transaction: the snapshot batch that reaches that
  * record waits inside its activity (ON CONFLICT waits for the open insert) until the release, which rolls it back.
- * @returns the release (idempotent) once held.
+ * @returns the release (idempotent) once held. @throws when the slot could not be held (the transaction ended
+ * before its insert: a test waiting for the snapshot to stop there would otherwise wait out its deadline).
  */
 export async function holdItemSlot(
   prisma: PrismaClient,
@@ -184,6 +185,7 @@ export async function holdItemSlot(
   const released = new Promise<void>((r) => (release = r));
   let held!: () => void;
   const isHeld = new Promise<void>((r) => (held = r));
+  let failure: unknown;
   const tx = prisma
     .$transaction(
       async (t) => {
@@ -196,10 +198,15 @@ export async function holdItemSlot(
         await released;
         throw new Error('rolled back by the test');
       },
-      { maxWait: 10_000, timeout: 300_000 },
+      // A connection may take long to come on a busy machine: a deadline, not a speed check.
+      { maxWait: 60_000, timeout: 300_000 },
     )
-    .catch(() => undefined);
-  await Promise.race([isHeld, tx]);
+    .catch((err: unknown) => {
+      failure = err;
+    });
+  let isHeldNow = false;
+  await Promise.race([isHeld.then(() => (isHeldNow = true)), tx]);
+  if (!isHeldNow) throw new Error(`the item slot could not be held: ${String(failure)}`);
   return async () => {
     release();
     await tx;
