@@ -29,6 +29,10 @@ const INTEGRATION_ALONE = [
   'tests/integration/profile-change/api.test.ts',
   'tests/integration/proxy-batch/batch.test.ts',
   'tests/integration/proxy-batch/restart.test.ts',
+  // Kills worker processes mid-campaign and waits for a snapshot to stop at a held row with deadlines of its
+  // own: beside other files on a busy machine the snapshot twice never reached the held row in 90 s (alone,
+  // the file passes in under a minute).
+  'tests/integration/access-review/faults.test.ts',
   // Rotates the provider's signing key in the shared database: the workers of files beside it would sign
   // logout tokens with a key their APIs' JWKS (loaded at start) does not hold yet.
   'tests/integration/sso/key-rotation.test.ts',
