@@ -33,6 +33,13 @@ const INTEGRATION_ALONE = [
   // own: beside other files on a busy machine the snapshot twice never reached the held row in 90 s (alone,
   // the file passes in under a minute).
   'tests/integration/access-review/faults.test.ts',
+  // Waits for its logout notices to be delivered by its own listener and worker: every reconciler pass and
+  // worker process of the files beside it starts any unstarted notice on its own task queue, which that file
+  // stops polling when it ends (a full run once left the notice undelivered).
+  'tests/integration/sso/backchannel.test.ts',
+  // Asserts the planner's choices, which follow the statistics of tables the files beside it keep filling
+  // (with the queue just filled, a small table's scan and sort looked cheaper than an order's own index).
+  'tests/integration/growth-explain.test.ts',
   // Rotates the provider's signing key in the shared database: the workers of files beside it would sign
   // logout tokens with a key their APIs' JWKS (loaded at start) does not hold yet.
   'tests/integration/sso/key-rotation.test.ts',
@@ -45,7 +52,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{contract,workflows,api,worker,directory,scripts,prisma}/src/**/*.test.ts'],
-          // Both cores (vitest's default leaves one free on a 2-core machine): nothing else runs meanwhile.
+          // File after file in each test process: a new process per file spent half its time importing.
+          isolate: false,
+          // Both cores (vitest's default leaves one free on a 2-core machine): beside the integration files that
+          // run alone, which mostly wait (scripts/src/test-run/main.ts, STAGES).
           maxWorkers: 2,
         },
       },
@@ -63,6 +73,10 @@ export default defineConfig({
           // The files wait on I/O, Temporal and timers far more than they compute: several run at once on
           // the 2-core machine. Each scopes what it asserts to its own users, requests and names.
           maxWorkers: INTEGRATION_WORKERS,
+          // Each of the three test processes runs file after file without starting again: a new process per
+          // file imported the API, Prisma, oidc-provider and Temporal's native runtime again (a quarter of the
+          // files' time). Every file closes what it starts (APIs, workers, clients) in its afterAll.
+          isolate: false,
         },
       },
       {
@@ -82,7 +96,11 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['web/src/**/*.test.tsx'],
           setupFiles: ['web/src/testing/setup.ts'],
-          // Both cores (vitest's default leaves one free on a 2-core machine): nothing else runs meanwhile.
+          // Each of the two test processes runs file after file in one jsdom: a process and a jsdom per file
+          // spent 40 % of the project's time starting (spawn, environment, setup) before any test ran.
+          isolate: false,
+          // Both cores (vitest's default leaves one free on a 2-core machine): beside the integration files that
+          // run alone, which mostly wait (scripts/src/test-run/main.ts, STAGES).
           maxWorkers: 2,
           testTimeout: 60_000,
         },

@@ -109,6 +109,11 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   RECAPTCHA_SECRET: z
     .undefined({ error: 'is not supported: the public form uses the self-hosted ALTCHA captcha; unset it' })
     .optional(),
+  /**
+   * How long (ms) the API's stop on SIGTERM may take (in-flight requests, listeners, connections) before it
+   * names the step that hangs and exits 1: under an orchestrator's grace period (Kubernetes: 30 s).
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
   REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */
@@ -131,6 +136,11 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * issued token outlives a removal); SSO_PROVIDER_NAME is the name in the 000 §8 refusal texts.
    */
   OIDC_KEY_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Second factors (issue 37): seals the TOTP secrets stored in PostgreSQL (AES-256-GCM, key derived with HKDF;
+   * prisma/src/sealed.ts), so every API process needs the same one. Unset: no second factor can be enrolled.
+   */
+  SECOND_FACTOR_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   OIDC_ISSUER: z.url().optional(),
   OIDC_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   SSO_PROVIDER_NAME: z.string().min(1).default('Frontier Science'),

@@ -9,6 +9,7 @@ import { buildElearningServer } from './features/dashboard-resources/elearning-s
 import { buildMetricsServer } from './observability/metrics-routes';
 import { createApiMetrics } from './observability/registry';
 import { buildServer } from './server';
+import { stopOnSignals } from './shutdown';
 
 async function main(): Promise<void> {
   // The first line names the runtime: operators (and the stack test) see which Node runs the API.
@@ -38,17 +39,18 @@ async function main(): Promise<void> {
   const elearning = cfg.ELEARNING_PORT
     ? await buildElearningServer({ cfg, prisma, temporal, directory: cfg })
     : undefined;
-  const close = async () => {
-    await elearning?.close();
-    await metricsServer?.close();
-    await app.close();
-    await connection.close();
-    await prisma.$disconnect();
-    await tracing?.shutdown();
-    process.exit(0);
-  };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  // Bounded (SHUTDOWN_TIMEOUT_MS): a step that hangs is named and the process exits instead of waiting on it.
+  stopOnSignals(
+    [
+      { name: 'e-learning server', run: () => elearning?.close() },
+      { name: 'metrics server', run: () => metricsServer?.close() },
+      { name: 'HTTP server (in-flight requests, listeners, pools)', run: () => app.close() },
+      { name: 'Temporal connection', run: () => connection.close() },
+      { name: 'database client', run: () => prisma.$disconnect() },
+      { name: 'tracing', run: () => tracing?.shutdown() },
+    ],
+    cfg.SHUTDOWN_TIMEOUT_MS,
+  );
   await app.listen({ host: cfg.HOST, port: cfg.PORT });
   await metricsServer?.listen({ host: cfg.METRICS_HOST ?? cfg.HOST, port: cfg.METRICS_PORT });
   await elearning?.listen({ host: cfg.ELEARNING_HOST ?? cfg.HOST, port: cfg.ELEARNING_PORT });

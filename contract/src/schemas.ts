@@ -36,8 +36,21 @@ export const TokenCreateResponseSchema = z.object({
   attemptsLeftUntilLocked: z.number().int().optional(),
   /** The 000 §8 text for the failure, for clients that show the server's words. */
   message: z.string().optional(),
+  /**
+   * Issue 37: the person has a second factor; the session may only take the second step
+   * (POST /rest/secure/token/second_factor) with one of `methods`, within 5 minutes. Absent otherwise, so the
+   * answer is exactly 000 §3's for a person without one.
+   */
+  secondFactor: z.object({ methods: z.array(z.enum(['TOTP', 'RECOVERY_CODE'])) }).optional(),
 });
 export type TokenCreateResponse = z.infer<typeof TokenCreateResponseSchema>;
+
+/** The sign-in's second step (issue 37): an authenticator app's code, or one recovery code. */
+export const SecondFactorStepBodySchema = z.union([
+  z.strictObject({ code: z.string().min(1).max(16) }),
+  z.strictObject({ recoveryCode: z.string().min(1).max(64) }),
+]);
+export type SecondFactorStepBody = z.infer<typeof SecondFactorStepBodySchema>;
 
 export const PermissionListSchema = z.array(z.enum(PERMISSIONS));
 
@@ -276,6 +289,13 @@ export const loadAllOnFirstPage = (q: { page: number; size: number }): boolean =
 /** The rows of one page of a list that serves a page of any size up to this, besides the load-all call. */
 export const MAX_FETCH_SIZE = 1000;
 
+/** A page size of 1-1,000 (`defaultSize` when absent) or the load-all size (000 §9), else 'invalid'. */
+export function fetchSizeSchema(defaultSize: number) {
+  return queryIntSchema(1, LOAD_ALL_SIZE, defaultSize).refine((n) => n <= MAX_FETCH_SIZE || n === LOAD_ALL_SIZE, {
+    message: 'invalid',
+  });
+}
+
 /**
  * Query of a list read whole or fetched in pages (001 §7 lists, 000 §9 "Load-all calls: page 1, size
  * 1,000,000; default fetch size 300"): page is 1-based; size is 1-1,000 (default 300) or the load-all size on
@@ -284,9 +304,7 @@ export const MAX_FETCH_SIZE = 1000;
  */
 export const FetchPageFieldsSchema = z.object({
   page: PageQuerySchema.shape.page,
-  size: queryIntSchema(1, LOAD_ALL_SIZE, 300).refine((n) => n <= MAX_FETCH_SIZE || n === LOAD_ALL_SIZE, {
-    message: 'invalid',
-  }),
+  size: fetchSizeSchema(300),
 });
 
 /** The refinement every such query ends with (extended by a list's own parameters first). */

@@ -13,7 +13,8 @@ import {
 } from 'ldapts';
 import { newClient, withAdmin } from './client';
 import { type DirectoryConfig, userDn } from './config';
-import { historyValue, sshaHash, verifyPasswordHash } from './password';
+import { argon2Hash, argon2ParamsOf, historyValue, verifyPasswordHash } from './password';
+import { upgradePasswordHash } from './password-upgrade';
 import { formatGeneralizedTime } from './time';
 
 /** OpenLDAP's relax control: lets the admin write the NO-USER-MODIFICATION pwdChangedTime. */
@@ -40,7 +41,8 @@ function changeFailure(err: unknown): ChangeFailure {
 /**
  * The user's own password change: binds as `dn` with `current` and replaces userPassword with `next` in
  * clear text (slapd hashes it: ppolicy_hash_cleartext), so ppolicy checks minimum age, history and quality.
- * @throws on an unreachable directory.
+ * slapd's module hashes with argon2i; the value is then swapped for the portal's argon2id
+ * (password-upgrade.ts), which a failure of leaves for the next sign-in. @throws on an unreachable directory.
  */
 export async function changeOwnPassword(
   cfg: DirectoryConfig,
@@ -52,12 +54,13 @@ export async function changeOwnPassword(
   try {
     await client.bind(dn, current);
     await client.modify(dn, replace('userPassword', [next]));
-    return { ok: true };
   } catch (err) {
     return { ok: false, reason: changeFailure(err) };
   } finally {
     await client.unbind().catch(() => undefined);
   }
+  await upgradePasswordHash(cfg, dn, next).catch(() => undefined);
+  return { ok: true };
 }
 
 /**
@@ -73,7 +76,7 @@ export async function adminSetPassword(
 ): Promise<void> {
   const dn = userDn(cfg, username);
   await withAdmin(cfg, async (c) => {
-    await c.modify(dn, replace('userPassword', [sshaHash(password)]));
+    await c.modify(dn, replace('userPassword', [await argon2Hash(password, argon2ParamsOf(cfg))]));
     if (!opts.mustChange) await c.modify(dn, replace('pwdReset', []));
   });
 }
@@ -92,6 +95,21 @@ export async function setPasswordChangedTime(cfg: DirectoryConfig, username: str
     c.modify(
       userDn(cfg, username),
       [replace('pwdChangedTime', [formatGeneralizedTime(when)]), replace('pwdGraceUseTime', [])],
+      new Control(RELAX, { critical: true }),
+    ),
+  );
+}
+
+/**
+ * Locks a person's entry as slapd's ppolicy does after pwdMaxFailure failed binds (pwdAccountLockedTime now;
+ * with pwdLockoutDuration 0 it stays locked until an administrator unlocks it). Used for the sign-in's second
+ * step (issue 37), whose wrong codes the portal counts.
+ */
+export async function lockAccount(cfg: DirectoryConfig, username: string, when = new Date()): Promise<void> {
+  await withAdmin(cfg, (c) =>
+    c.modify(
+      userDn(cfg, username),
+      replace('pwdAccountLockedTime', [formatGeneralizedTime(when)]),
       new Control(RELAX, { critical: true }),
     ),
   );
@@ -123,7 +141,10 @@ export async function isRecentPassword(
   depth: number,
 ): Promise<boolean> {
   const { current, history } = await readPasswordHashes(cfg, username);
-  return [...current, ...history.slice(0, depth)].some((h) => verifyPasswordHash(password, h));
+  const checks = await Promise.all(
+    [...current, ...history.slice(0, depth)].map((h) => verifyPasswordHash(password, h)),
+  );
+  return checks.some(Boolean);
 }
 
 /** Whether the person's entry has a password (000 §7 hasSetInitialPassword). */

@@ -11,6 +11,14 @@ export const DirectoryConfigSchema = z.object({
    * withdrawn: a frozen slapd may still apply it later (docs/decisions.md "Late effects of frozen dependencies").
    */
   LDAP_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /**
+   * Argon2id's cost for the passwords the portal writes (password.ts; default OWASP's 19,456 KiB, 2 passes, 1
+   * lane). slapd's `argon2` module is loaded with the same values (ldap/slapd.conf.template), so a person's own
+   * change costs the same. At least OWASP's weakest row: 7,168 KiB, and memory × passes ≥ 35,840.
+   */
+  PASSWORD_ARGON2_MEMORY_KIB: z.coerce.number().int().min(7_168).max(4_194_304).optional(),
+  PASSWORD_ARGON2_TIME_COST: z.coerce.number().int().min(1).max(64).optional(),
+  PASSWORD_ARGON2_PARALLELISM: z.coerce.number().int().min(1).max(16).optional(),
 });
 export type DirectoryConfig = z.infer<typeof DirectoryConfigSchema>;
 

@@ -6,7 +6,7 @@ import { Attribute, Change, type Client, InvalidCredentialsError, type Entry } f
 import { type DirectoryIdentity, IDENTITY_ATTRIBUTES, firstValue, identityOf } from './entry';
 import { newClient, withAdmin } from './client';
 import { type DirectoryConfig, defaultPolicyDn, escapeFilterValue, peopleDn, policiesDn, userDn } from './config';
-import { sshaHash } from './password';
+import { type Argon2Params, argon2Hash, argon2ParamsOf, isCurrentHash } from './password';
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, policyAttributes, readPolicy } from './policy';
 import { parseGeneralizedTime } from './time';
 import { ensureTimingEntry } from './timing';
@@ -23,6 +23,12 @@ export interface DirectoryPerson extends DirectoryIdentity {
   mustChange: boolean;
   /** ppolicy: grace sign-ins used since the password expired (pwdGraceUseTime values). */
   graceUses: number;
+  /**
+   * The stored password is not argon2id at the configured cost (an {SSHA} value written before, slapd's argon2i
+   * of an own change, an older cost): re-hashed at the next successful sign-in (password-upgrade.ts). The
+   * value itself is read only to decide this, never kept.
+   */
+  passwordNeedsRehash: boolean;
 }
 
 const PERSON_ATTRIBUTES = [
@@ -33,10 +39,12 @@ const PERSON_ATTRIBUTES = [
   'pwdChangedTime',
   'pwdReset',
   'pwdGraceUseTime',
+  'userPassword',
 ];
 
-function toPerson(entry: Entry): DirectoryPerson {
+function toPerson(entry: Entry, params: Argon2Params): DirectoryPerson {
   const uidNumber = firstValue(entry, 'uidNumber');
+  const stored = ([] as unknown[]).concat(entry['userPassword'] ?? []).map(String);
   return {
     ...identityOf(entry),
     uidNumber: uidNumber ? Number(uidNumber) : null,
@@ -45,6 +53,7 @@ function toPerson(entry: Entry): DirectoryPerson {
     changedTime: parseGeneralizedTime(firstValue(entry, 'pwdChangedTime')),
     mustChange: firstValue(entry, 'pwdReset') === 'TRUE',
     graceUses: ([] as unknown[]).concat(entry['pwdGraceUseTime'] ?? []).length,
+    passwordNeedsRehash: stored.length > 0 && !stored.every((v) => isCurrentHash(v, params)),
   };
 }
 
@@ -58,7 +67,7 @@ export async function findPerson(cfg: DirectoryConfig, login: string): Promise<D
       attributes: PERSON_ATTRIBUTES,
       sizeLimit: 2,
     });
-    return searchEntries.length === 1 ? toPerson(searchEntries[0]!) : null;
+    return searchEntries.length === 1 ? toPerson(searchEntries[0]!, argon2ParamsOf(cfg)) : null;
   });
 }
 
@@ -71,7 +80,7 @@ export async function findPersonByUuid(cfg: DirectoryConfig, uuid: string): Prom
       attributes: PERSON_ATTRIBUTES,
       sizeLimit: 2,
     });
-    return searchEntries.length === 1 ? toPerson(searchEntries[0]!) : null;
+    return searchEntries.length === 1 ? toPerson(searchEntries[0]!, argon2ParamsOf(cfg)) : null;
   });
 }
 
@@ -148,7 +157,7 @@ export interface NewPerson {
 }
 
 /**
- * Adds a person under ou=people (inetOrgPerson + posixAccount) with an {SSHA} password, or returns the
+ * Adds a person under ou=people (inetOrgPerson + posixAccount) with an {ARGON2} password, or returns the
  * existing entry for that username. @returns the entry's entryUUID.
  */
 export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Client): Promise<string> {
@@ -169,7 +178,7 @@ export async function addPerson(cfg: DirectoryConfig, p: NewPerson, client?: Cli
         uidNumber: String(p.uidNumber),
         gidNumber: '10000',
         homeDirectory: `/home/${p.username}`,
-        ...(p.password === undefined ? {} : { userPassword: sshaHash(p.password) }),
+        ...(p.password === undefined ? {} : { userPassword: await argon2Hash(p.password, argon2ParamsOf(cfg)) }),
       });
     }
     const { searchEntries } = await c.search(dn, {

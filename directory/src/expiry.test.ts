@@ -42,11 +42,11 @@ describe('GeneralizedTime', () => {
 });
 
 describe('verifyPasswordHash', () => {
-  it('checks {SSHA} values and pwdHistory entries', () => {
+  it('checks {SSHA} values and pwdHistory entries', async () => {
     const stored = sshaHash('Secret-Pass-2026!');
-    expect(verifyPasswordHash('Secret-Pass-2026!', stored)).toBe(true);
-    expect(verifyPasswordHash('Secret-Pass-2027!', stored)).toBe(false);
+    expect(await verifyPasswordHash('Secret-Pass-2026!', stored)).toBe(true);
+    expect(await verifyPasswordHash('Secret-Pass-2027!', stored)).toBe(false);
     expect(historyValue(`20261121045446Z#1.3.6.1.4.1.1466.115.121.1.40#38#${stored}`)).toBe(stored);
-    expect(verifyPasswordHash('x', '{CRYPT}abc')).toBe(false);
+    expect(await verifyPasswordHash('x', '{CRYPT}abc')).toBe(false);
   });
 });

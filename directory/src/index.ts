@@ -1,6 +1,8 @@
 /** @portal/directory: the LDAP account directory and credential store. */
 export * from './config';
 export * from './password';
+export * from './password-upgrade';
+export * from './password-census';
 export * from './client';
 export * from './policy';
 export * from './time';

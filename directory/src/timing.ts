@@ -3,34 +3,55 @@
  * names no account, the portal still binds, against this entry, so an unknown username costs the directory
  * the same work as a wrong password for a real one (a search, a bind that compares a salted hash and records
  * a failure, a second search). The entry sits outside ou=people, so no look-up finds it and nobody can sign
- * in as it; its password is random and never kept.
+ * in as it; its password is random and never kept. Its hash is argon2id at the configured cost, re-hashed at
+ * start-up when the cost changed (or it was written before, as {SSHA}), so the bind costs what a person's does.
  */
 import crypto from 'node:crypto';
 import type { Client, Entry } from 'ldapts';
-import { InvalidCredentialsError } from 'ldapts';
+import { Attribute, Change, InvalidCredentialsError } from 'ldapts';
 import { newClient, withAdmin } from './client';
 import type { DirectoryConfig } from './config';
-import { sshaHash } from './password';
+import { argon2Hash, argon2ParamsOf, isCurrentHash } from './password';
 
 /** DN of the timing entry: `cn=sign-in-timing,<base>`. */
 export const timingEntryDn = (cfg: DirectoryConfig): string => `cn=sign-in-timing,${cfg.LDAP_BASE_DN}`;
 
-/** Creates the timing entry when missing (idempotent; ensureTree calls it, so does the API at start-up). */
-export async function ensureTimingEntry(cfg: DirectoryConfig, client?: Client): Promise<void> {
-  const run = async (c: Client): Promise<void> => {
+/**
+ * Creates the timing entry when missing, or re-hashes its password when it is not argon2id at `cfg`'s cost
+ * (idempotent; ensureTree calls it, so does the API at start-up). @returns what it did.
+ */
+export async function ensureTimingEntry(
+  cfg: DirectoryConfig,
+  client?: Client,
+): Promise<'created' | 'rehashed' | 'current'> {
+  const run = async (c: Client): Promise<'created' | 'rehashed' | 'current'> => {
     const dn = timingEntryDn(cfg);
+    const params = argon2ParamsOf(cfg);
     const { searchEntries } = await c
-      .search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['1.1'] })
+      .search(dn, { scope: 'base', filter: '(objectClass=*)', attributes: ['userPassword'] })
       .catch(() => ({ searchEntries: [] as Entry[] }));
-    if (searchEntries.length > 0) return;
-    await c.add(dn, {
-      objectClass: ['top', 'device', 'simpleSecurityObject'],
-      cn: 'sign-in-timing',
-      description: 'Bound when a sign-in names no account, so that timing tells nothing (issue 13).',
-      userPassword: sshaHash(crypto.randomBytes(32).toString('base64url')),
-    });
+    const fresh = () => argon2Hash(crypto.randomBytes(32).toString('base64url'), params);
+    if (searchEntries.length === 0) {
+      await c.add(dn, {
+        objectClass: ['top', 'device', 'simpleSecurityObject'],
+        cn: 'sign-in-timing',
+        description: 'Bound when a sign-in names no account, so that timing tells nothing (issue 13).',
+        userPassword: await fresh(),
+      });
+      return 'created';
+    }
+    const stored = ([] as unknown[]).concat(searchEntries[0]!['userPassword'] ?? []).map(String);
+    if (stored.length > 0 && stored.every((v) => isCurrentHash(v, params))) return 'current';
+    await c.modify(
+      dn,
+      new Change({
+        operation: 'replace',
+        modification: new Attribute({ type: 'userPassword', values: [await fresh()] }),
+      }),
+    );
+    return 'rehashed';
   };
-  await (client ? run(client) : withAdmin(cfg, run));
+  return client ? run(client) : withAdmin(cfg, run);
 }
 
 /**

@@ -9,26 +9,14 @@
 import crypto from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { PrismaClient } from '../generated/client/client';
+import { openText, sealText } from './sealed';
+
+export { deriveKey } from './sealed';
 
 const LOCK_KEY = 2_202_201; // pg_advisory_xact_lock key of key creation (issue 22); a constant shared by processes.
 
-/** The 32-byte AES key (and the cookie keys) derived from the configured secret. */
-export const deriveKey = (secret: string, purpose: string): Buffer =>
-  Buffer.from(crypto.hkdfSync('sha256', secret, 'portal-oidc', purpose, 32));
-
-function encrypt(secret: string, plain: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', deriveKey(secret, 'signing-keys'), iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
-}
-
-function decrypt(secret: string, stored: string): string {
-  const raw = Buffer.from(stored, 'base64url');
-  const decipher = crypto.createDecipheriv('aes-256-gcm', deriveKey(secret, 'signing-keys'), raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-}
+const encrypt = (secret: string, plain: string): string => sealText(secret, 'signing-keys', plain);
+const decrypt = (secret: string, stored: string): string => openText(secret, 'signing-keys', stored);
 
 async function newKeyRow(secret: string) {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });

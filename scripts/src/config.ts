@@ -36,6 +36,7 @@ export const StackEnvSchema = z
     SESSION_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     MAIL_LINK_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     OIDC_KEY_ENCRYPTION_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+    SECOND_FACTOR_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     CAPTCHA_HMAC_KEY: optional(z.string().min(16, 'must be at least 16 characters')),
     ELEARNING_URL_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
@@ -47,11 +48,18 @@ export const StackEnvSchema = z
     POSTGRES_PORT: optional(port),
     /** PostgreSQL's shared_buffers for the stack's own server (its default, 128MB, when unset), e.g. '2GB'. */
     POSTGRES_SHARED_BUFFERS: optional(z.string().regex(/^\d+(kB|MB|GB)$/, "must be a size such as '2GB' or '512MB'")),
+    /**
+     * PostgreSQL's max_connections for the stack's own server (300 when unset): each API holds up to about 25
+     * (Prisma's pool, two SQL pools, the rate-limit pool, three listeners) and each worker about 11, and the
+     * integration files run several of each at once; PostgreSQL's own default of 100 was reached there.
+     */
+    POSTGRES_MAX_CONNECTIONS: optional(z.coerce.number().int().min(20).max(10_000)),
     LDAP_PORT: optional(port),
     SMTP_PORT: optional(port),
     MAIL_UI_PORT: optional(port),
     DEMO_SYSTEM_PORT: optional(port),
     ELEARNING_PORT: optional(port),
+    METRICS_PORT: optional(port),
   })
   .superRefine((env, ctx) => {
     if (env.LDAP_URL && !env.LDAP_ADMIN_PASSWORD) {
@@ -66,6 +74,7 @@ const SECRET_NAMES = new Set([
   'SESSION_SECRET',
   'MAIL_LINK_KEY',
   'OIDC_KEY_ENCRYPTION_KEY',
+  'SECOND_FACTOR_KEY',
   'CAPTCHA_HMAC_KEY',
   'ELEARNING_URL_KEY',
   'DATABASE_URL',

@@ -4,3 +4,4 @@ export { ConfigError, loadStackEnv, type StackEnv } from './config';
 export { readMail, clearMail, type CaughtMail } from './services/mail';
 export { resolveTemporalBinary } from './temporal-binary';
 export { freePort, waitForPort, waitForHttp } from './net';
+export { API_ENTRY } from './apps';

@@ -59,8 +59,8 @@ describe('--instances', () => {
     expect(new Set(ports).size).toBe(3);
   });
 
-  it('runs further APIs on their own port, without a second e-learning listener, under their own names', () => {
-    const env = { PORT: '8080', ELEARNING_PORT: '8081', PORTAL_URL: 'http://127.0.0.1:8080' };
+  it('runs further APIs on their own port, without a second e-learning or metrics listener, under their own names', () => {
+    const env = { PORT: '8080', ELEARNING_PORT: '8081', METRICS_PORT: '9464', PORTAL_URL: 'http://127.0.0.1:8080' };
     expect(apiInstanceEnv(env, 0, 8080)).toEqual(env);
     expect(apiInstanceEnv(env, 1, 8082)).toEqual({ PORT: '8082', PORTAL_URL: 'http://127.0.0.1:8080' });
     expect([instanceName('api', 0), instanceName('api', 1), instanceName('worker', 1)]).toEqual([

@@ -55,12 +55,13 @@ export async function apiPorts(mode: 'default' | 'random', plan: PortPlan, count
  * The environment of API instance `index` (0-based) listening on `port`. Every instance shares the first one's
  * public URL (PORTAL_URL: the links in mail and the single sign-on issuer name one portal, as a load
  * balancer's address would) and e-learning origin: only the first opens the e-learning listener, whose signed
- * paths any instance can make (the key is shared).
+ * paths any instance can make (the key is shared), and the /metrics listener.
  */
 export function apiInstanceEnv(env: NodeJS.ProcessEnv, index: number, port: number): NodeJS.ProcessEnv {
   if (index === 0) return env;
   const next: NodeJS.ProcessEnv = { ...env, PORT: String(port) };
   delete next.ELEARNING_PORT;
+  delete next.METRICS_PORT;
   return next;
 }
 

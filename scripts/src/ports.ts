@@ -16,7 +16,8 @@ export type PortName =
   | 'smtp'
   | 'mailUi'
   | 'demoSystem'
-  | 'elearning';
+  | 'elearning'
+  | 'metrics';
 export type PortPlan = Record<PortName, number>;
 
 /** Default port, overriding variable and description of each listener. */
@@ -35,6 +36,8 @@ export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv &
   demoSystem: { default: 8090, envVar: 'DEMO_SYSTEM_PORT', what: 'demo study system (single sign-on)' },
   // E-learning packages (issue 23), served by the API on a second listener: a separate origin for their scripts.
   elearning: { default: 8081, envVar: 'ELEARNING_PORT', what: 'e-learning packages (the API, a separate origin)' },
+  // The API's /metrics and probes on a listener of their own, as production runs it (deploy/README.md).
+  metrics: { default: 9464, envVar: 'METRICS_PORT', what: 'API /metrics (Prometheus text)' },
 };
 
 /**

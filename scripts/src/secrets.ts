@@ -18,6 +18,8 @@ const SecretsSchema = z.object({
   elearningUrlKey: z.string().min(32),
   /** The API's CAPTCHA_HMAC_KEY (issue 24): signs the captcha's challenges; one for all API processes. */
   captchaHmacKey: z.string().min(32),
+  /** The API's SECOND_FACTOR_KEY (issue 37): seals the second factors' secrets; one for all API processes. */
+  secondFactorKey: z.string().min(32),
   /** The demo study system's client secret (issue 22): the seed stores its digest, the demo system presents it. */
   demoSystemClientSecret: z.string().min(32),
 });
@@ -50,6 +52,7 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     captchaHmacKey: stored.captchaHmacKey ?? generate(32),
     elearningUrlKey: stored.elearningUrlKey ?? generate(48),
     demoSystemClientSecret: stored.demoSystemClientSecret ?? generate(32),
+    secondFactorKey: stored.secondFactorKey ?? generate(48),
   };
   const secrets = SecretsSchema.parse(candidate);
   if ((Object.keys(secrets) as Array<keyof LocalSecrets>).some((name) => secrets[name] !== stored[name])) {

@@ -55,6 +55,7 @@ export async function startServices(opts: {
         port: ports.postgres,
         database: 'portal',
         sharedBuffers: env.POSTGRES_SHARED_BUFFERS,
+        maxConnections: env.POSTGRES_MAX_CONNECTIONS ?? 300,
         log: prefixed('postgres'),
       });
   const temporal = env.TEMPORAL_ADDRESS

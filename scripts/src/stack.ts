@@ -64,6 +64,8 @@ export interface StackUrls {
   database: string;
   /** The demo study system 'Electronic Data Capture (demo)' (http://localhost:PORT); with `apps` only. */
   demoSystem?: string;
+  /** The first API's /metrics (Prometheus text, no token) on METRICS_PORT; with `apps` only. */
+  metrics?: string;
 }
 
 /** The variables the worker, API and seed read (fixed names). */
@@ -91,6 +93,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   MAIL_LINK_KEY: string;
   /** The API's key for the single sign-on provider's stored signing keys (issue 22): the same for every API process. */
   OIDC_KEY_ENCRYPTION_KEY: string;
+  /** The API's key for the second factors' sealed secrets (issue 37): the same for every API process. */
+  SECOND_FACTOR_KEY: string;
   /** The API's key for the captcha's challenges (issue 24): the same for every API process. */
   CAPTCHA_HMAC_KEY: string;
   /** The API's key for the e-learning packages' signed paths: the same for every API process. */
@@ -135,6 +139,9 @@ function handleSignals(log: Log): void {
   process.on('SIGTERM', onSignal);
 }
 
+/** How many times random ports are planned before a taken one fails the start (see startStack). */
+const PORT_ATTEMPTS = 3;
+
 /**
  * Starts the local stack and returns its URLs, the children's environment and a stop function.
  * @throws ConfigError naming invalid environment variables; Error naming a busy port and the variable that
@@ -150,25 +157,41 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await clearLeftovers(dataDir, log);
 
   const needed = new Set<PortName>();
-  if (options.apps) (['portal', 'demoSystem', 'elearning'] as const).forEach((p) => needed.add(p));
+  if (options.apps) (['portal', 'demoSystem', 'elearning', 'metrics'] as const).forEach((p) => needed.add(p));
   if (!cfg.DATABASE_URL) needed.add('postgres');
   if (!cfg.TEMPORAL_ADDRESS) {
     (['temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'] as const).forEach((p) => needed.add(p));
   }
   if (!cfg.LDAP_URL) needed.add('ldap');
   if (!cfg.SMTP_URL) (['smtp', 'mailUi'] as const).forEach((p) => needed.add(p));
-  const ports = await planPorts(options.ports ?? 'default', cfg, needed);
-  const portalPorts = options.apps ? await apiPorts(options.ports ?? 'default', ports, options.instances ?? 1) : [];
-
   if (options.handleSignals ?? true) handleSignals(log);
   const started = Date.now();
-  const { endpoints: ep, services } = await startServices({
-    dataDir,
-    env: cfg,
-    ports,
-    ldapAdminPassword: secrets.ldapAdminPassword,
-    log,
-  });
+  // Random ports are picked free, released, and bound by each service a moment later: another process on the
+  // machine may take one in between (a test stack starting beside another once lost Temporal's HTTP port).
+  // Then the services are planned again on other ports; the fixed default ports are reported as they are.
+  let ports: Awaited<ReturnType<typeof planPorts>>;
+  let startedServices: Awaited<ReturnType<typeof startServices>>;
+  for (let attempt = 1; ; attempt++) {
+    ports = await planPorts(options.ports ?? 'default', cfg, needed);
+    try {
+      startedServices = await startServices({
+        dataDir,
+        env: cfg,
+        ports,
+        ldapAdminPassword: secrets.ldapAdminPassword,
+        log,
+      });
+      break;
+    } catch (err) {
+      const taken = /address already in use|EADDRINUSE/.test(String(err));
+      if (options.ports !== 'random' || !taken || attempt === PORT_ATTEMPTS) throw err;
+      log(
+        `[stack] a planned port was taken before its service bound it: planning again (${attempt + 1} of ${PORT_ATTEMPTS})`,
+      );
+    }
+  }
+  const { endpoints: ep, services } = startedServices;
+  const portalPorts = options.apps ? await apiPorts(options.ports ?? 'default', ports, options.instances ?? 1) : [];
   const running: RunningService[] = [...services];
   let stopping = false;
   let stopped: Promise<void> | undefined;
@@ -204,6 +227,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
     MAIL_LINK_KEY: cfg.MAIL_LINK_KEY ?? secrets.mailLinkKey,
     OIDC_KEY_ENCRYPTION_KEY: cfg.OIDC_KEY_ENCRYPTION_KEY ?? secrets.oidcKeyEncryptionKey,
+    SECOND_FACTOR_KEY: cfg.SECOND_FACTOR_KEY ?? secrets.secondFactorKey,
     CAPTCHA_HMAC_KEY: cfg.CAPTCHA_HMAC_KEY ?? secrets.captchaHmacKey,
     ELEARNING_URL_KEY: cfg.ELEARNING_URL_KEY ?? secrets.elearningUrlKey,
     NODE_ENV: cfg.NODE_ENV,
@@ -238,10 +262,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await migrateDatabase(ep.databaseUrl, log);
     if (options.seed) await seedDatabase({ ...env, ...demoEnv }, log);
     if (options.apps) {
-      const apps = await startApps(env, portalPorts, log, options.restartPolicy);
+      // /metrics on a listener of its own, as production serves it; only for the apps started here, so a test's
+      // or a person's own API on this environment does not take the port.
+      const appsEnv = { ...env, METRICS_PORT: String(ports.metrics) };
+      const apps = await startApps(appsEnv, portalPorts, log, options.restartPolicy);
       running.push({ name: 'apps', stop: () => apps.stop() });
       stack.apps = { worker: apps.worker, api: apps.api, workers: apps.workers, apis: apps.apis };
       stack.urls.portals = portalPorts.map((p) => `http://127.0.0.1:${p}`);
+      stack.urls.metrics = `http://127.0.0.1:${ports.metrics}/metrics`;
       const demo = await startDemoSystem({ ...env, ...demoEnv }, ports.demoSystem, log, options.restartPolicy);
       running.push({ name: 'demo-system', stop: () => demo.stop() });
       stack.urls.demoSystem = demoEnv.DEMO_SYSTEM_URL;

@@ -19,7 +19,7 @@ next free ones) and all serving the web app, and n workers, on the one PostgreSQ
 A worker or API that dies is restarted (1 s doubling to 30 s); a service that dies stops everything.
 Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
 SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT,
-DEMO_SYSTEM_PORT.`;
+DEMO_SYSTEM_PORT, METRICS_PORT (the API's /metrics, as production serves it).`;
 
 const DemoAccounts = z.array(
   z.object({
@@ -58,6 +58,7 @@ async function printBanner(stack: Stack, dataDir: string): Promise<void> {
       // Further API processes (--instances): the same portal, each process on its own port.
       ...(stack.urls.portals ?? []).slice(1).map((url, i) => [`Portal (API ${i + 2})`, url]),
       ...(stack.urls.demoSystem ? [['Demo study system', stack.urls.demoSystem]] : []),
+      ...(stack.urls.metrics ? [['Metrics (API)', stack.urls.metrics]] : []),
       ['Temporal UI', stack.urls.temporalUi ?? '(external Temporal: set TEMPORAL_UI_URL)'],
       ['Mail (caught)', stack.urls.mailUi ?? '(external SMTP: set MAIL_UI_URL)'],
       ['Data folder', dataDir],
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
       SESSION_SECRET: '(see secrets.json)',
       MAIL_LINK_KEY: '(see secrets.json)',
       OIDC_KEY_ENCRYPTION_KEY: '(see secrets.json)',
+      SECOND_FACTOR_KEY: '(see secrets.json)',
       CAPTCHA_HMAC_KEY: '(see secrets.json)',
       ELEARNING_URL_KEY: '(see secrets.json)',
     };

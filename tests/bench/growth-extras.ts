@@ -1,7 +1,8 @@
 /**
  * The growth bench's other figures (issue 24 Growth), each measured beside its own baseline in the same run:
- * - the access-modification report over every seeded request, on an API process of the bench's own (its pid
- *   known): time to the first byte, to the last, and the process's resident memory growth while it streams;
+ * - the access-modification report over every seeded request, and the load-all answer (page 1, size 1,000,000)
+ *   of the queue, the Users list and the audit trail, on an API process of the bench's own (its pid known):
+ *   time to the first byte, to the last, and the process's resident memory growth while it streams;
  * - filing an access-change request (p50) against a bare Temporal workflow start plus one INSERT;
  * - the queue's first page under load on one API process and on two side by side (pages per second).
  */
@@ -43,24 +44,33 @@ export async function startExtraApi(env: NodeJS.ProcessEnv): Promise<{ base: str
   return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }
 
+/** What one streamed download cost: bytes, ms to the first byte and to the end, resident memory growth (MB). */
+export interface DownloadFigure {
+  bytes: number;
+  firstByteMs: number;
+  totalMs: number;
+  memoryGrowthMb: number;
+}
+
 /**
- * Downloads the report (every request) from `base` with `headers`, sampling the API's memory (`pid`) every
- * 50 ms. @returns bytes, ms to the first byte and to the end, and the growth of resident memory (MB) over
- * the memory just before the call.
+ * Downloads `url` from `base` with `headers`, sampling the API's memory (`pid`) every 50 ms. @returns bytes, ms
+ * to the first byte and to the end, and the growth of resident memory (MB) over the memory just before the call.
+ * @throws when the answer is not 200.
  */
-export async function measureReport(
+export async function measureDownload(
   base: string,
+  url: string,
   headers: Record<string, string>,
   pid: number,
-): Promise<{ bytes: number; firstByteMs: number; totalMs: number; memoryGrowthMb: number }> {
+): Promise<DownloadFigure> {
   const before = rssMb(pid);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
   const started = performance.now();
   try {
     return await new Promise((resolve, reject) => {
-      const req = http.get(`${base}/rest/secure/user_access_mod_request/report`, { headers }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`report answered ${res.statusCode}`));
+      const req = http.get(`${base}${url}`, { headers }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
         let firstByteMs = 0;
         let bytes = 0;
         res.on('data', (c: Buffer) => {
@@ -77,6 +87,35 @@ export async function measureReport(
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** The access-modification report over every request (measureDownload). */
+export const measureReport = (base: string, headers: Record<string, string>, pid: number) =>
+  measureDownload(base, '/rest/secure/user_access_mod_request/report', headers, pid);
+
+/**
+ * 000 §9's load-all calls (page 1, size 1,000,000) of the three long lists, each streamed whole, beside the
+ * same list's first page of 25 read the same way (the baseline: what a call costs that holds nothing).
+ */
+export const LOAD_ALL = [
+  { list: 'queue', url: '/rest/secure/user_management/user_requests/all?sort=dateSubmitted,desc' },
+  { list: 'users', url: '/rest/secure/user_management/users?sort=person.lastName,asc' },
+  { list: 'audit', url: '/rest/secure/audit_trail?sort=at,desc' },
+] as const;
+
+/** Each LOAD_ALL list downloaded whole and as its first page, on the API process `pid`. */
+export async function measureLoadAll(
+  base: string,
+  headers: Record<string, string>,
+  pid: number,
+): Promise<Array<{ list: string; all: DownloadFigure; firstPage: DownloadFigure }>> {
+  const out = [];
+  for (const { list, url } of LOAD_ALL) {
+    const firstPage = await measureDownload(base, `${url}&page=1&size=25`, headers, pid);
+    const all = await measureDownload(base, `${url}&page=1&size=1000000`, headers, pid);
+    out.push({ list, all, firstPage });
+  }
+  return out;
 }
 
 /**

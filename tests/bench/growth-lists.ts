@@ -4,7 +4,8 @@
  * filtered pages (a term no row carries, one carried by 1 % of the rows). One request at a time over a
  * kept-alive connection; p95 in milliseconds, the median over rounds.
  */
-import { UserRequestsStatusSchema } from '@portal/contract';
+import { AUDIT_SORT_FIELDS, USER_SORT_FIELDS, UserRequestsStatusSchema } from '@portal/contract';
+import { USER_REQUEST_SORT_FIELDS } from '../../api/src/features/requests/queue-sql';
 import { ABSENT_TERM, RARE_TERM } from './growth-seed';
 import { keepAliveClient, percentile } from './timing';
 
@@ -19,10 +20,37 @@ export interface ListView {
   url: string;
 }
 
-const queueUrl = (status: string, extra = '') =>
-  `/rest/secure/user_management/user_requests/${status}?page=1&size=25&sort=dateSubmitted,desc${extra}`;
-const usersUrl = (extra = '') => `/rest/secure/user_management/users?page=1&size=25&sort=person.lastName,asc${extra}`;
-const auditUrl = (extra = '') => `/rest/secure/audit_trail?page=1&size=25&sort=at,desc${extra}`;
+const queueUrl = (status: string, extra = '', sort = 'dateSubmitted,desc') =>
+  `/rest/secure/user_management/user_requests/${status}?page=1&size=25&sort=${sort}${extra}`;
+const usersUrl = (extra = '', sort = 'person.lastName,asc') =>
+  `/rest/secure/user_management/users?page=1&size=25&sort=${sort}${extra}`;
+const auditUrl = (extra = '', sort = 'at,desc') => `/rest/secure/audit_trail?page=1&size=25&sort=${sort}${extra}`;
+
+/** Every other order of a list (each sort field in both directions, less the default one the views above time). */
+const otherOrders = (fields: readonly string[], defaultSort: string): string[] =>
+  fields.flatMap((f) => [`${f},asc`, `${f},desc`]).filter((s) => s !== defaultSort);
+
+/**
+ * Every sortable order of the three long lists, unfiltered, at its first and last page: a page in an order
+ * without an index of its own sorts the whole list.
+ */
+export const SORT_VIEWS: ListView[] = [
+  ...otherOrders(USER_REQUEST_SORT_FIELDS, 'dateSubmitted,desc').map((s) => ({
+    list: 'queue' as const,
+    view: `sort ${s}`,
+    url: queueUrl('all', '', s),
+  })),
+  ...otherOrders(USER_SORT_FIELDS, 'person.lastName,asc').map((s) => ({
+    list: 'users' as const,
+    view: `sort ${s}`,
+    url: usersUrl('', s),
+  })),
+  ...otherOrders(AUDIT_SORT_FIELDS, 'at,desc').map((s) => ({
+    list: 'audit' as const,
+    view: `sort ${s}`,
+    url: auditUrl('', s),
+  })),
+];
 
 /** The views the bench times at every size. */
 export const LIST_VIEWS: ListView[] = [
@@ -35,6 +63,7 @@ export const LIST_VIEWS: ListView[] = [
   { list: 'audit', view: 'all', url: auditUrl() },
   { list: 'audit', view: 'filter none', url: auditUrl(`&filter=${ABSENT_TERM}`) },
   { list: 'audit', view: 'filter 1%', url: auditUrl(`&filter=${RARE_TERM}`) },
+  ...SORT_VIEWS,
   { list: 'baseline', view: 'granted permissions', url: '/rest/secure/user_capabilities/granted_permissions' },
 ];
 

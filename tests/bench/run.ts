@@ -14,6 +14,8 @@
  *   load generator shares the machine's two cores);
  * - sign-in with a wrong password for a known and an unknown username (sign-in-timing.ts): both medians and
  *   their difference (issue 13: timing must not tell accounts apart);
+ * - what Argon2id costs beside {SSHA} (password-hashing.ts): one hash, slapd binds per second, sign-ins per
+ *   second through the API (printed only);
  * - single sign-on's whole code flow (authorize with a live portal session → code → token → userinfo) through
  *   the portal beside the same flow on a bare oidc-provider with the same PostgreSQL adapter (sso.ts; issue
  *   22: p50 ratio at most 2, the portal's p50 under 100 ms);
@@ -33,6 +35,7 @@ import { DirectoryConfigSchema } from '@portal/directory';
 import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
 import { measureProxyBatch, proxyBatchMissed } from './proxy-batch';
 import { SSO_TARGETS, measureSso, ssoMissed } from './sso';
+import { measurePasswordHashing } from './password-hashing';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 15);
 const QUEUE_TIMES = Number(process.env.BENCH_QUEUE_TIMES ?? 1000);
@@ -137,7 +140,9 @@ async function main(): Promise<void> {
     if (load.non2xx > 0 || load.errors > 0)
       throw new Error(`queue load: ${load.non2xx} non-2xx, ${load.errors} errors`);
 
-    const timing = await measureSignInTiming(base, DirectoryConfigSchema.parse(stack.portalEnv));
+    const directory = DirectoryConfigSchema.parse(stack.portalEnv);
+    const timing = await measureSignInTiming(base, directory);
+    const hashing = await measurePasswordHashing(stack);
     const sso = await measureSso({
       base,
       databaseUrl: stack.urls.database,
@@ -171,6 +176,12 @@ async function main(): Promise<void> {
       signInKnownP50Ms: timing.knownP50Ms,
       signInUnknownP50Ms: timing.unknownP50Ms,
       signInTimingDiffMs: timing.diffMs,
+      // Printed beside each other, no target (the two cores are shared by slapd, the API and the load).
+      argon2idHashP50Ms: hashing.argon2idHashP50Ms,
+      sshaHashP50Ms: hashing.sshaHashP50Ms,
+      argon2idBindsPerSecond: hashing.argon2idBindsPerSecond,
+      sshaBindsPerSecond: hashing.sshaBindsPerSecond,
+      argon2idSignInsPerSecond: hashing.argon2idSignInsPerSecond,
       ssoFlows: sso.flows,
       ssoPortalP50Ms: sso.portalP50Ms,
       ssoPortalP95Ms: sso.portalP95Ms,

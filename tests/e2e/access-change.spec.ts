@@ -41,8 +41,15 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await signIn(page, 'reviewer');
     await page.getByRole('link', { name: 'User Requests', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'User Requests', level: 1 })).toBeVisible();
+    // The demo user's requests only: the other lane's journeys file requests (with longer names) meanwhile,
+    // which would change the layout measured below (playwright.config.ts).
+    await page.getByLabel('Filter user requests').fill('user@portal.test');
+    await expect(page).toHaveURL(/filter=user%40portal\.test/);
     const row = page.getByRole('row').filter({ hasText: 'user@portal.test' }).first();
     await expect(row).toBeVisible();
+    await expect(page.getByRole('table', { name: 'User requests' }).getByRole('row').nth(1)).toContainText(
+      'user@portal.test',
+    );
     // The status is the queue's second column, as a badge.
     await expect(row.getByRole('cell').nth(1)).toHaveText('New');
     await expectNoSidewaysScroll(page.getByRole('table', { name: 'User requests' }));

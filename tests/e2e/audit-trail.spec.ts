@@ -63,8 +63,9 @@ test('read-only staff view the configuration and the audit trail; a network user
     const today = new Date();
     const label = `${today.getDate()} ${today.toLocaleString('en-US', { month: 'long' })} ${today.getFullYear()}`;
     await page.getByRole('button', { name: 'Date range (optional)' }).click();
-    await page.getByRole('button', { name: label }).click();
-    await page.getByRole('button', { name: label }).click();
+    // Exact: on the 1st to the 3rd of a month '1 December 2026' would also name the 11th, 21st and 31st.
+    await page.getByRole('button', { name: label, exact: true }).click();
+    await page.getByRole('button', { name: label, exact: true }).click();
     await page.keyboard.press('Escape');
     const table = page.getByRole('table', { name: 'Audit trail' });
     await expect(table.getByRole('row')).toHaveCount(2);

@@ -86,7 +86,6 @@ test('an administrator configures a portal role, a system and a study role, and 
     await page.getByRole('button', { name: 'Delete Portal Role' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Portal Role?' });
     await expect(dialog.getByText('No active references were found.')).toBeVisible();
-    await page.waitForTimeout(400); // the dialog's opening transition, for the screenshot
     await shot(page, '22-delete-portal-role');
     await dialog.getByRole('button', { name: 'Delete Portal Role' }).click();
     await notice(page, 'Deleted');
@@ -165,7 +164,6 @@ test('an administrator configures a portal role, a system and a study role, and 
     const dialog = page.getByRole('dialog', { name: 'Delete System?' });
     await expect(dialog.getByText('1 inactive study role references this system.')).toBeVisible();
     await expect(dialog.getByText(studyRoleName)).toBeVisible();
-    await page.waitForTimeout(400);
     await shot(page, '26-delete-system');
     await dialog.getByRole('button', { name: 'Delete System' }).click();
     await notice(page, 'Deleted');
@@ -184,7 +182,6 @@ test('an administrator configures a portal role, a system and a study role, and 
     const details = page.getByRole('dialog');
     await expect(details.getByRole('row').filter({ hasText: 'Permissions' })).toContainText('READ_USERS');
     await expect(details.getByRole('row').filter({ hasText: 'Permissions' })).toContainText('WRITE_USERS');
-    await page.waitForTimeout(400);
     await shot(page, '28-audit-before-after');
     await page.keyboard.press('Escape');
     await expectAudit(page, studyRoleUrl, ['Deactivated', 'Updated', 'Created'], '29-audit-study-role');

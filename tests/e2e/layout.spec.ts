@@ -39,7 +39,6 @@ test('the side navigation collapses below 768 px and opens with Show Sidebar', a
   await expect(queueLink).not.toBeInViewport();
   await page.getByRole('button', { name: 'Show Sidebar' }).click();
   await expect(queueLink).toBeInViewport({ ratio: 1 });
-  await page.waitForTimeout(400); // let the slide-in transition finish before the picture
   await shot(page, 'layout-02-narrow-open');
   await page.getByRole('button', { name: 'Hide Sidebar' }).click();
   await expect(queueLink).not.toBeInViewport();

@@ -4,12 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { CONSTANTS, expiryStateOf, type PasswordExpiryState, type TokenCreateResponse } from '@portal/contract';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { freePort, readMail, waitForHttp } from '@portal/scripts';
+import { API_ENTRY, freePort, readMail, waitForHttp } from '@portal/scripts';
+import { expectBeyondAxe } from './screen-checks';
 
 const SHOTS = path.join(import.meta.dirname, '..', 'artifacts', 'screens');
 const REPO = path.join(import.meta.dirname, '..', '..');
@@ -18,28 +19,101 @@ const REPO = path.join(import.meta.dirname, '..', '..');
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /**
+ * Resolves once the page has painted its last change and no finite animation or CSS transition is running
+ * (Mantine's modal, drawer and menu transitions; spinners, which run forever, are not waited for). Fails after
+ * `timeoutMs` naming the animations still running. Use it instead of a fixed pause before a check or a picture.
+ */
+export async function settled(page: Page, timeoutMs = 10_000): Promise<void> {
+  const running = () =>
+    page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => (a instanceof CSSTransition ? `transition of ${a.transitionProperty}` : a.id || 'an animation'));
+    });
+  await expect.poll(running, { timeout: timeoutMs, message: 'animations still running on the page' }).toEqual([]);
+}
+
+/** What a check reads of axe-core's `axe.run` in the page. */
+interface AxeInPage {
+  run(
+    context: Document,
+    options: { runOnly: { type: 'tag'; values: string[] }; resultTypes: string[] },
+  ): Promise<{
+    violations: Array<{
+      id: string;
+      impact?: string | null;
+      help: string;
+      nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+    }>;
+  }>;
+}
+
+/** axe-core's browser script, the version @axe-core/playwright pins. */
+const AXE_SOURCE = fs.readFileSync(
+  createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+/**
+ * Puts axe into every frame of the page that does not hold it yet, configured for same-origin frames. Frames
+ * of another origin (the e-learning viewer, the visualization) refuse or never answer within a second and are
+ * left out: they are never the portal's own content.
+ */
+async function ensureAxe(page: Page): Promise<void> {
+  for (const frame of page.frames()) {
+    try {
+      const run = async () => {
+        if (await frame.evaluate('typeof window.axe?.run === "function"')) return;
+        await frame.evaluate(AXE_SOURCE);
+        await frame.evaluate('axe.configure({ allowedOrigins: ["<same_origin>"] })');
+      };
+      await Promise.race([run(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))]);
+    } catch {
+      // Another origin's frame: see above.
+    }
+  }
+}
+
+/**
  * Runs axe on the page as it is now (WCAG 2.0/2.1/2.2 A and AA) and fails the test on any violation, naming
  * the rule, its help text and the offending elements. Call it on every screen a journey visits: a screen
  * without an axe check is unfinished (issue 9).
+ *
+ * axe runs inside the page, frames included, and returns violations only: @axe-core/playwright's default mode
+ * opens a blank page per check to merge each frame's results and serialises every passing node, and even its
+ * legacy mode evaluates axe's 650 KB script twice on every check. Here the script enters a document once and
+ * stays for every later check of that document (a single-page app keeps it across its own navigations);
+ * `axe.run` builds its view of the page afresh each time.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   // Let Mantine's transitions (modals, menus, notifications) settle: axe measures colours as painted.
-  await page.waitForTimeout(250);
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const found = violations.map(
-    (v) =>
-      `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`,
-  );
+  await settled(page);
+  await ensureAxe(page);
+  const found = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: AxeInPage }).axe;
+    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return results.violations.map(
+      (v) =>
+        `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`,
+    );
+  }, WCAG_TAGS);
   expect(found, `axe violations on '${screen}' (${page.url()})`).toEqual([]);
 }
 
 /**
- * Checks the screen with axe (`expectAccessible`) and saves a full-page screenshot under
+ * Checks the screen with axe (`expectAccessible`) and for what axe cannot see (`expectBeyondAxe`: focus,
+ * 320 px reflow, text spacing, forced colours), and saves a full-page screenshot under
  * tests/artifacts/screens (kept as a CI artifact). `axe: false` only for pages the portal does not own (the
  * Temporal Web UI).
  */
 export async function shot(page: Page, name: string, { axe = true }: { axe?: boolean } = {}): Promise<void> {
-  if (axe) await expectAccessible(page, name);
+  // Transitions end first (`settled`, also inside expectAccessible): the picture shows what a person sees.
+  if (axe) {
+    await expectAccessible(page, name);
+    await expectBeyondAxe(page, name);
+  } else await settled(page);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
@@ -234,7 +308,9 @@ export async function startExtraApi(overrides: Record<string, string>): Promise<
   const url = `http://127.0.0.1:${port}`;
   // Its log (warnings and errors) beside the report, to tell why a journey on it failed.
   const log = fs.openSync(path.join(REPO, 'tests', 'artifacts', `extra-api-${port}.log`), 'a');
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'api', 'src', 'main.ts')], {
+  // The API the stack built and runs (the global setup's stack built it from the sources): compiling the
+  // sources again with tsx took seconds of both cores from the journeys beside it.
+  const proc = spawn(process.execPath, ['--enable-source-maps', API_ENTRY], {
     cwd: REPO,
     env: {
       ...process.env,

@@ -60,6 +60,5 @@ test('the navigation with the manual entry at phone size', async ({ page }) => {
   const link = manualLink(page);
   await link.scrollIntoViewIfNeeded();
   await expect(link).toBeInViewport();
-  await page.waitForTimeout(400); // the slide-in transition, before the picture
   await shot(page, 'user-manual-02-phone-navigation');
 });

@@ -15,21 +15,7 @@ import { usersListSql } from '../../api/src/features/users/list-sql';
 import { auditEventsSql } from '../../api/src/features/audit/list-sql';
 import { reportBoundarySql, reportRowsSql } from '../../api/src/features/reports/report';
 import { stackEnv } from './fixtures';
-
-/** The tables that grow to millions of rows. */
-const BIG = new Set(['UserRequestQueue', 'PortalUser', 'AuditEvent', 'AccessModRequest']);
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-/** The big tables a plan reads with a sequential scan. */
-function seqScans(node: PlanNode): string[] {
-  const own = node['Node Type'] === 'Seq Scan' && BIG.has(node['Relation Name'] ?? '') ? [node['Relation Name']!] : [];
-  return [...own, ...(node.Plans ?? []).flatMap(seqScans)];
-}
+import { type PlanNode, seqScans } from './plans';
 
 let pool: pg.Pool;
 

@@ -2,6 +2,7 @@
  * `npm run up` heals instead of stopping (issue 14): a real `scripts/src/up.ts` in a throw-away folder on
  * free ports; the worker and then the API are killed with SIGKILL, the supervisor logs each restart and
  * both come back while the backing services keep running; SIGINT then stops every process the run started.
+ * The banner names the API's /metrics listener (METRICS_PORT), which answers as production's does.
  * A backing service that dies (slapd here) stops the whole stack. (Each test starts its own stack; the
  * shared one of the global setup is not used.)
  */
@@ -164,6 +165,11 @@ describe('npm run up', () => {
     runs.push(run);
     const { output } = run;
     const { portal, services } = await run.untilUp();
+    // What production exposes: the API's /metrics on a listener of its own, without a token, named in the banner.
+    const metrics = (await output.waitFor(/^\s+Metrics \(API\)\s+(http:\S+)/)).match[1]!;
+    const scrape = await fetch(metrics);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('portal_http_request_duration_seconds');
     const workerPid = Number((await output.waitFor(/^\[stack\] worker started \(pid (\d+)\)/)).match[1]);
     const apiPid = Number((await output.waitFor(/^\[stack\] api started \(pid (\d+)\)/)).match[1]);
     // Issue 20: each process of the stack runs on Node 24 and names it in its first line.

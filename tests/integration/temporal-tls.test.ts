@@ -134,9 +134,9 @@ describe('Temporal TLS refused', () => {
     const [client, worker] = await refusals(mutualTls.address, { TEMPORAL_TLS_SERVER_CA_CERT_PATH: certs.serverCa });
     for (const message of [client, worker]) expect(message).toContain('with no client certificate');
     // Under TLS 1.3 the server refuses the missing certificate after the client's side of the handshake ended:
-    // the native client reads either that alert or the closed connection first (CI saw both). The terminator's
-    // count of refused handshakes is what proves the refusal was the certificate's.
-    expect(worker).toMatch(/CertificateRequired|connection closed/);
+    // the native client reads that alert, the closed connection or a broken pipe first (CI saw all three). The
+    // terminator's count of refused handshakes is what proves the refusal was the certificate's.
+    expect(worker).toMatch(/CertificateRequired|connection closed|broken pipe/);
     expect(mutualTls.failedHandshakes()).toBeGreaterThan(before);
   });
 });

@@ -67,4 +67,28 @@ describe('GET users sorted by the site columns (000 §2)', () => {
     expect(await order('sites.otherIdentifier,asc')).toEqual(['u2', 'u4', 'u5', 'u3', 'u1']);
     expect(await order('sites.otherIdentifier,desc')).toEqual(['u1', 'u3', 'u5', 'u4', 'u2']);
   });
+
+  it('re-sorts a user at once when their records change (made inactive, active again, deleted, added)', async () => {
+    const u2 = await api.prisma.portalUser.findUniqueOrThrow({ where: { username: `${tag}u2` } });
+    const before = ['u3', 'u4', 'u2', 'u5', 'u1'];
+    // Without a current site, u2 sorts with the users without any, by id.
+    const withoutSites = ['u2', 'u3', 'u4', 'u5', 'u1'];
+    await api.prisma.userAccess.updateMany({ where: { portalUserId: u2.id }, data: { inactive: true } });
+    expect(await order('sites.siteCode,asc')).toEqual(withoutSites);
+    await api.prisma.userAccess.updateMany({ where: { portalUserId: u2.id }, data: { inactive: false } });
+    expect(await order('sites.siteCode,asc')).toEqual(before);
+    await api.prisma.userAccess.deleteMany({ where: { portalUserId: u2.id } });
+    expect(await order('sites.siteCode,asc')).toEqual(withoutSites);
+    await api.prisma.userAccess.create({
+      data: {
+        portalUserId: u2.id,
+        siteCodes: [code('A')],
+        laoIds: [],
+        roleName: 'Site Staff',
+        createdBy: 'test',
+        lastModifiedBy: 'test',
+      },
+    });
+    expect(await order('sites.siteCode,asc')).toEqual(before);
+  });
 });

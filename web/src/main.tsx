@@ -1,5 +1,6 @@
 import './app/mantine-styles';
 import 'mantine-datatable/styles.css';
+import './shared/theme/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -24,7 +24,12 @@ export interface AuthContext {
   permissions: Permission[];
   /** 000 §4 FORCE_CHANGE: nothing but the password change until it is done. */
   passwordChangeRequired: boolean;
+  /** Issue 37: the sign-in's second step is still to be taken; nothing else may be called. */
+  secondFactorPending: boolean;
 }
+
+/** What a session waiting for its second step may call (issue 37): the step itself and sign-out. */
+const SECOND_STEP_ALLOWED = new Set(['/rest/secure/token/second_factor', '/rest/secure/token/invalidate']);
 
 /** What a FORCE_CHANGE session may call (the standalone Change Password screen and sign-out). */
 const FORCE_CHANGE_ALLOWED = new Set([
@@ -66,7 +71,11 @@ export function authenticate(deps: Deps) {
     const restricted = session.passwordChangeRequired;
     // The matched route's pattern, not the raw URL, so no spelling of a path reaches another route's check.
     const path = (req.routeOptions.url ?? req.url.split('?')[0]!).replace(/\/+$/, '');
-    if (restricted && !allowedWhileForced(path)) {
+    // The second step comes before a forced password change (issue 37); a step not taken in time ends it.
+    const pending = session.secondFactorDueBy !== null;
+    if (pending && session.secondFactorDueBy! <= new Date()) throw unauthenticated();
+    if (pending && !SECOND_STEP_ALLOWED.has(path)) throw forbidden();
+    if (restricted && !pending && !allowedWhileForced(path)) {
       throw forbidden(AUTH_MESSAGES.expiredBanner);
     }
     const u = session.user;
@@ -77,10 +86,13 @@ export function authenticate(deps: Deps) {
       firstName: u.firstName,
       lastName: u.lastName,
       email: u.email,
-      permissions: restricted
-        ? ['SET_OWN_PASSWORD']
-        : grantedPermissions(u.portalRoles.filter((r) => !r.role.inactive).flatMap((r) => r.role.permissions)),
+      permissions: pending
+        ? []
+        : restricted
+          ? ['SET_OWN_PASSWORD']
+          : grantedPermissions(u.portalRoles.filter((r) => !r.role.inactive).flatMap((r) => r.role.permissions)),
       passwordChangeRequired: restricted,
+      secondFactorPending: pending,
     };
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseSessionChange, SessionCache } from './session-cache';
-import type { LiveSession } from './session';
+import { type LiveSession, parseSessionChange, SessionCache } from './session-cache';
 
 const session = (userId: number): LiveSession => ({
   xsrfToken: 'x',
   passwordChangeRequired: false,
+  secondFactorDueBy: null,
   user: {
     id: userId,
     username: `u${userId}`,
@@ -59,7 +59,7 @@ describe('SessionCache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('keeps at most maxEntries (the oldest leaves) and trusts an entry for at most maxAgeMs', () => {
+  it('keeps at most maxEntries (the least recently used leaves) and trusts an entry for at most maxAgeMs', () => {
     const cache = listening(2, 1000);
     cache.set('a', entry(1), cache.mark, 0);
     cache.set('b', entry(2), cache.mark, 0);

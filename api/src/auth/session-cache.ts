@@ -1,5 +1,5 @@
 /**
- * A per-process cache of session look-ups (issue 14 "Read paths at the speed of SQL": the look-up was the
+ * A per-process cache of session look-ups, a NotifiedCache (shared/notified-cache.ts; the look-up was the
  * one round trip left between a secure call and its own query). Entries leave the cache when:
  * - PostgreSQL announces a change on `session_changed` (migration 20261126600000: a session deleted or
  *   restricted, a user deactivated or renamed, a user's portal roles changed, a role's permissions changed),
@@ -11,15 +11,33 @@
  * A look-up that began before an invalidation is not stored (the generation check), so a row read before a
  * sign-out cannot be cached after it.
  */
+import type { Permission } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import type { LiveSession } from './session';
+import { NotifiedCache } from '../shared/notified-cache';
+
+/** A live session with what the guard needs of its user (auth/guard.ts). */
+export interface LiveSession {
+  xsrfToken: string;
+  passwordChangeRequired: boolean;
+  /** Issue 37: until this time only the second step may be called; null when not asked for. */
+  secondFactorDueBy: Date | null;
+  user: {
+    id: number;
+    username: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    inactive: boolean;
+    /** The user's active portal roles' permissions (inactive roles are left out by the query). */
+    portalRoles: Array<{ role: { inactive: boolean; permissions: Permission[] } }>;
+  };
+}
 
 /** A cached look-up: the session as the guard needs it, and its sliding-expiry state. */
 export interface CachedSession {
   session: LiveSession;
   lastSeen: Date;
   expiresAt: Date;
-  cachedAt: number;
 }
 
 /** What PostgreSQL announces: one session (by digest), every session of a user, or all sessions. */
@@ -32,61 +50,21 @@ export function parseSessionChange(payload: string | undefined): SessionChange {
   return 'all';
 }
 
-export class SessionCache {
-  private readonly entries = new Map<string, CachedSession>();
-  private generation = 0;
-  private listening = false;
-
+/** Session look-ups keyed by session digest, kept as every notified cache is (shared/notified-cache.ts). */
+export class SessionCache extends NotifiedCache<CachedSession> {
   /**
-   * @param maxEntries the most sessions kept (the oldest inserted leaves first)
+   * @param maxEntries the most sessions kept (the least recently used leaves first)
    * @param maxAgeMs the longest an entry is trusted without reading PostgreSQL again
    */
-  constructor(
-    private readonly maxEntries = 10_000,
-    private readonly maxAgeMs = 60_000,
-  ) {}
-
-  /** The current generation: pass it to `set` to store a look-up begun now. */
-  get mark(): number {
-    return this.generation;
-  }
-
-  /** The cached look-up of session `id`, or undefined (missing, too old, or the cache is bypassed). */
-  get(id: string, now = Date.now()): CachedSession | undefined {
-    if (!this.listening) return undefined;
-    const entry = this.entries.get(id);
-    if (entry && now - entry.cachedAt > this.maxAgeMs) {
-      this.entries.delete(id);
-      return undefined;
-    }
-    return entry;
-  }
-
-  /** Stores a look-up begun at generation `mark`, unless something was invalidated since or it is bypassed. */
-  set(id: string, entry: Omit<CachedSession, 'cachedAt'>, mark: number, now = Date.now()): void {
-    if (!this.listening || mark !== this.generation) return;
-    this.entries.delete(id);
-    this.entries.set(id, { ...entry, cachedAt: now });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  constructor(maxEntries = 10_000, maxAgeMs = 60_000) {
+    super(maxEntries, maxAgeMs);
   }
 
   /** Drops what `change` touches. */
   apply(change: SessionChange): void {
-    this.generation++;
-    if (change === 'all') this.entries.clear();
-    else if ('session' in change) this.entries.delete(change.session);
-    else for (const [id, e] of this.entries) if (e.session.user.id === change.user) this.entries.delete(id);
-  }
-
-  /** The listener's state: while false the cache answers nothing and stores nothing. */
-  setListening(listening: boolean): void {
-    this.listening = listening;
-    this.apply('all');
-  }
-
-  /** Entries held (tests, logs). */
-  get size(): number {
-    return this.entries.size;
+    if (change === 'all') this.clear();
+    else if ('session' in change) this.delete(change.session);
+    else this.deleteWhere((entry) => entry.session.user.id === change.user);
   }
 }
 

@@ -4,23 +4,25 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { PERMISSIONS, type Permission } from '@portal/contract';
+import { PERMISSIONS } from '@portal/contract';
 import { Prisma, type PrismaClient } from '@portal/db';
 import { queryRows } from '../shared/sql';
-import { type CachedSession, forgetSessions, sessionCacheOf } from './session-cache';
+import { type CachedSession, forgetSessions, type LiveSession, sessionCacheOf } from './session-cache';
 
 export const digest = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
 
 /**
  * Creates a session for a user; `passwordChangeRequired` (000 §4 FORCE_CHANGE) limits it to changing the
- * password. @returns the cookie token and the XSRF token (shown once).
+ * password, `secondFactorDueBy` (issue 37) to the sign-in's second step until then (which comes first).
+ * @returns the cookie token and the XSRF token (shown once).
  */
 export async function createSession(
   prisma: PrismaClient,
   portalUserId: number,
   timeoutSeconds: number,
   passwordChangeRequired = false,
+  secondFactorDueBy: Date | null = null,
 ): Promise<{ token: string; xsrfToken: string }> {
   const token = randomToken();
   const xsrfToken = randomToken();
@@ -30,6 +32,7 @@ export async function createSession(
       portalUserId,
       xsrfToken,
       passwordChangeRequired,
+      secondFactorDueBy,
       expiresAt: new Date(Date.now() + timeoutSeconds * 1000),
     },
   });
@@ -42,6 +45,7 @@ const LiveSessionRowSchema = z.object({
   lastSeen: z.date(),
   expiresAt: z.date(),
   passwordChangeRequired: z.boolean(),
+  secondFactorDueBy: z.date().nullable(),
   id: z.number().int(),
   username: z.string(),
   firstName: z.string(),
@@ -50,22 +54,6 @@ const LiveSessionRowSchema = z.object({
   inactive: z.boolean(),
   permissions: z.array(z.enum(PERMISSIONS)),
 });
-
-/** A live session with what the guard needs of its user (auth/guard.ts). */
-export interface LiveSession {
-  xsrfToken: string;
-  passwordChangeRequired: boolean;
-  user: {
-    id: number;
-    username: string;
-    firstName: string;
-    lastName: string;
-    email: string;
-    inactive: boolean;
-    /** The user's active portal roles' permissions (inactive roles are left out by the query). */
-    portalRoles: Array<{ role: { inactive: boolean; permissions: Permission[] } }>;
-  };
-}
 
 /**
  * Finds a live session by cookie token, with its user and the permissions of the user's active portal roles,
@@ -87,7 +75,7 @@ export async function touchSession(
   const cache = sessionCacheOf(prisma);
   const cached = cache?.get(id, now.getTime());
   const mark = cache?.mark ?? 0;
-  let found: Omit<CachedSession, 'cachedAt'> | undefined = cached;
+  let found: CachedSession | undefined = cached;
   if (!found) {
     const rows = await queryRows(prisma, liveSessionSql(id));
     const row = z.array(LiveSessionRowSchema).max(1).parse(rows)[0];
@@ -114,7 +102,7 @@ export async function touchSession(
 
 /** The look-up statement of session `id` (a digest). */
 const liveSessionSql = (id: string): Prisma.Sql => Prisma.sql`
-    SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired",
+    SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired", s."secondFactorDueBy",
       u."id", u."username", u."firstName", u."lastName", u."email", u."inactive",
       COALESCE((SELECT array_agg(p::text) FROM "PortalUserRole" ur
           JOIN "PortalRole" r ON r."id" = ur."portalRoleId" CROSS JOIN LATERAL unnest(r."permissions") p
@@ -125,6 +113,7 @@ const liveSessionSql = (id: string): Prisma.Sql => Prisma.sql`
 const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession => ({
   xsrfToken: row.xsrfToken,
   passwordChangeRequired: row.passwordChangeRequired,
+  secondFactorDueBy: row.secondFactorDueBy,
   user: {
     id: row.id,
     username: row.username,
@@ -135,6 +124,12 @@ const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession =
     portalRoles: [{ role: { inactive: false, permissions: row.permissions } }],
   },
 });
+
+/** The sign-in's second step was taken (issue 37): session `token` is no longer limited to it. */
+export async function afterSecondStep(prisma: PrismaClient, token: string): Promise<void> {
+  await prisma.session.updateMany({ where: { id: digest(token) }, data: { secondFactorDueBy: null } });
+  forgetSessions(prisma, { session: digest(token) });
+}
 
 /** Deletes a session (sign-out) and, opportunistically, expired ones. */
 export async function invalidateSession(prisma: PrismaClient, token: string): Promise<void> {

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { zodSchemas } from '../plugins/zod-schemas';
 import { dbGaugeRefresher } from './db-gauges';
+import { passwordCensus } from './directory-gauges';
 import { healthRoutes } from './health-routes';
 import type { ApiMetrics } from './registry';
 
@@ -27,11 +28,13 @@ export async function metricsRoute(
   opts: { deps: Deps; metrics: ApiMetrics; token?: string },
 ): Promise<void> {
   const refresh = dbGaugeRefresher(opts.deps.prisma, opts.metrics, opts.deps.cfg.READY_CHECK_TIMEOUT_MS);
+  const census = passwordCensus(opts.deps.directory, opts.metrics, opts.deps.cfg.PASSWORD_CENSUS_INTERVAL_MS);
   app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     if (opts.token !== undefined && !bearerMatches(req.headers.authorization, opts.token)) {
       return reply.code(401).header('www-authenticate', 'Bearer').send({ message: 'A metrics token is required.' });
     }
+    census();
     await refresh();
     return reply.type(opts.metrics.registry.contentType).send(await opts.metrics.registry.metrics());
   });

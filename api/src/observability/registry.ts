@@ -21,6 +21,8 @@ export interface ApiMetrics {
   outboxOldestAge: Gauge;
   reconcilerBacklog: Gauge<'kind'>;
   reconcilerLag: Gauge<'kind'>;
+  /** Person entries by the form of their stored password (directory-gauges.ts; counted in the background). */
+  passwordHashes: Gauge<'form'>;
   /** Scrapes whose PostgreSQL read failed or outlasted its deadline (the gauges then keep their last values). */
   scrapeErrors: Counter<'source'>;
 }
@@ -84,9 +86,15 @@ export function createApiMetrics(): ApiMetrics {
       labelNames: ['kind'],
       registers,
     }),
+    passwordHashes: new Gauge({
+      name: 'portal_directory_password_hashes',
+      help: 'Person entries by the form of their stored password (argon2id: current; any other form is re-hashed at the next sign-in).',
+      labelNames: ['form'],
+      registers,
+    }),
     scrapeErrors: new Counter({
       name: 'portal_metrics_scrape_errors_total',
-      help: 'Scrapes whose read of a source (postgres) failed or outlasted its deadline.',
+      help: 'Scrapes whose read of a source (postgres, directory) failed or outlasted its deadline.',
       labelNames: ['source'],
       registers,
     }),

@@ -21,4 +21,9 @@ export const OBSERVABILITY_SETTINGS = {
    */
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
+  /**
+   * How old (ms) the count of stored password forms (`portal_directory_password_hashes`) may be before a scrape
+   * starts a new one in the background: a read of every person entry, so not on every scrape (default 10 min).
+   */
+  PASSWORD_CENSUS_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
 };

@@ -68,7 +68,9 @@ export async function fileAndStart<T>(
               await lockFiling(tx, opts.lock.kind, opts.lock.id);
               return insert(tx);
             },
-            { timeout: FILING_TIMEOUT_MS },
+            // Waiting for a pooled connection counts against the same deadline: Prisma's default wait of 2 s
+            // answered a filing 503 on a busy machine although nothing had failed.
+            { timeout: FILING_TIMEOUT_MS, maxWait: FILING_TIMEOUT_MS },
           );
         } catch (err) {
           if (err instanceof HttpError) throw err;

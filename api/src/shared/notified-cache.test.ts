@@ -34,4 +34,18 @@ describe('NotifiedCache', () => {
     expect(cache.get('a', 10)).toBe(1);
     expect(cache.get('c', 1_001)).toBeUndefined();
   });
+
+  it('drops one value or those a test picks, and keeps no value loaded before either', () => {
+    const cache = new NotifiedCache<number>(10);
+    cache.setListening(true);
+    cache.set('a', 1, cache.mark);
+    cache.set('b', 2, cache.mark);
+    cache.set('c', 3, cache.mark);
+    const mark = cache.mark;
+    cache.delete('a');
+    cache.deleteWhere((value) => value === 2);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, undefined, 3]);
+    cache.set('d', 4, mark);
+    expect(cache.get('d')).toBeUndefined();
+  });
 });

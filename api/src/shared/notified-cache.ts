@@ -48,6 +48,18 @@ export class NotifiedCache<V> {
     this.entries.clear();
   }
 
+  /** Drops the value under `key` (a change to it was announced); loads begun before are not kept either. */
+  delete(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
+  }
+
+  /** Drops every value `match` picks (a change to them was announced); loads begun before are not kept either. */
+  deleteWhere(match: (value: V) => boolean): void {
+    this.generation += 1;
+    for (const [key, entry] of this.entries) if (match(entry.value)) this.entries.delete(key);
+  }
+
   /** The listener's state; either way the values held are dropped. */
   setListening(listening: boolean): void {
     this.listening = listening;

@@ -13,7 +13,14 @@ import {
   WorkflowUpdateStage,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { type FieldErrors, GLOBAL_ERRORS, MESSAGES } from '@portal/contract';
+import {
+  type FieldErrors,
+  GLOBAL_ERRORS,
+  MESSAGES,
+  type RequestStatus,
+  type ReviewProcessing,
+  isResolved,
+} from '@portal/contract';
 import {
   type LifecycleState,
   REVIEW_FAILURES,
@@ -23,6 +30,7 @@ import {
   reviewUpdate,
   workflowIdOf,
 } from '@portal/workflows';
+import type { AuthContext } from '../auth/guard';
 import type { Deps } from '../deps';
 import { type HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../http/errors';
 
@@ -41,6 +49,41 @@ export interface ReviewRequestOptions {
    * run only when the attempt is not one already made. @returns the update's payload (else `input.payload`).
    */
   checks?: () => Promise<unknown>;
+}
+
+/** A reviewer's save as a request kind's route receives it: what `sendReview` sends. */
+export interface ReviewerSave extends Omit<ReviewRequestOptions, 'input'> {
+  actor: AuthContext;
+  save: { versionno: number; requestStatus: string; reviewerComments: string; sysaidTicket: string };
+}
+
+/**
+ * Sends a reviewer's save (`reviewRequest`) and answers as every request kind's review route does: once the
+ * save is done, the fresh request `load` reads; past the deadline, the PROCESSING answer (202).
+ */
+export async function sendReview<T>(
+  deps: Deps,
+  { actor, save, ...opts }: ReviewerSave,
+  load: () => Promise<T>,
+): Promise<T | ReviewProcessing> {
+  const answer = await reviewRequest(deps, {
+    ...opts,
+    input: {
+      expectedVersion: save.versionno,
+      requestStatus: save.requestStatus,
+      reviewerComments: save.reviewerComments,
+      sysaidTicket: save.sysaidTicket,
+      actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+    },
+  });
+  if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
+  return load();
+}
+
+/** @throws HttpError 422 under `statusKey` when `status` is resolved: the request can no longer be changed. */
+export function refuseResolved(status: RequestStatus, statusKey: string): void {
+  if (isResolved(status))
+    throw unprocessable({ [statusKey]: [`The request is ${status} and can no longer be changed.`] });
 }
 
 /** `state` is absent when the outcome was read from the database's key (the workflow is gone). */

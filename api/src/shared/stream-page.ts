@@ -26,7 +26,8 @@ export interface LoadAllSql {
 /**
  * Opens the snapshot, counts, declares the cursor and returns the answer as a stream of JSON text; `parse`
  * turns one batch of PostgreSQL's rows into wire rows (and throws on rows of an unexpected shape). The
- * connection goes back to the pool when the stream ends, fails or the client goes away.
+ * connection goes back to the pool when the stream ends, fails or is destroyed (the client went away), also
+ * before its first read.
  * @throws Error when `prisma` has no SQL pool (the API always has one) or PostgreSQL refuses the statements.
  */
 export async function streamWholeList<T>(
@@ -39,11 +40,18 @@ export async function streamWholeList<T>(
   const pool = sqlPoolOf(prisma);
   if (!pool) throw new Error('the load-all call needs the API SQL pool');
   const client = await pool.connect();
+  // A pool hands out a connection without an error listener: PostgreSQL ending it (a restart, an
+  // administrator) between two FETCHes would otherwise be an unhandled 'error' event that ends the process.
+  // The next statement fails instead, and the stream with it.
+  const onHeldError = () => undefined;
+  client.on('error', onHeldError);
   let released = false;
+  let started = false;
   const release = async (ok: boolean) => {
     if (released) return;
     released = true;
     if (!ok) await client.query('ROLLBACK').catch(() => undefined);
+    client.removeListener('error', onHeldError);
     // A connection left in an unknown state is discarded rather than reused.
     client.release(ok ? undefined : true);
   };
@@ -62,6 +70,7 @@ export async function streamWholeList<T>(
   const head = JSON.stringify({ ...envelope, numberOfElements: Math.min(total, q.size) });
 
   async function* body(): AsyncGenerator<string> {
+    started = true;
     try {
       yield `${head.slice(0, -1)},"content":[`;
       let first = true;
@@ -83,7 +92,13 @@ export async function streamWholeList<T>(
       await release(false);
     }
   }
-  return Readable.from(body(), { objectMode: false });
+  const stream = Readable.from(body(), { objectMode: false });
+  // A stream destroyed before its first read (the caller went away while the answer was being prepared) never
+  // runs the body, so its `finally` cannot give the connection back: the stream's close does.
+  stream.once('close', () => {
+    if (!started) void release(false);
+  });
+  return stream;
 }
 
 /** Sends a `streamWholeList` answer as the route's JSON body (the response schema is not applied to a stream). */

@@ -36,21 +36,14 @@ export const studyRoleView = (r: StudyRoleRow): StudyRole => ({
   sort: r.sort,
 });
 
-export const systemView = (s: SystemRow): System => ({
-  id: s.id,
-  systemName: s.systemName,
-  description: s.description,
-  inactive: s.inactive,
-  sort: s.sort,
-});
+/** The fields `keys` names of `row`, for a wire shape that is a plain subset of its row. */
+export const pick = <T extends object, K extends keyof T>(row: T, keys: readonly K[]): Pick<T, K> =>
+  Object.fromEntries(keys.map((k) => [k, row[k]])) as Pick<T, K>;
 
-export const portalRoleView = (r: PortalRoleRow): PortalRole => ({
-  id: r.id,
-  description: r.description,
-  permissions: r.permissions,
-  inactive: r.inactive,
-  sort: r.sort,
-});
+export const systemView = (s: SystemRow): System => pick(s, ['id', 'systemName', 'description', 'inactive', 'sort']);
+
+export const portalRoleView = (r: PortalRoleRow): PortalRole =>
+  pick(r, ['id', 'description', 'permissions', 'inactive', 'sort']);
 
 /**
  * The sites an AO list and an LAO list name, in 000 §3's API form: AOs first, then LAOs with their own site code

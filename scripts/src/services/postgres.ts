@@ -47,6 +47,8 @@ export async function startPostgres(opts: {
   database: string;
   /** shared_buffers (e.g. '2GB'); PostgreSQL's default when absent. */
   sharedBuffers?: string;
+  /** max_connections; PostgreSQL's default (100) when absent. */
+  maxConnections?: number;
   log?: (line: string) => void;
 }): Promise<PostgresHandle> {
   const tail: string[] = [];
@@ -71,7 +73,10 @@ export async function startPostgres(opts: {
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: opts.sharedBuffers ? ['-c', `shared_buffers=${opts.sharedBuffers}`] : [],
+    postgresFlags: [
+      ...(opts.sharedBuffers ? ['-c', `shared_buffers=${opts.sharedBuffers}`] : []),
+      ...(opts.maxConnections ? ['-c', `max_connections=${opts.maxConnections}`] : []),
+    ],
     onLog: (m) => log(String(m).trimEnd()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trimEnd()),
   });

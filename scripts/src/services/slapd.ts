@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type DirectoryConfig, ensureTree, sshaHash } from '@portal/directory';
+import { ARGON2_DEFAULTS, type Argon2Params, type DirectoryConfig, argon2Hash, ensureTree } from '@portal/directory';
 import { waitForPort } from '../net';
 import { repoPath } from '../paths';
 import { clearStale, type ExitInfo, type Log, spawnManaged, untilReady } from '../procs';
@@ -12,6 +12,14 @@ import { clearStale, type ExitInfo, type Log, spawnManaged, untilReady } from '.
 export const SLAPD_BINARY = '/usr/sbin/slapd';
 export const LDAP_BASE_DN = 'dc=portal,dc=test';
 export const LDAP_ADMIN_DN = `cn=admin,${LDAP_BASE_DN}`;
+
+/**
+ * The cost of the admin's rootpw hash. The admin's secret is machine-generated (secrets.ts: 144 random bits),
+ * which no cost makes easier or harder to guess, and the portal binds as the admin for every look-up: a
+ * memory-hard cost there would be paid several times per sign-in for nothing. Persons' passwords, chosen by
+ * people, get the full cost (`argon2`).
+ */
+const ADMIN_SECRET_ARGON2: Argon2Params = { memoryKib: 1_024, timeCost: 1, parallelism: 1 };
 
 export interface SlapdHandle {
   url: string;
@@ -27,7 +35,7 @@ export interface SlapdHandle {
  */
 export function renderSlapdConf(values: Record<string, string>): string {
   const template = fs.readFileSync(repoPath('ldap', 'slapd.conf.template'), 'utf8');
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
+  return template.replace(/\{\{([A-Z0-9_]+)\}\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`ldap/slapd.conf.template: no value for {{${name}}}`);
     return value;
@@ -45,8 +53,11 @@ export async function startSlapd(opts: {
   adminPassword: string;
   baseDn?: string;
   adminDn?: string;
+  /** The Argon2id cost of the module and of the admin's password (ARGON2_DEFAULTS: the portal's default). */
+  argon2?: Argon2Params;
   log: Log;
 }): Promise<SlapdHandle> {
+  const argon2 = opts.argon2 ?? ARGON2_DEFAULTS;
   const baseDn = opts.baseDn ?? LDAP_BASE_DN;
   const adminDn = opts.adminDn ?? LDAP_ADMIN_DN;
   if (!fs.existsSync(SLAPD_BINARY)) {
@@ -65,7 +76,10 @@ export async function startSlapd(opts: {
     DB_DIR: dbDir,
     BASE_DN: baseDn,
     ADMIN_DN: adminDn,
-    ADMIN_PASSWORD_HASH: sshaHash(opts.adminPassword),
+    ADMIN_PASSWORD_HASH: await argon2Hash(opts.adminPassword, ADMIN_SECRET_ARGON2),
+    ARGON2_MEMORY_KIB: String(argon2.memoryKib),
+    ARGON2_TIME_COST: String(argon2.timeCost),
+    ARGON2_PARALLELISM: String(argon2.parallelism),
     LOG_LEVEL: 'none',
   });
   fs.writeFileSync(confFile, conf, { mode: 0o600 });
@@ -83,6 +97,9 @@ export async function startSlapd(opts: {
     LDAP_BASE_DN: baseDn,
     LDAP_ADMIN_DN: adminDn,
     LDAP_ADMIN_PASSWORD: opts.adminPassword,
+    PASSWORD_ARGON2_MEMORY_KIB: argon2.memoryKib,
+    PASSWORD_ARGON2_TIME_COST: argon2.timeCost,
+    PASSWORD_ARGON2_PARALLELISM: argon2.parallelism,
   };
   try {
     await untilReady(proc, waitForPort(opts.port, 'slapd', 30_000, '127.0.0.1', proc.isRunning));

@@ -1,9 +1,9 @@
 /**
- * `npm test` after install (scripts/test.sh runs install first and passes its seconds): lint and format
- * beside the type checks (each one core), then each vitest project one after another, then the Playwright
- * journeys (on a stack of their own). Stops at the first failing phase. Always ends with the timing table
- * (`timings.ts`), written also to `test-results/timings.json`, and the check that no process of the run is still alive (`leftovers.ts`).
- * Exits 1 when a phase failed or something was left behind.
+ * `npm test` after install (scripts/test.sh runs install first and passes its seconds): the phases of
+ * STAGES, stage after stage; within a stage its sides run beside each other, each side's phases one after
+ * another. Stops after the stage where a phase failed. Always ends with the timing table (`timings.ts`),
+ * written also to `test-results/timings.json`, and the check that no process of the run is still alive
+ * (`leftovers.ts`). Exits 1 when a phase failed or something was left behind.
  *
  * Usage: node --import tsx scripts/src/test-run/main.ts [--install-ms N] [--only checks,unit,...,playwright]
  * (`--only` runs just the named phases: `checks` for lint and types, a vitest project's name, `playwright`;
@@ -26,6 +26,16 @@ import {
   type Timings,
   vitestItems,
 } from './timings';
+
+/**
+ * The order of the phases: `checks` (lint, format and types), each vitest project, `playwright`. A stage is
+ * a list of sides run beside each other. The integration files that run alone wait on timers and stopped
+ * services far more than they compute (about a third of the two cores on a quiet machine), so the checks,
+ * the web app's component tests and the unit tests, which need no stack, fill the idle cores beside them. The
+ * integration files that run together keep both cores busy (about 90 %), and so do the journeys: they each
+ * have a stage of their own (docs/decisions.md, "The test suite's budget").
+ */
+const STAGES: string[][][] = [[['integration']], [['integration-alone'], ['checks', 'web', 'unit']], [['playwright']]];
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const RESULTS = path.join(ROOT, 'test-results');
@@ -117,17 +127,16 @@ async function main(): Promise<number> {
 
   // Lint, the type check of the Node packages with the tests, and the web app's each keep one core busy:
   // side by side they take the longest one's time, and each file is checked once (tsconfig.check.json).
-  if (wanted('checks')) console.log('== lint and format, type checks (side by side; output shown as each ends)');
-  const since = performance.now();
-  const part = (name: string, steps: Step[]) =>
-    runSteps(steps, name).then((passed) => {
-      sides.push({ name: `  of which ${name}`, seconds: (performance.now() - since) / 1000, ok: passed });
-      return passed;
-    });
-  const sides: PhaseTiming[] = [];
-  let ok =
-    !wanted('checks') ||
-    (await timed(['lint and format + type checks'], async () => [
+  const checks = async (label: string | null): Promise<boolean> => {
+    console.log('== lint and format, type checks (side by side; output shown as each ends)');
+    const since = performance.now();
+    const sides: PhaseTiming[] = [];
+    const part = (name: string, steps: Step[]) =>
+      runSteps(steps, label ? `${label}: ${name}` : name).then((passed) => {
+        sides.push({ name: `  of which ${name}`, seconds: (performance.now() - since) / 1000, ok: passed });
+        return passed;
+      });
+    const passed = await timed(['lint and format + type checks'], async () => [
       (
         await Promise.all([
           part('lint and format', [
@@ -138,44 +147,39 @@ async function main(): Promise<number> {
           part('types (web)', [{ command: 'npx', args: ['tsc', '--noEmit', '-p', 'web'] }]),
         ])
       ).every(Boolean),
-    ]));
-  phases.push(...sides);
-
-  // The vitest projects one after another, then the Playwright journeys on their own stack. Side by side they
-  // gained nothing: both kept the two cores busy (the table's cpu column, 97-100 %), and the load made
-  // transactions outlive their timeouts (docs/decisions.md, "The test suite's budget").
-  const vitestTrack = async (): Promise<boolean> => {
-    let passed = true;
-    for (const project of (await vitestProjects()).filter(wanted)) {
-      if (!passed) break;
-      console.log(`== vitest: ${project}`);
-      const report = path.join(RESULTS, `vitest-${project}.json`);
-      fs.rmSync(report, { force: true });
-      passed = await timed([`vitest ${project}`], async () => [
-        await runSteps(
-          [
-            {
-              command: 'npx',
-              args: [
-                'vitest',
-                'run',
-                '--project',
-                project,
-                '--reporter=default',
-                '--reporter=json',
-                `--outputFile.json=${report}`,
-              ],
-            },
-          ],
-          null,
-        ),
-      ]);
-      items.push(...vitestItems(readJson(report), project, ROOT));
-    }
+    ]);
+    phases.push(...sides);
     return passed;
   };
-  const playwrightTrack = async (): Promise<boolean> => {
-    if (!wanted('playwright')) return true;
+
+  const vitestProject = async (project: string, label: string | null): Promise<boolean> => {
+    console.log(`== vitest: ${project}${label ? ' (output shown when it ends)' : ''}`);
+    const report = path.join(RESULTS, `vitest-${project}.json`);
+    fs.rmSync(report, { force: true });
+    const passed = await timed([`vitest ${project}`], async () => [
+      await runSteps(
+        [
+          {
+            command: 'npx',
+            args: [
+              'vitest',
+              'run',
+              '--project',
+              project,
+              '--reporter=default',
+              '--reporter=json',
+              `--outputFile.json=${report}`,
+            ],
+          },
+        ],
+        label,
+      ),
+    ]);
+    items.push(...vitestItems(readJson(report), project, ROOT));
+    return passed;
+  };
+
+  const playwright = async (): Promise<boolean> => {
     console.log('== browser journeys (Playwright, Debian Chromium)');
     const report = path.join(RESULTS, 'playwright.json');
     fs.rmSync(report, { force: true });
@@ -194,8 +198,28 @@ async function main(): Promise<number> {
     items.push(...playwrightItems(readJson(report), 'tests/e2e'));
     return passed;
   };
-  if (ok) ok = await vitestTrack();
-  if (ok) ok = await playwrightTrack();
+
+  const projects = await vitestProjects();
+  const unscheduled = projects.filter((p) => !STAGES.flat(2).includes(p));
+  if (unscheduled.length > 0) throw new Error(`vitest projects missing from STAGES: ${unscheduled.join(', ')}`);
+  const runPhase = (phase: string, label: string | null): Promise<boolean> =>
+    phase === 'checks' ? checks(label) : phase === 'playwright' ? playwright() : vitestProject(phase, label);
+
+  let ok = true;
+  for (const stage of STAGES) {
+    if (!ok) break;
+    const sides = stage.map((side) => side.filter(wanted)).filter((side) => side.length > 0);
+    // Side by side, each side's output is buffered and shown as its commands end, labelled with its phase.
+    const results = await Promise.all(
+      sides.map(async (side) => {
+        for (const phase of side) {
+          if (!(await runPhase(phase, sides.length > 1 ? phase : null))) return false;
+        }
+        return true;
+      }),
+    );
+    ok = results.every(Boolean);
+  }
 
   // Wall-clock time, not the phases added up: some phases run side by side.
   const afterInstall = (performance.now() - runStart) / 1000;

@@ -112,11 +112,21 @@ describe('a worker killed (kill -9)', () => {
       // Another test's transaction may be waiting too: the snapshot is at the held record once its first 140
       // items are stored and a transaction waits.
       const stored = () => prisma.accessReviewItem.count({ where: { campaignId: campaign.id } });
+      // A deadline, not a speed check: at load 15 the snapshot once took longer than 90 s to reach the record.
       await until(
         async () => (await stored()) >= 140 && (await someoneWaits(prisma, 'transactionid')),
         'the snapshot batch at the held record',
-        90_000,
-      );
+        240_000,
+      ).catch(async (err: unknown) => {
+        const { raw } = await env.client.workflow.getHandle(workflowId).describe();
+        const pending = (raw.pendingActivities ?? []).map(
+          (a) => `${a.activityType?.name} attempt ${a.attempt} (${a.lastFailure?.message ?? 'no failure'})`,
+        );
+        throw new Error(
+          `${String(err)}: ${await stored()} items stored; pending: ${pending.join(', ') || 'nothing'}; ` +
+            `worker ${child?.exitCode === null ? 'running' : `exited ${child?.exitCode}`}`,
+        );
+      });
       expect(await stored()).toBeLessThan(300);
       await killWorkerProcess(child);
       await release();
@@ -129,7 +139,7 @@ describe('a worker killed (kill -9)', () => {
       if (child) await killWorkerProcess(child);
       await release();
     }
-  }, 240_000);
+  }, 480_000);
 
   it('during the removals: once a worker runs again every removal is done once, each person mailed once', async () => {
     const queue = uniqueQueue('access-review-kill-removals');

@@ -110,6 +110,8 @@ export function ReviewItemsTable({ items, selection }: ReviewItemsTableProps) {
               <Table.Th>
                 <Checkbox
                   aria-label="Select all items on this page"
+                  // On a phone the header row shows only this box, which needs its words beside it.
+                  label={<span className={classes.phoneOnly}>Select all items on this page</span>}
                   checked={pageIds.length > 0 && selectedHere === pageIds.length}
                   indeterminate={selectedHere > 0 && selectedHere < pageIds.length}
                   disabled={pageIds.length === 0}

@@ -19,31 +19,14 @@ export function AuditFilters({
   view: AuditView;
   onChange: (changes: Record<string, string | null>) => void;
 }) {
-  const [actor, setActor] = useState(view.actor);
-  const [entityId, setEntityId] = useState(view.entityId);
-  const [debouncedActor] = useDebouncedValue(actor.trim(), CONSTANTS.tableFilterDebounceMs);
-  const [debouncedId] = useDebouncedValue(entityId.trim(), CONSTANTS.tableFilterDebounceMs);
-
-  useEffect(() => {
-    if (debouncedActor !== view.actor) onChange({ actor: debouncedActor || null, page: null });
-    // Only a new debounced value writes the URL.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debouncedActor]);
-  useEffect(() => {
-    if (debouncedId !== view.entityId) onChange({ entityId: debouncedId || null, page: null });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [debouncedId]);
+  const [actor, setActor] = useDebouncedFilter(view.actor, (value) => onChange({ actor: value, page: null }));
+  const [entityId, setEntityId] = useDebouncedFilter(view.entityId, (value) =>
+    onChange({ entityId: value, page: null }),
+  );
 
   return (
     <Group align="flex-end" wrap="wrap" gap="sm">
-      <TextInput
-        label="Changed by (optional)"
-        placeholder="Username"
-        value={actor}
-        onChange={(e) => setActor(e.currentTarget.value)}
-        maxLength={64}
-        w={200}
-      />
+      <FilterText label="Changed by (optional)" placeholder="Username" filter={[actor, setActor]} w={200} />
       <Select
         label="Entity (optional)"
         placeholder="All entities"
@@ -53,14 +36,7 @@ export function AuditFilters({
         clearable
         w={250}
       />
-      <TextInput
-        label="Record id (optional)"
-        placeholder="e.g. 12"
-        value={entityId}
-        onChange={(e) => setEntityId(e.currentTarget.value)}
-        maxLength={64}
-        w={150}
-      />
+      <FilterText label="Record id (optional)" placeholder="e.g. 12" filter={[entityId, setEntityId]} w={150} />
       <DatePickerInput
         type="range"
         label="Date range (optional)"
@@ -85,4 +61,32 @@ export function AuditFilters({
       </Button>
     </Group>
   );
+}
+
+/**
+ * A typed filter's text and its setter: `commit` gets the trimmed text (null when empty) once typing has paused
+ * for 000 §9's table filter debounce, unless it is already `current` (the URL's value).
+ */
+function useDebouncedFilter(current: string, commit: (value: string | null) => void): [string, (text: string) => void] {
+  const [text, setText] = useState(current);
+  const [debounced] = useDebouncedValue(text.trim(), CONSTANTS.tableFilterDebounceMs);
+  useEffect(() => {
+    if (debounced !== current) commit(debounced || null);
+    // Only a new debounced value writes the URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced]);
+  return [text, setText];
+}
+
+/** A typed filter's input, showing and setting the text of `useDebouncedFilter`. */
+function FilterText({
+  filter: [text, setText],
+  ...props
+}: {
+  label: string;
+  placeholder: string;
+  filter: [string, (text: string) => void];
+  w: number;
+}) {
+  return <TextInput {...props} value={text} onChange={(e) => setText(e.currentTarget.value)} maxLength={64} />;
 }

@@ -17,7 +17,8 @@ import { UserMenu } from './UserMenu';
 
 /**
  * Secure layout for /app/* (000 §2 Layouts): top bar with the brand and the user menu, side navigation that
- * collapses below 768 px ('Hide Sidebar' / 'Show Sidebar'), a skip-to-content link and a footer. It removes
+ * collapses below 768 px ('Hide Sidebar' / 'Show Sidebar'; closed, it is hidden, not only moved off the screen, so
+ * Tab never lands on its links), a skip-to-content link and a footer. It removes
  * the query parameter redirectedFrom=/app from the address. It runs the inactivity countdown (000 §4
  * Session timeout) and, while the password must be changed (FORCE_CHANGE), allows nothing but
  * /change-password (000 §4 Password expiry).
@@ -89,7 +90,11 @@ function SecureShell() {
           <UserMenu />
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label="Sidebar">
+      <AppShell.Navbar
+        p="sm"
+        aria-label="Sidebar"
+        className={opened ? classes.navbar : `${classes.navbar} ${classes.navClosed}`}
+      >
         <Navigation
           permissions={permissions.data ?? []}
           canChangePassword={canChangePassword.data === true}

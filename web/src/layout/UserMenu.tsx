@@ -7,7 +7,8 @@ import { useCanChangePassword, useProfile } from '../lib/sessionQueries';
 export function UserMenu() {
   const profile = useProfile();
   const canChangePassword = useCanChangePassword('ever');
-  if (!profile.data) return <Skeleton height={28} width={140} radius="sm" aria-label="Loading your name" />;
+  if (!profile.data)
+    return <Skeleton height={28} width={140} radius="sm" role="status" aria-label="Loading your name" />;
   const name = `${profile.data.firstName} ${profile.data.lastName}`.trim();
   return (
     <Menu position="bottom-end" withArrow shadow="md">
@@ -18,10 +19,15 @@ export function UserMenu() {
           rightSection={<span aria-hidden>▾</span>}
           data-testid="user-menu"
           maw={{ base: 160, sm: 320 }}
-          title={name}
+          // On a phone a long name wraps onto a second line within the bar instead of losing its end to an
+          // ellipsis (which also took most of it once a reader widened the text spacing, WCAG 1.4.12).
+          styles={{
+            root: { height: 'auto', minHeight: 36, paddingBlock: 2 },
+            inner: { height: 'auto' },
+            label: { height: 'auto', overflow: 'visible', whiteSpace: 'normal', lineHeight: 1.2 },
+          }}
         >
-          {/* On a phone a long name is shortened with an ellipsis (the whole name in the tooltip and label). */}
-          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+          <span style={{ overflowWrap: 'anywhere', textAlign: 'start' }}>{name}</span>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

@@ -6,6 +6,7 @@ import { ApiError } from '../lib/apiClient';
 import { useChangePassword } from './api/changePassword';
 import { passwordFailureText } from './failure';
 import { NEW_PASSWORD_LABELS, NewPasswordFields, passwordsMismatch } from './NewPasswordFields';
+import { focusFirstInvalid } from '../shared/invalidFields';
 
 const LABELS = {
   currentPassword: 'Current Password',
@@ -70,9 +71,12 @@ export function ChangePasswordForm({
     <form
       noValidate
       aria-label="Change Password"
-      onSubmit={form.onSubmit((v) => {
-        if (!mismatch) change.mutate({ currentPassword: v.currentPassword, newPassword: v.newPassword });
-      })}
+      onSubmit={form.onSubmit(
+        (v) => {
+          if (!mismatch) change.mutate({ currentPassword: v.currentPassword, newPassword: v.newPassword });
+        },
+        (_errors, _values, event) => focusFirstInvalid(event),
+      )}
     >
       <Stack gap="md">
         {failure && (

@@ -7,6 +7,7 @@ import { ApiError } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useForgotPassword } from './api/forgotPassword';
+import { focusFirstInvalid } from '../shared/invalidFields';
 
 const LABEL = 'Email Address';
 
@@ -45,7 +46,10 @@ export function ForgotPasswordPage() {
       <form
         noValidate
         aria-labelledby="forgot-title"
-        onSubmit={form.onSubmit((v) => send.mutate({ emailAddress: v.emailAddress.trim() }))}
+        onSubmit={form.onSubmit(
+          (v) => send.mutate({ emailAddress: v.emailAddress.trim() }),
+          (_errors, _values, event) => focusFirstInvalid(event),
+        )}
       >
         <Stack gap="md">
           <Title order={1} id="forgot-title">

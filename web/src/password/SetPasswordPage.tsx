@@ -11,6 +11,7 @@ import { passwordLinkQueryOptions, useSetPassword, type SetPasswordMode } from '
 import { passwordFailureText } from './failure';
 import { PasswordRequirements } from './PasswordRequirements';
 import { NEW_PASSWORD_LABELS, NewPasswordFields, passwordsMismatch } from './NewPasswordFields';
+import { focusFirstInvalid } from '../shared/invalidFields';
 
 const LABELS = NEW_PASSWORD_LABELS;
 
@@ -77,9 +78,12 @@ export function SetPasswordPage({ mode }: { mode: SetPasswordMode }) {
         <form
           noValidate
           aria-label="Set Password"
-          onSubmit={form.onSubmit((v) => {
-            if (!mismatch) save.mutate({ mode, hash, password: v.password });
-          })}
+          onSubmit={form.onSubmit(
+            (v) => {
+              if (!mismatch) save.mutate({ mode, hash, password: v.password });
+            },
+            (_errors, _values, event) => focusFirstInvalid(event),
+          )}
         >
           <Stack gap="md">
             {failure && (

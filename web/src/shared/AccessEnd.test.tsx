@@ -15,7 +15,9 @@ const show = (date: string | null, soon: boolean) =>
 describe('AccessEnd', () => {
   it('shows the last day and marks one ending within the notice window', () => {
     show('2027-03-01', true);
-    expect(screen.getByText('2027-03-01')).toBeInTheDocument();
+    // In the spec's table format, as every other date on the screens beside it.
+    expect(screen.getByText('03/01/2027')).toBeInTheDocument();
+    expect(screen.getByText('03/01/2027').closest('time')).toHaveAttribute('datetime', '2027-03-01');
     expect(screen.getByText(ACCESS_DATE_MESSAGES.endsSoon)).toBeInTheDocument();
   });
 

@@ -1,5 +1,6 @@
 import { Badge, Group, Text } from '@mantine/core';
 import { ACCESS_DATE_MESSAGES } from '@portal/contract';
+import { formatDay } from './format';
 
 /**
  * An access record's end date (issue 25 time-bound access): the last day, or 'No end date'; marked 'Ends soon'
@@ -17,7 +18,7 @@ export function AccessEnd({ date, soon, size = 'sm' }: { date: string | null; so
   return (
     <Group gap={6} wrap="nowrap" component="span">
       <Text size={size} span>
-        {date}
+        <time dateTime={date}>{formatDay(date)}</time>
       </Text>
       {soon && (
         <Badge size="xs" color="orange" variant="light">

@@ -106,7 +106,11 @@ describe('AccessProvenance', () => {
       'href',
       '/app/user-requests/registration/5',
     );
-    expect(items[1]).toHaveTextContent(/Changed \(no audit row\), from the record itself, by seed/);
+    // A reviewer's words, not the audit trail's internals ('no audit row', 'the record itself').
+    expect(items[1]).toHaveTextContent(
+      /Changed directly on the account \(no request or review on file\), entered by seed/,
+    );
+    expect(items[1]).not.toHaveTextContent(/audit row|record itself/);
     expect(items[2]).toHaveTextContent(/Expired, from the end date \(access expiry\), by system/);
   });
 

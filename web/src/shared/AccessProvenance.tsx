@@ -69,6 +69,30 @@ function sourceOf(event: ProvenanceEvent, canOpen: boolean): ReactNode {
   }
 }
 
+/**
+ * What happened, where from and by whom, in a reviewer's words. A version the audit trail did not write (the
+ * initial data, rows older than the trail) comes from the record alone: the server labels it 'Granted (no
+ * audit row)'; a reviewer reads that nothing on file explains it.
+ */
+function whatHappened(event: ProvenanceEvent, canOpen: boolean): ReactNode {
+  const unexplained = / \(no audit row\)$/;
+  if (event.source === 'OTHER' && unexplained.test(event.label)) {
+    const verb = event.label.replace(unexplained, '');
+    const request = event.requestId === null ? null : sourceOf({ ...event, source: 'REQUEST' }, canOpen);
+    return (
+      <>
+        {verb} directly on the account {request ? <>after {request}</> : '(no request or review on file)'}, entered by{' '}
+        {event.actorUsername}
+      </>
+    );
+  }
+  return (
+    <>
+      {event.label}, from {sourceOf(event, canOpen)}, by {event.actorUsername}
+    </>
+  );
+}
+
 /** One event: when, what, from where, by whom and the comment, as one readable list item. */
 function EventItem({ event, canOpen }: { event: ProvenanceEvent; canOpen: boolean }) {
   return (
@@ -78,7 +102,7 @@ function EventItem({ event, canOpen }: { event: ProvenanceEvent; canOpen: boolea
           <time dateTime={event.at}>{formatDateTime(event.at)}</time>
         </Text>
         <Text size="sm" span>
-          {event.label}, from {sourceOf(event, canOpen)}, by {event.actorUsername}
+          {whatHappened(event, canOpen)}
         </Text>
       </Group>
       {event.comment && (

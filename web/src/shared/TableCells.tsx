@@ -56,11 +56,15 @@ export function CondensedText({ text, maxChars = 80 }: { text: string | null | u
   );
 }
 
-/** One line of text (a name, an address) cut with an ellipsis at `maw`, the whole text on hover. */
-export function TruncatedText({ text, maw = '14rem' }: { text: string | null | undefined; maw?: string }) {
+/**
+ * A name or an address no wider than `maw`, wrapped (anywhere, as an e-mail address has no spaces) rather
+ * than cut with an ellipsis: cut text lost more once a reader widened its spacing (WCAG 1.4.12) and could not
+ * be read on a phone, where there is no hover.
+ */
+export function BoundedText({ text, maw = '14rem' }: { text: string | null | undefined; maw?: string }) {
   const value = text?.trim() ? text : MISSING;
   return (
-    <Text size="sm" truncate="end" maw={maw} title={value}>
+    <Text size="sm" maw={maw} style={{ overflowWrap: 'anywhere' }}>
       {value}
     </Text>
   );

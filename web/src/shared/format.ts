@@ -3,6 +3,13 @@ import dayjs from 'dayjs';
 /** The spec's placeholder for a missing value (000 §2 Requests History tab). */
 export const MISSING = '---';
 
+/** A calendar day 'YYYY-MM-DD' as 'MM/DD/YYYY', the date part of the spec's table format (`formatDateTime`). */
+export function formatDay(value: string): string {
+  const d = dayjs(value);
+  return d.isValid() ? d.format('MM/DD/YYYY') : value;
+}
+
+/** A moment as 'MM/DD/YYYY h:mm A', the spec's table format. */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return MISSING;
   const d = dayjs(value);

@@ -23,10 +23,13 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
+// The reader asks for reduced motion, as the journeys' browser does (tests/playwright.config.ts): the theme
+// then skips its transitions (respectReducedMotion), so a modal's content is visible once it is in the
+// document rather than after a 200 ms fade that a test may or may not outlast. Other queries match nothing.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({
-    matches: false,
+    matches: /prefers-reduced-motion:\s*reduce/.test(query),
     media: query,
     onchange: null,
     addEventListener: () => {},

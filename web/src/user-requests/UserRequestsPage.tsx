@@ -15,7 +15,7 @@ import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { orMissing } from '../shared/format';
 import { StatusBadge } from '../shared/StatusBadge';
-import { DateTimeCell, TruncatedText } from '../shared/TableCells';
+import { DateTimeCell, BoundedText } from '../shared/TableCells';
 import { pageFromUrl, urlPaging, useUrlFilter, useUrlView } from '../shared/urlView';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useUserRequests } from './api/getUserRequests';
@@ -137,13 +137,13 @@ export function UserRequestsPage() {
             accessor: 'email',
             title: 'Email',
             sortable: true,
-            render: (r) => <TruncatedText text={r.email} maw="10rem" />,
+            render: (r) => <BoundedText text={r.email} maw="10rem" />,
           },
           {
             accessor: 'organizationName',
             title: 'Organization',
             sortable: true,
-            render: (r) => <TruncatedText text={r.organizationName} maw="7.5rem" />,
+            render: (r) => <BoundedText text={r.organizationName} maw="7.5rem" />,
           },
           {
             accessor: 'sysaidTicket',
@@ -161,7 +161,7 @@ export function UserRequestsPage() {
             accessor: 'lastModifiedBy',
             title: 'Last Modified By',
             sortable: true,
-            render: (r) => <TruncatedText text={r.lastModifiedBy} maw="8rem" />,
+            render: (r) => <BoundedText text={r.lastModifiedBy} maw="8rem" />,
           },
         ]}
       />

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   PermissionListSchema,
+  SecondFactorStepBodySchema,
   TokenCreateBodySchema,
   type TokenCreateResponse,
   TokenCreateResponseSchema,
@@ -18,7 +19,9 @@ import { endSsoSessions } from '@portal/db';
 import { createSession, invalidateSession } from '../../auth/session';
 import type { Deps } from '../../deps';
 import { EmptyObjectSchema, MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { forbidden } from '../../http/errors';
 import { signIn } from './sign-in';
+import { SECOND_STEP_WINDOW_MS, secondFactorMethods, takeSecondStep } from './second-step';
 
 export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const signInSchema = {
@@ -35,13 +38,45 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       if (!result.ok) return reply.code(result.status).send(result.body);
       const force = result.expiryState === 'ForceUserToChangePassword';
       const timeout = deps.cfg.SESSION_TIMEOUT_SECONDS;
-      const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force);
+      // Issue 37: a person with a second factor gets a session limited to the second step, for 5 minutes.
+      const methods = await secondFactorMethods(deps.prisma, result.portalUserId);
+      const dueBy = methods.length ? new Date(Date.now() + SECOND_STEP_WINDOW_MS) : null;
+      const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force, dueBy);
       setSessionCookie(deps, req, reply, token);
       const answer: TokenCreateResponse = {
         tokenTimeoutInSeconds: timeout,
         passwordExpiresSoon: !!result.expiryState,
         ...(result.expiryState ? { expiryState: result.expiryState } : {}),
         xsrfToken,
+        ...(methods.length ? { secondFactor: { methods } } : {}),
+      };
+      return answer;
+    },
+  );
+
+  // The sign-in's second step (issue 37): only a session waiting for it may call it.
+  app.post(
+    '/rest/secure/token/second_factor',
+    {
+      config: { destructive: true },
+      schema: {
+        body: SecondFactorStepBodySchema,
+        // 401: the guard's 'Please sign in' ({ message }) or a refused code (000 §3's flags and message).
+        response: { ...SECURE_ERRORS, 200: TokenCreateResponseSchema, 401: TokenCreateResponseSchema },
+      },
+    },
+    async (req, reply) => {
+      const auth = requireAuth(req);
+      if (!auth.secondFactorPending) throw forbidden();
+      const result = await takeSecondStep(deps, auth, req.body);
+      if (!result.ok) {
+        if (result.body.accountLocked) clearSessionCookie(deps, req, reply);
+        return reply.code(401).send(result.body);
+      }
+      const answer: TokenCreateResponse = {
+        tokenTimeoutInSeconds: deps.cfg.SESSION_TIMEOUT_SECONDS,
+        passwordExpiresSoon: auth.passwordChangeRequired,
+        ...(auth.passwordChangeRequired ? { expiryState: 'ForceUserToChangePassword' as const } : {}),
       };
       return answer;
     },

@@ -6,7 +6,9 @@
  * pwdExpireWarning (WarnUserToChangePassword) and pwdReset (ForceUserToChangePassword). An inactive portal
  * user is accountDisabled. The password is checked before the account's state is revealed. A name no account
  * has answers like a real account with a wrong password, countdown and lock included (issue 13,
- * unknown-failures.ts), after the same directory work (a bind against the timing entry).
+ * unknown-failures.ts), after the same directory work (a bind against the timing entry). A password stored in
+ * an older form is re-hashed as argon2id once the bind has proven it (docs/decisions.md "Passwords stored
+ * with Argon2id"); that is not a password change, and its failure never fails the sign-in.
  */
 import type { TokenCreateResponse } from '@portal/contract';
 import { CONSTANTS, MESSAGES } from '@portal/contract';
@@ -18,6 +20,7 @@ import {
   type PasswordPolicy,
   passwordStatus,
   readPolicy,
+  upgradePasswordHash,
 } from '@portal/directory';
 import type { Deps } from '../../deps';
 import { forgetUnknownFailures, loginDigest, recordUnknownFailure, unknownFailures } from './unknown-failures';
@@ -91,6 +94,15 @@ async function unknownNameFailure(
   return fail({ credentialsInvalid: true, attemptsLeftUntilLocked: max - failures });
 }
 
+/** Re-hashes the proven password in the current form; a failure is logged and left for the next sign-in. */
+async function rehash(deps: Deps, person: DirectoryPerson, password: string): Promise<void> {
+  try {
+    await upgradePasswordHash(deps.directory, person.dn, password);
+  } catch (err) {
+    console.warn(`sign-in: the stored password of ${person.username} not re-hashed: ${(err as Error).message}`);
+  }
+}
+
 /** Signs a person in by username or email address (000 §2 Sign-in screen). */
 export async function signIn(deps: Deps, login: string, password: string): Promise<SignInResult> {
   try {
@@ -105,6 +117,7 @@ export async function signIn(deps: Deps, login: string, password: string): Promi
       ]);
       return bindFailure(person, after, policy);
     }
+    if (person.passwordNeedsRehash) await rehash(deps, person, password);
 
     const user = await deps.prisma.portalUser.findFirst({
       where: { OR: [{ uuid: person.uuid }, { username: person.username }] },

@@ -1,7 +1,7 @@
 /** Maps rows to the configuration screens' wire shapes (001 §3 Study role, System, Role in-use result). */
 import type { OutstandingRequestRef, StudyRoleListItem, SystemDetail, UserRef } from '@portal/contract';
 import type { Prisma } from '@portal/db';
-import { type SystemRow, studyRoleView, systemView } from '../../shared/views';
+import { type SystemRow, pick, studyRoleView, systemView } from '../../shared/views';
 
 type StudyRoleWithSystemsRow = Prisma.StudyRoleGetPayload<{ include: { systems: { include: { system: true } } } }>;
 type UserRow = Prisma.PortalUserGetPayload<object>;
@@ -19,13 +19,7 @@ export function studyRoleListItemView(r: StudyRoleWithSystemsRow): StudyRoleList
 export const systemDetailView = (s: SystemRow): SystemDetail => ({ ...systemView(s), fixed: s.fixed });
 
 /** A user in an in-use list (001 §3 Role in-use result). */
-export const userRefView = (u: UserRow): UserRef => ({
-  id: u.id,
-  username: u.username,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  email: u.email,
-});
+export const userRefView = (u: UserRow): UserRef => pick(u, ['id', 'username', 'firstName', 'lastName', 'email']);
 
 /** An outstanding request in an in-use list (001 §7 inUseByOutstandingUserAccessMod). */
 export const outstandingRequestRefView = (r: RequestWithSubjectRow): OutstandingRequestRef => ({

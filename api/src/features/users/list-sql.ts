@@ -22,8 +22,10 @@ const currentSiteArray = (column: 'siteCodes' | 'laoIds') =>
       WHERE a."portalUserId" = u."id" AND NOT a."inactive" ORDER BY c)`;
 
 /**
- * The sort keys of 000 §7 and their expressions over "PortalUser" `u`. A site key is the user's sorted codes,
- * compared code by code as PostgreSQL compares arrays: a user without any sorts first ascending.
+ * The sort keys of 000 §7 and their columns of "PortalUser" `u`, each with an (inactive, column, id) index. A
+ * site key is the user's sorted codes (`currentSiteArray`, kept on the person row by triggers on the access
+ * records: migration 20261211500000_every_order_indexes), compared code by code as PostgreSQL compares arrays:
+ * a user without any sorts first ascending.
  */
 const SORT_COLUMNS: Record<UserSortField, string> = {
   'person.firstName': 'u."firstName"',
@@ -31,8 +33,8 @@ const SORT_COLUMNS: Record<UserSortField, string> = {
   'person.email': 'u."email"',
   'person.organizationName': 'u."organizationName"',
   'person.phoneNumber': 'u."phoneNumber"',
-  'sites.siteCode': currentSiteArray('siteCodes'),
-  'sites.otherIdentifier': currentSiteArray('laoIds'),
+  'sites.siteCode': 'u."siteCodesKey"',
+  'sites.otherIdentifier': 'u."laoIdsKey"',
 };
 
 /** The count statement's answer. */

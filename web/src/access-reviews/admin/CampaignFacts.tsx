@@ -72,6 +72,8 @@ export function ChartTable({ lines }: { lines: ChartLine[] }) {
       horizontalSpacing="xs"
       aria-label="Decisions by reviewer and undecided items by pool"
       maw={560}
+      // Long usernames and pool names wrap, so the four columns fit a 320 px screen (WCAG 1.4.10).
+      style={{ overflowWrap: 'anywhere' }}
     >
       <Table.Thead>
         <Table.Tr>

@@ -27,6 +27,7 @@ import { paths } from '../../lib/paths';
 import { CountedTextInput } from '../../shared/CountedText';
 import { LoadError, MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
 import { siteOptions, useSites, useStudyRoles, useSystems } from '../../shared/referenceData';
+import { FIELDS_NEED_ATTENTION, focusFirstInvalid } from '../../shared/invalidFields';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useCreateCampaign } from '../api/campaigns';
 import { useCreateSchedule } from '../api/schedules';
@@ -100,6 +101,8 @@ export function NewCampaignPage() {
     setErrors({});
     if (!values.name.trim()) {
       setErrors({ name: 'Name is required' });
+      setMessage({ kind: 'error', text: FIELDS_NEED_ATTENTION });
+      focusFirstInvalid(event as FormEvent<HTMLFormElement>);
       return;
     }
     const { everyDays: every, ...body } = bodyOf(values);

@@ -18,6 +18,7 @@ import { useResourceCategories } from './api/getResourceCategories';
 import { useSaveResourceCategory } from './api/saveResourceCategory';
 import { categoryPath, selfAndDescendants } from './categoryTree';
 import { useResourceEditor } from './useResourceEditor';
+import { focusFirstInvalid } from '../../shared/invalidFields';
 
 const LABELS: FieldLabels = {
   name: { label: 'Name' },
@@ -94,16 +95,18 @@ function CategoryForm({ category, all }: { category: ResourceCategory | null; al
       auditLink={
         category ? paths.app.auditTrail.href({ entityType: 'ResourceCategory', entityId: category.id }) : undefined
       }
-      onSubmit={form.onSubmit((v) =>
-        save.mutate({
-          id: category?.id ?? null,
-          body: {
-            name: v.name.trim(),
-            parentId: v.parentId === TOP ? null : Number(v.parentId),
-            order: Number(v.order),
-            active: category?.active ?? true,
-          },
-        }),
+      onSubmit={form.onSubmit(
+        (v) =>
+          save.mutate({
+            id: category?.id ?? null,
+            body: {
+              name: v.name.trim(),
+              parentId: v.parentId === TOP ? null : Number(v.parentId),
+              order: Number(v.order),
+              active: category?.active ?? true,
+            },
+          }),
+        (_errors, _values, event) => focusFirstInvalid(event),
       )}
       dialogs={editor.guardDialog}
       actions={

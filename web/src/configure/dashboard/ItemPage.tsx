@@ -47,6 +47,7 @@ import {
 } from './itemForm';
 import { ItemPreview } from './ItemPreview';
 import { useResourceEditor } from './useResourceEditor';
+import { focusFirstInvalid } from '../../shared/invalidFields';
 
 const BACK = { to: paths.app.configure.href('dashboardItems'), label: 'Back to Dashboard Items' };
 
@@ -119,7 +120,10 @@ function ItemForm({
         message={editor.message}
         onCloseMessage={editor.clearMessage}
         auditLink={item ? paths.app.auditTrail.href({ entityType: 'DashboardItem', entityId: item.id }) : undefined}
-        onSubmit={form.onSubmit((values) => save.mutate(itemSaveInput(values, item)))}
+        onSubmit={form.onSubmit(
+          (values) => save.mutate(itemSaveInput(values, item)),
+          (_errors, _values, event) => focusFirstInvalid(event),
+        )}
         dialogs={editor.guardDialog}
         actions={
           <>

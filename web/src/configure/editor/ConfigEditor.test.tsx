@@ -61,6 +61,9 @@ describe('configuration editor', () => {
     const { user, api } = renderSystemEditor('/app/configure/systems/new', {}, ADMIN);
     await user.click(await screen.findByRole('button', { name: 'Create System' }));
     expect(await screen.findByText('System Name is required')).toBeInTheDocument();
+    // The error is where focus goes, and the form's summary is announced.
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'System Name' })).toHaveFocus());
+    expect(screen.getByRole('alert')).toHaveTextContent(/need your attention/);
     expect(api.calls).toHaveLength(0);
   });
 
@@ -185,6 +188,7 @@ describe('configuration editor', () => {
       'READ_USERS',
     ]);
     expect(await screen.findByText(/changing it needs the ADMIN permission/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'View System' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Save System' })).toBeNull();
     expect(screen.getByRole('textbox', { name: 'System Name' })).toHaveAttribute('readonly');
   });

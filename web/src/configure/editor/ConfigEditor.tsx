@@ -20,7 +20,8 @@ export function ConfigEditor<R extends ConfigRecord & { inactive: boolean }, V>(
   children: ReactNode;
 }) {
   const { kind, record, deleteDialog } = editor;
-  const title = `${record ? 'Edit' : 'Add'} ${kind.noun}`;
+  // A viewer without ADMIN can change nothing: the page says it shows the record, not that it edits it.
+  const title = `${record ? (editor.readOnly ? 'View' : 'Edit') : 'Add'} ${kind.noun}`;
   return (
     <ConfigFormShell
       title={title}

@@ -16,6 +16,7 @@ import { useToggleConfigRecord } from '../api/toggleConfigRecord';
 import { describeFailure } from '../errors';
 import type { InUseSection } from '../InUseDialog';
 import type { ConfigKind } from './kind';
+import { FIELDS_NEED_ATTENTION, focusFirstInvalid } from '../../shared/invalidFields';
 
 /** Everything `ConfigEditor` renders besides the page's fields. */
 export interface ConfigEditorState<R extends ConfigRecord, V> {
@@ -120,6 +121,11 @@ export function useConfigEditor<R extends ConfigRecord, V extends Record<string,
     enabled: deleteOpen && !!record,
   });
 
+  const onInvalid = (_errors: unknown, _values: unknown, event?: FormEvent<HTMLFormElement>) => {
+    setMessage({ kind: 'error', text: FIELDS_NEED_ATTENTION });
+    focusFirstInvalid(event);
+  };
+
   return {
     kind: { noun: kind.noun, auditEntity: kind.auditEntity, loadReferences: texts.loadReferences },
     record,
@@ -133,7 +139,7 @@ export function useConfigEditor<R extends ConfigRecord, V extends Record<string,
       if (record && !record.id)
         return setMessage({ kind: 'error', text: MESSAGES.access.errorSubmitting(SUPPORT_EMAIL) });
       save.mutate({ id: record?.id ?? null, body: kind.toBody(values, record) });
-    }),
+    }, onInvalid),
     reset: () => {
       form.reset();
       setMessage(null);

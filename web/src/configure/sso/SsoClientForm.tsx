@@ -21,6 +21,7 @@ import {
   type SsoClientValues,
 } from './ssoClientValues';
 import { UriListInput } from './UriListInput';
+import { focusFirstInvalid } from '../../shared/invalidFields';
 
 const M = SSO_CLIENT_MESSAGES;
 /** The two optional single URIs of a client. */
@@ -134,7 +135,10 @@ export function SsoClientForm({
     <form
       noValidate
       aria-label="Single sign-on client"
-      onSubmit={form.onSubmit((values) => save.mutate({ systemId: system.id, body: ssoClientBody(values) }))}
+      onSubmit={form.onSubmit(
+        (values) => save.mutate({ systemId: system.id, body: ssoClientBody(values) }),
+        (_errors, _values, event) => focusFirstInvalid(event),
+      )}
     >
       <Stack gap="md">
         <TextInput

@@ -1,11 +1,11 @@
 import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, type AccessModRequest, type System } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
-import { ClientDataTable } from '../DataTable';
 import { formatDateTime, orMissing } from '../format';
 import { useSystems } from '../referenceData';
 import { useProxyCommentMarkers } from '../portalSettings';
 import { proxyNote, RequesterCommentCell, shownRequesterComment } from '../requesterComment';
+import { HistoryTable } from './HistoryTable';
 import { blockCells, blockColumns, commentColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
 
 /** The requester comment as the cell shows it: the proxy's note, then the comment. */
@@ -15,13 +15,18 @@ function requesterCommentText(r: AccessModRequest, markers: readonly string[] | 
 }
 
 /** The cells of one access request row, as text (the filter and the sort read them). */
-function cells(r: AccessModRequest, systems: System[] | undefined, markers: readonly string[] | null) {
+function cells(
+  r: AccessModRequest,
+  systems: System[] | undefined,
+  markers: readonly string[] | null,
+  showReviewerComments: boolean,
+): Record<string, string> {
   return {
     dateSubmitted: formatDateTime(r.sysdat),
     requestType: REQUEST_TYPE_LABELS[r.requestType] ?? r.requestType,
     ...blockCells(r.accessControls, systems),
     requesterComments: requesterCommentText(r, markers),
-    reviewerComments: orMissing(r.reviewerComments),
+    ...(showReviewerComments ? { reviewerComments: orMissing(r.reviewerComments) } : {}),
     status: REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus,
   };
 }
@@ -43,20 +48,11 @@ export function AccessRequestsTable({
 }) {
   const systems = useSystems();
   const markers = useProxyCommentMarkers(!!records?.some((r) => r.isProxyRequest));
-  const filterText = useCallback(
-    (r: AccessModRequest) =>
-      Object.entries(cells(r, systems.data, markers))
-        .filter(([key]) => showReviewerComments || key !== 'reviewerComments')
-        .map(([, value]) => value)
-        .join(' '),
+  const rowCells = useCallback(
+    (r: AccessModRequest) => cells(r, systems.data, markers, showReviewerComments),
     [systems.data, markers, showReviewerComments],
   );
-  const sortValue = useCallback(
-    (r: AccessModRequest, key: string) =>
-      key === 'sysdat' ? r.sysdat : cells(r, systems.data, markers)[key as keyof ReturnType<typeof cells>],
-    [systems.data, markers],
-  );
-  const text = (key: keyof ReturnType<typeof cells>) => (r: AccessModRequest) => cells(r, systems.data, markers)[key];
+  const text = (key: string) => (r: AccessModRequest) => rowCells(r)[key];
   const blocks = blockColumns<AccessModRequest>(systems.data, { roles: 'Study Role(s)', systems: 'Systems' });
   const columns: DataTableColumn<AccessModRequest>[] = [
     dateSubmittedColumn(),
@@ -69,15 +65,12 @@ export function AccessRequestsTable({
     ...commentColumns<AccessModRequest>((r) => <RequesterCommentCell request={r} />, showReviewerComments),
   ];
   return (
-    <ClientDataTable<AccessModRequest>
-      ariaLabel="Access requests"
+    <HistoryTable<AccessModRequest>
+      label="Access requests"
       records={records}
       fetching={fetching}
       columns={columns}
-      filterLabel="Filter access requests"
-      filterText={filterText}
-      sortValue={sortValue}
-      initialSort={{ columnAccessor: 'sysdat', direction: 'desc' }}
+      cells={rowCells}
     />
   );
 }

@@ -1,7 +1,7 @@
 import { REQUEST_STATUS_LABELS, type ProfileChangeRequest } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { ClientDataTable } from '../DataTable';
-import { CondensedText, TruncatedText } from '../TableCells';
+import { CondensedText, BoundedText } from '../TableCells';
 import { MISSING } from '../format';
 import { commentColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
 
@@ -40,19 +40,19 @@ export function ProfileChangeRequestsTable({
       accessor: 'firstName',
       title: 'Requested First Name',
       sortable: true,
-      render: (r) => <TruncatedText text={r.firstName} />,
+      render: (r) => <BoundedText text={r.firstName} />,
     },
     {
       accessor: 'lastName',
       title: 'Requested Last Name',
       sortable: true,
-      render: (r) => <TruncatedText text={r.lastName} />,
+      render: (r) => <BoundedText text={r.lastName} />,
     },
     {
       accessor: 'email',
       title: 'Requested Email Change',
       sortable: true,
-      render: (r) => <TruncatedText text={emailChange(r)} />,
+      render: (r) => <BoundedText text={emailChange(r)} />,
     },
     ...commentColumns<ProfileChangeRequest>((r) => <CondensedText text={r.requesterComments} />, showReviewerComments),
   ];

@@ -2,11 +2,11 @@ import { Text } from '@mantine/core';
 import type { Registration, System } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
-import { ClientDataTable } from '../DataTable';
 import { statusLabel } from '../StatusBadge';
 import { DateTimeCell } from '../TableCells';
 import { MISSING, formatDateTime, orMissing } from '../format';
 import { useSystems } from '../referenceData';
+import { HistoryTable } from './HistoryTable';
 import { blockCells, blockColumns, dateSubmittedColumn, statusColumn } from './historyColumns';
 
 /** 'number ext. extension', the number alone, or '---' (001 §2.9: phone with extension). */
@@ -32,8 +32,10 @@ function WrappingText({ text }: { text: string }) {
 /** A deleted registration is not listed by the API; DENIED stands in should one arrive. */
 const shownStatus = (r: Registration) => (r.registrationStatus === 'DELETED' ? 'DENIED' : r.registrationStatus);
 
+const DATES = ['sysdat', 'dchng'];
+
 /** The cells of one registration row, as text (the filter and the sort read them). */
-function cells(r: Registration, systems: System[] | undefined) {
+function cells(r: Registration, systems: System[] | undefined): Record<string, string> {
   const { roles, sites, studies, systems: systemsText } = blockCells(r.accessControls, systems);
   return {
     sysdat: formatDateTime(r.sysdat),
@@ -63,12 +65,7 @@ export function ProxyRegistrationsTable({
   fetching: boolean;
 }) {
   const systems = useSystems();
-  const filterText = useCallback((r: Registration) => Object.values(cells(r, systems.data)).join(' '), [systems.data]);
-  const sortValue = useCallback(
-    (r: Registration, key: string) =>
-      key === 'sysdat' || key === 'dchng' ? r[key] : cells(r, systems.data)[key as keyof ReturnType<typeof cells>],
-    [systems.data],
-  );
+  const rowCells = useCallback((r: Registration) => cells(r, systems.data), [systems.data]);
   const blocks = blockColumns<Registration>(systems.data, { roles: 'Roles Requested', systems: 'Systems Requested' });
   const columns: DataTableColumn<Registration>[] = [
     dateSubmittedColumn(),
@@ -88,15 +85,13 @@ export function ProxyRegistrationsTable({
     { accessor: 'dchng', title: 'Last Modified', sortable: true, render: (r) => <DateTimeCell value={r.dchng} /> },
   ];
   return (
-    <ClientDataTable<Registration>
-      ariaLabel="Registration-by-proxy requests"
+    <HistoryTable<Registration>
+      label="Registration-by-proxy requests"
       records={records}
       fetching={fetching}
       columns={columns}
-      filterLabel="Filter registration-by-proxy requests"
-      filterText={filterText}
-      sortValue={sortValue}
-      initialSort={{ columnAccessor: 'sysdat', direction: 'desc' }}
+      cells={rowCells}
+      dateKeys={DATES}
     />
   );
 }

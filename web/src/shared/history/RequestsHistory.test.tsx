@@ -5,7 +5,13 @@
  * with extension; a failing section shown with its message while the others stay readable.
  */
 import type { AccessModRequest, ProfileChangeRequest, Registration } from '@portal/contract';
-import { MESSAGES, PROFILE_CHANGE_MESSAGES, proxyComment, REGISTRATION_MESSAGES } from '@portal/contract';
+import {
+  LOAD_ALL_SIZE,
+  MESSAGES,
+  PROFILE_CHANGE_MESSAGES,
+  proxyComment,
+  REGISTRATION_MESSAGES,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -184,7 +190,7 @@ describe('RequestsHistory', () => {
     expect(api.callsTo('GET /rest/secure/user_access_mod_request/user')).toHaveLength(0);
   });
 
-  it("a viewed user's: every row of each list, however many pages it takes", async () => {
+  it("a viewed user's: every row of each list, in one load-all call each (000 §9)", async () => {
     // More than one page of the largest fetch (1,000) in each list, each answered as the API pages it.
     const paged =
       <T,>(all: T[]): Handler =>
@@ -204,7 +210,7 @@ describe('RequestsHistory', () => {
         });
       };
     const many = <T,>(n: number, make: (id: number) => T) => Array.from({ length: n }, (_, i) => make(i + 1));
-    renderHistory(
+    const api = renderHistory(
       { self: false, userId: 7 },
       {
         'GET /rest/secure/user_access_mod_request/user/7': paged(many(2_500, (id) => access(id, {}))),
@@ -217,6 +223,15 @@ describe('RequestsHistory', () => {
     await waitFor(() => expect(totals()).toEqual(['2500 records shown', '1250 records shown', '1100 records shown']), {
       timeout: 10_000,
     });
+    for (const list of [
+      'GET /rest/secure/user_access_mod_request/user/7',
+      'GET /rest/secure/ldap_user_profile_mod_request/user/7',
+      'GET /rest/secure/user_management/user_registration/proxy/7',
+    ]) {
+      const calls = api.callsTo(list);
+      expect(calls, list).toHaveLength(1);
+      expect(new URLSearchParams(calls[0]!.search).get('size'), list).toBe(String(LOAD_ALL_SIZE));
+    }
   });
 
   it("a proxy-filed request's comment shows without its marker, under who filed it by proxy", async () => {

@@ -1,7 +1,7 @@
 /**
  * The Requests History's calls (001 §2.9; 001 §7): access-modification requests, profile-change requests and
  * registrations filed by proxy, for the signed-in user ('self') or for a user an administrator views. Each
- * list is read whole (the tables sort and filter in the browser), page by page (lib/everyPage.ts).
+ * list is read whole (the tables sort and filter in the browser) by its load-all call (lib/everyPage.ts).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {

@@ -13,7 +13,8 @@ import classes from './theme.module.css';
 /**
  * The app's Mantine theme: the primary shade whose colours pass WCAG 2.2 AA contrast (the rest of the
  * palette is in `palette.ts`, passed to MantineProvider as its CSS variables resolver), one heading size per
- * level, a focus ring on text inputs, an accessible name on every close button, and the form conventions.
+ * level, a focus ring on text inputs, an accessible name on every close button, badges that wrap, switches
+ * with an outline, and the form conventions.
  */
 
 export const theme = createTheme({
@@ -62,6 +63,12 @@ export const theme = createTheme({
     Notification: { classNames: { description: classes.notificationDescription } } satisfies {
       classNames: NotificationProps['classNames'];
     },
+    // Plain objects for the same reason: badges, buttons and pills wrap instead of cutting words, switches keep
+    // their outline (theme.module.css).
+    Badge: { classNames: { root: classes.badgeRoot, label: classes.badgeLabel } },
+    Button: { classNames: { root: classes.buttonRoot, inner: classes.buttonInner, label: classes.buttonLabel } },
+    Pill: { classNames: { root: classes.pillRoot, label: classes.pillLabel } },
+    Switch: { classNames: { track: classes.switchTrack, thumb: classes.switchThumb } },
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } } satisfies {
       defaultProps: Partial<ModalProps>;
     },

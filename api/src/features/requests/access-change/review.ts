@@ -16,13 +16,13 @@ import type {
   ReviewAccessChangeBody,
   ReviewProcessing,
 } from '@portal/contract';
-import { MESSAGES, isResolved } from '@portal/contract';
+import { MESSAGES } from '@portal/contract';
 import { type AccessModRequest as RequestRow, checkAccessWrite, writesSomething } from '@portal/db';
 import { accessChangeDefinition } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
-import { reviewRequest } from '../../../shared/review';
+import { refuseResolved, sendReview } from '../../../shared/review';
 import { accessModRequestView } from './view';
 import { temporalUiOf } from '../../../shared/views';
 
@@ -36,32 +36,29 @@ export async function reviewAccessChange(
   const r = body.userAccessModificationRequest;
   const row = await deps.prisma.accessModRequest.findUnique({ where: { id: r.id } });
   if (!row) throw notFound(MESSAGES.access.loadRequestsFailed);
-  const answer = await reviewRequest(deps, {
-    def: accessChangeDefinition,
-    requestId: r.id,
-    attemptKey: body.attemptKey,
-    statusKey: STATUS_KEY,
-    input: {
-      expectedVersion: r.versionno,
-      requestStatus: r.requestStatus,
-      reviewerComments: r.reviewerComments,
-      sysaidTicket: r.sysaidTicket,
-      actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+  return sendReview(
+    deps,
+    {
+      def: accessChangeDefinition,
+      requestId: r.id,
+      attemptKey: body.attemptKey,
+      statusKey: STATUS_KEY,
+      actor,
+      save: r,
+      // Skipped for the retry of an attempt already made: that save may be what resolved the request.
+      checks: async () => {
+        refuseResolved(row.requestStatus, STATUS_KEY);
+        return reviewPayload(deps, actor, body, row);
+      },
     },
-    // Skipped for the retry of an attempt already made: that save may be what resolved the request.
-    checks: async () => {
-      if (isResolved(row.requestStatus)) {
-        throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
-      }
-      return reviewPayload(deps, actor, body, row);
+    async () => {
+      const fresh = await deps.prisma.accessModRequest.findUniqueOrThrow({
+        where: { id: r.id },
+        include: { subject: true, requester: true },
+      });
+      return accessModRequestView(fresh, temporalUiOf(deps.cfg));
     },
-  });
-  if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
-  const fresh = await deps.prisma.accessModRequest.findUniqueOrThrow({
-    where: { id: r.id },
-    include: { subject: true, requester: true },
-  });
-  return accessModRequestView(fresh, temporalUiOf(deps.cfg));
+  );
 }
 
 /**

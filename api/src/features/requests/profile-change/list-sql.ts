@@ -5,8 +5,9 @@
  * stream (shared/stream-page.ts). Values are always bound; rows are parsed with zod.
  */
 import { z } from 'zod';
-import { REQUEST_STATUSES, RESOLVED_STATUSES, type RequestStatus } from '@portal/contract';
+import { RESOLVED_STATUSES, type RequestStatus } from '@portal/contract';
 import { Prisma } from '@portal/db';
+import { REQUEST_LIST_SORT, RequestRowSchema, requestListSql } from '../../../shared/request-list-sql';
 import type { LoadAllSql } from '../../../shared/stream-page';
 import type { ProfileChangeRow } from './view';
 
@@ -18,7 +19,7 @@ export type ProfileChangeSelection =
   | { kind: 'status'; status: RequestStatus };
 
 /** The order of every list, as the answer's `sort` names it. */
-export const PROFILE_CHANGE_LIST_SORT = 'sysdat,desc';
+export const PROFILE_CHANGE_LIST_SORT = REQUEST_LIST_SORT;
 
 const status = (s: RequestStatus) => Prisma.sql`${s}::"RequestStatus"`;
 
@@ -40,25 +41,19 @@ const COLUMNS = Prisma.raw(`p."id", p."workflowId", p."requestStatus", p."portal
   p."lastName", p."email", p."originalFirstName", p."originalLastName", p."originalEmail",
   p."requesterComments", p."reviewerComments", p."sysaidTicket", p."versionno", p."inactive", p."sysdat",
   p."dchng", p."lastModifiedBy", u."username"`);
+const USER = Prisma.sql`JOIN "PortalUser" u ON u."id" = p."portalUserId"`;
 
 /**
  * The statements of one list: every row in order (for the load-all stream), and the count; with `page`, the
  * rows of that page only.
  */
-export function profileChangeListSql(sel: ProfileChangeSelection, page?: { page: number; size: number }): LoadAllSql {
-  const where = whereOf(sel);
-  const window = page ? Prisma.sql`LIMIT ${page.size} OFFSET ${(page.page - 1) * page.size}` : Prisma.empty;
-  return {
-    rows: Prisma.sql`SELECT ${COLUMNS} FROM "ProfileChangeRequest" p JOIN "PortalUser" u ON u."id" = p."portalUserId"
-      WHERE ${where} ORDER BY p."sysdat" DESC, p."id" DESC ${window}`,
-    count: Prisma.sql`SELECT count(*)::int AS total FROM "ProfileChangeRequest" p WHERE ${where}`,
-  };
-}
+export const profileChangeListSql = (sel: ProfileChangeSelection, page?: { page: number; size: number }): LoadAllSql =>
+  requestListSql(
+    { table: 'ProfileChangeRequest', alias: 'p', columns: COLUMNS, joins: USER, where: whereOf(sel) },
+    page,
+  );
 
-const RowSchema = z.object({
-  id: z.number().int(),
-  workflowId: z.string(),
-  requestStatus: z.enum(REQUEST_STATUSES),
+const RowSchema = RequestRowSchema.extend({
   portalUserId: z.number().int(),
   firstName: z.string(),
   lastName: z.string(),
@@ -66,14 +61,6 @@ const RowSchema = z.object({
   originalFirstName: z.string(),
   originalLastName: z.string(),
   originalEmail: z.string(),
-  requesterComments: z.string(),
-  reviewerComments: z.string(),
-  sysaidTicket: z.string(),
-  versionno: z.number().int(),
-  inactive: z.boolean(),
-  sysdat: z.date(),
-  dchng: z.date(),
-  lastModifiedBy: z.string(),
   username: z.string(),
 });
 

@@ -10,15 +10,13 @@ import {
   type ProfileChangeRequest,
   type ReviewProcessing,
   type UpdateProfileChangeBodySchema,
-  MESSAGES,
-  isResolved,
 } from '@portal/contract';
 import { profileChangeDefinition } from '@portal/workflows';
 import type { z } from 'zod';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound, unprocessable } from '../../../http/errors';
-import { reviewRequest } from '../../../shared/review';
+import { refuseResolved, sendReview } from '../../../shared/review';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
 import { temporalUiOf } from '../../../shared/views';
@@ -35,31 +33,28 @@ export async function reviewProfileChange(
   if (body.id !== id) throw unprocessable({ id: ['invalid'] });
   const row = await deps.prisma.profileChangeRequest.findUnique({ where: { id }, include: WITH_USER });
   if (!row) throw notFound(PROFILE_CHANGE_MESSAGES.loadFailed);
-  const answer = await reviewRequest(deps, {
-    def: profileChangeDefinition,
-    requestId: id,
-    attemptKey: body.attemptKey,
-    statusKey: STATUS_KEY,
-    input: {
-      expectedVersion: body.versionno,
-      requestStatus: body.requestStatus,
-      reviewerComments: body.reviewerComments,
-      sysaidTicket: body.sysaidTicket,
-      actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+  return sendReview(
+    deps,
+    {
+      def: profileChangeDefinition,
+      requestId: id,
+      attemptKey: body.attemptKey,
+      statusKey: STATUS_KEY,
+      actor,
+      save: body,
+      // Skipped for the retry of an attempt already made: that save may be what resolved the request.
+      checks: async () => {
+        refuseResolved(row.requestStatus, STATUS_KEY);
+        // Checked before the update (the worker checks again before the directory write and inside the commit).
+        if (body.requestStatus === 'APPROVED') {
+          const problems = await emailProblems(deps.prisma, deps.directory, row.user, row.email);
+          if (Object.keys(problems).length) throw unprocessable(problems);
+        }
+      },
     },
-    // Skipped for the retry of an attempt already made: that save may be what resolved the request.
-    checks: async () => {
-      if (isResolved(row.requestStatus)) {
-        throw unprocessable({ [STATUS_KEY]: [`The request is ${row.requestStatus} and can no longer be changed.`] });
-      }
-      // Checked before the update (the worker checks again before the directory write and inside the commit).
-      if (body.requestStatus === 'APPROVED') {
-        const problems = await emailProblems(deps.prisma, deps.directory, row.user, row.email);
-        if (Object.keys(problems).length) throw unprocessable(problems);
-      }
+    async () => {
+      const fresh = await deps.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id }, include: WITH_USER });
+      return profileChangeView(fresh, temporalUiOf(deps.cfg));
     },
-  });
-  if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
-  const fresh = await deps.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id }, include: WITH_USER });
-  return profileChangeView(fresh, temporalUiOf(deps.cfg));
+  );
 }

@@ -15,14 +15,14 @@ import type {
   RegistrationUpdateBody,
   ReviewProcessing,
 } from '@portal/contract';
-import { APPROVAL_WARNING_KEY, MESSAGES, REGISTRATION_MESSAGES, approvalProblems } from '@portal/contract';
+import { APPROVAL_WARNING_KEY, REGISTRATION_MESSAGES, approvalProblems } from '@portal/contract';
 import type { Registration as RegistrationRow } from '@portal/db';
 import { findMatchByUuid, findRegisteredEntry, usernameExists } from '@portal/directory';
 import { registrationDefinition, workflowIdOf } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound, unavailable, unprocessable } from '../../../http/errors';
-import { reviewRequest } from '../../../shared/review';
+import { sendReview } from '../../../shared/review';
 import { registrationView } from './view';
 
 const STATUS_KEY = 'registrationStatus';
@@ -73,22 +73,19 @@ async function send(
   attemptKey: string | undefined,
   checks: (row: RegistrationRow) => Promise<RegistrationReviewPayload | undefined> = async () => undefined,
 ): Promise<Registration | ReviewProcessing> {
-  const answer = await reviewRequest(deps, {
-    def: registrationDefinition,
-    requestId: id,
-    attemptKey,
-    statusKey: STATUS_KEY,
-    input: {
-      expectedVersion: save.versionno,
-      requestStatus: save.status,
-      reviewerComments: save.reviewerComments,
-      sysaidTicket: save.sysaidTicket,
-      actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+  return sendReview(
+    deps,
+    {
+      def: registrationDefinition,
+      requestId: id,
+      attemptKey,
+      statusKey: STATUS_KEY,
+      actor,
+      save: { ...save, requestStatus: save.status },
+      checks: async () => checks(await pending(deps, id)),
     },
-    checks: async () => checks(await pending(deps, id)),
-  });
-  if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
-  return registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps);
+    async () => registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps),
+  );
 }
 
 /** PUT /rest/secure/user_registration/{id}: comments, ticket number and the chosen portal roles. */

@@ -37,6 +37,7 @@ import {
   type AccessFormValues,
 } from './accessForm';
 import { useCreateAccessChangeRequest } from '../api/createAccessChangeRequest';
+import { FIELDS_NEED_ATTENTION, focusFirstInvalid } from '../../../shared/invalidFields';
 
 export interface RequestAccessFormProps {
   profile: Profile;
@@ -119,7 +120,10 @@ export function RequestAccessForm(props: RequestAccessFormProps) {
   // so the rule lives in one place (contract sameAccess).
   const onSubmit = form.onSubmit(
     (values) => file(isUpdate ? 'CHANGE' : 'NEW', values),
-    () => setMessage({ kind: 'error', text: 'Some fields need your attention. Correct them and submit again.' }),
+    (_errors, _values, event) => {
+      setMessage({ kind: 'error', text: FIELDS_NEED_ATTENTION });
+      focusFirstInvalid(event);
+    },
   );
 
   const confirmRemoval = () =>

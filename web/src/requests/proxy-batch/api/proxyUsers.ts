@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { LOAD_ALL_SIZE, type Page, type UserListRow } from '@portal/contract';
-import { apiGet } from '../../../lib/apiClient';
+import type { UserListRow } from '@portal/contract';
+import { readEveryPage } from '../../../lib/everyPage';
 
 /**
  * The users of the picked AO, LAO or 'unaffiliated users' (001 §2.7 step 2), read through GET
@@ -18,8 +18,7 @@ export async function loadUsersAt(choice: SiteChoice, signal?: AbortSignal): Pro
       : choice.kind === 'lao'
         ? { laoCode: choice.code }
         : { unaffiliated: 'true' };
-  const query = { ...filter, page: '1', size: String(LOAD_ALL_SIZE), sort: 'person.lastName,asc' };
-  return (await apiGet<Page<UserListRow>>(URL, query, signal)).content;
+  return readEveryPage<UserListRow>(URL, { ...filter, sort: 'person.lastName,asc' }, signal);
 }
 
 export const choiceKey = (c: SiteChoice | null): string =>

@@ -107,7 +107,8 @@ export function BatchProgress({ batch, onAnother }: { batch: ProxyBatchDetail; o
             {byUser(batch.results).map((row) => {
               const u = row[0]!;
               return (
-                <Text component="li" size="sm" key={u.portalUserId}>
+                // An e-mail address has no spaces: it wraps anywhere rather than widen a phone's page.
+                <Text component="li" size="sm" key={u.portalUserId} style={{ overflowWrap: 'anywhere' }}>
                   {u.firstName} {u.lastName} ({u.email})
                   {row.map((r) => {
                     const t = resultText(r);

@@ -27,6 +27,7 @@ import {
   validateBlocks,
 } from '../../../shared/roleBlockForm';
 import { useStartProxyBatch } from '../api/proxyBatches';
+import { FIELDS_NEED_ATTENTION, focusFirstInvalid } from '../../../shared/invalidFields';
 
 interface FormValues {
   accessControls: RoleBlockValue[];
@@ -106,7 +107,10 @@ export function ProxyRequestForm({
         accessControls: values.accessControls.map(toAccessControl),
         requesterComments: values.requesterComments.trim(),
       }),
-    () => setMessage({ kind: 'error', text: 'Some fields need your attention. Correct them and submit again.' }),
+    (_errors, _values, event) => {
+      setMessage({ kind: 'error', text: FIELDS_NEED_ATTENTION });
+      focusFirstInvalid(event);
+    },
   );
 
   return (

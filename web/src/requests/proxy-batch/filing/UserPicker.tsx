@@ -126,7 +126,8 @@ export function UserPicker({
         ) : (
           <Stack component="ol" gap={4} pl="lg" m={0} aria-label="Selected users">
             {selected.map((u) => (
-              <Text component="li" size="sm" key={u.id}>
+              // An e-mail address has no spaces: it wraps anywhere rather than widen a 320 px page.
+              <Text component="li" size="sm" key={u.id} style={{ overflowWrap: 'anywhere' }}>
                 {fullName(u)} ({u.email}){' '}
                 <Button
                   variant="subtle"
