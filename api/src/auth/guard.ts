@@ -26,6 +26,10 @@ export interface AuthContext {
   passwordChangeRequired: boolean;
   /** Issue 37: the sign-in's second step is still to be taken; nothing else may be called. */
   secondFactorPending: boolean;
+  /** Issue 37: when the person last proved who they are in this session (the ID token's `auth_time`). */
+  authenticatedAt: Date;
+  /** Issue 37: how, as RFC 8176 `amr` values: ['pwd'], or ['pwd', 'otp'] after the second step. */
+  amr: string[];
 }
 
 /** What a session waiting for its second step may call (issue 37): the step itself and sign-out. */
@@ -93,6 +97,8 @@ export function authenticate(deps: Deps) {
           : grantedPermissions(u.portalRoles.filter((r) => !r.role.inactive).flatMap((r) => r.role.permissions)),
       passwordChangeRequired: restricted,
       secondFactorPending: pending,
+      authenticatedAt: session.authenticatedAt,
+      amr: session.amr,
     };
   };
 }

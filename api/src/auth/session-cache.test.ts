@@ -5,6 +5,8 @@ const session = (userId: number): LiveSession => ({
   xsrfToken: 'x',
   passwordChangeRequired: false,
   secondFactorDueBy: null,
+  authenticatedAt: new Date(0),
+  amr: ['pwd'],
   user: {
     id: userId,
     username: `u${userId}`,

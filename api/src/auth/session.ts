@@ -46,6 +46,8 @@ const LiveSessionRowSchema = z.object({
   expiresAt: z.date(),
   passwordChangeRequired: z.boolean(),
   secondFactorDueBy: z.date().nullable(),
+  authenticatedAt: z.date(),
+  amr: z.array(z.string()).nullable(),
   id: z.number().int(),
   username: z.string(),
   firstName: z.string(),
@@ -102,7 +104,7 @@ export async function touchSession(
 
 /** The look-up statement of session `id` (a digest). */
 const liveSessionSql = (id: string): Prisma.Sql => Prisma.sql`
-    SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired", s."secondFactorDueBy",
+    SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired", s."secondFactorDueBy", s."authenticatedAt", s."amr",
       u."id", u."username", u."firstName", u."lastName", u."email", u."inactive",
       COALESCE((SELECT array_agg(p::text) FROM "PortalUserRole" ur
           JOIN "PortalRole" r ON r."id" = ur."portalRoleId" CROSS JOIN LATERAL unnest(r."permissions") p
@@ -114,6 +116,8 @@ const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession =
   xsrfToken: row.xsrfToken,
   passwordChangeRequired: row.passwordChangeRequired,
   secondFactorDueBy: row.secondFactorDueBy,
+  authenticatedAt: row.authenticatedAt,
+  amr: row.amr ?? ['pwd'],
   user: {
     id: row.id,
     username: row.username,
@@ -125,9 +129,15 @@ const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession =
   },
 });
 
-/** The sign-in's second step was taken (issue 37): session `token` is no longer limited to it. */
+/**
+ * The sign-in's second step was taken (issue 37): session `token` is no longer limited to it, and it records
+ * the one-time code beside the password (RFC 8176 `otp`; a recovery code is one too).
+ */
 export async function afterSecondStep(prisma: PrismaClient, token: string): Promise<void> {
-  await prisma.session.updateMany({ where: { id: digest(token) }, data: { secondFactorDueBy: null } });
+  await prisma.session.updateMany({
+    where: { id: digest(token) },
+    data: { secondFactorDueBy: null, amr: ['pwd', 'otp'] },
+  });
   forgetSessions(prisma, { session: digest(token) });
 }
 

@@ -32,6 +32,7 @@ import {
 import { killWorkerProcess, startWorkerProcess } from '../worker-process';
 import {
   accessAudit,
+  busyStatements,
   campaignRow,
   fileCampaign,
   grant,
@@ -124,7 +125,8 @@ describe('a worker killed (kill -9)', () => {
         );
         throw new Error(
           `${String(err)}: ${await stored()} items stored; pending: ${pending.join(', ') || 'nothing'}; ` +
-            `worker ${child?.exitCode === null ? 'running' : `exited ${child?.exitCode}`}`,
+            `worker ${child?.exitCode === null ? 'running' : `exited ${child?.exitCode}`}; ` +
+            `database: ${await busyStatements(prisma)}`,
         );
       });
       expect(await stored()).toBeLessThan(300);

@@ -220,6 +220,20 @@ export async function someoneWaits(prisma: PrismaClient, locktype: 'transactioni
   return row.n > 0;
 }
 
+/**
+ * What the database's other sessions are doing, for a failure message: each active or waiting statement's
+ * state, wait event, seconds running and first words (a snapshot that never stores its first batch is told
+ * apart: waiting on a lock, running a long scan, or not running at all).
+ */
+export async function busyStatements(prisma: PrismaClient): Promise<string> {
+  const rows = await prisma.$queryRaw<Array<{ state: string; wait: string | null; secs: number; query: string }>>`
+    SELECT state, wait_event_type || ':' || wait_event AS wait,
+           extract(epoch FROM now() - query_start)::int AS secs, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 90) AS query
+      FROM pg_stat_activity
+     WHERE pid <> pg_backend_pid() AND datname = current_database() AND state <> 'idle'`;
+  return rows.map((r) => `[${r.state} ${r.wait ?? '-'} ${r.secs}s] ${r.query}`).join(' | ') || 'no statement running';
+}
+
 export { holdUserLock, userLockWaits } from '../../support/filing-locks';
 
 /** `n` people, each with one active record of every role of `roles` (one statement per table). */

@@ -54,7 +54,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     },
   );
 
-  // The sign-in's second step (issue 37): only a session waiting for it may call it.
+  // The sign-in's second step (issue 37), and the step-up of a session opened by the password alone (a study
+  // system asking for the multi-factor level): the same codes, the same failure count and lockout.
   app.post(
     '/rest/secure/token/second_factor',
     {
@@ -67,7 +68,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     },
     async (req, reply) => {
       const auth = requireAuth(req);
-      if (!auth.secondFactorPending) throw forbidden();
+      if (!auth.secondFactorPending && (await secondFactorMethods(deps.prisma, auth.userId)).length === 0) {
+        throw forbidden();
+      }
       const result = await takeSecondStep(deps, auth, req.body);
       if (!result.ok) {
         if (result.body.accountLocked) clearSessionCookie(deps, req, reply);
