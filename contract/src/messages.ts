@@ -13,6 +13,8 @@ export const MESSAGES = {
     unspecifiedFailure: 'An error has occurred. Please contact User Support.',
     lockoutWarning: (n: number) => `Your account will be locked after ${n} more unsuccessful attempts.`,
     pleaseSignIn: 'Please sign in',
+    /** Issue 37: a study system asks for a fresh sign-in (`prompt=login`, `max_age`). */
+    signInAgain: 'The application asks you to sign in again',
     inactivity: 'You have been signed out due to inactivity',
     notAuthorized: 'You are not authorized to view this page',
     /** 001 §8: the profile's load refused with 401 or 403, with its period (a denied secure page keeps 000's). */

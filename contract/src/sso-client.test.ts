@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { zodToFieldErrors } from './errors';
 import { ssoClientBodySchema, ssoUriProblem } from './sso-client';
+import { ACR } from './sso';
 
 const dev = { allowLoopbackHttp: true };
 const prod = { allowLoopbackHttp: false };
@@ -78,6 +79,14 @@ describe('single sign-on client body', () => {
       postLogoutRedirectUris: [],
       backchannelLogoutUri: null,
       initiateLoginUri: null,
+      defaultAcr: null,
     });
+  });
+
+  it('takes a published sign-in level as the default acr, nothing else (issue 37)', () => {
+    const base = { clientId: 'edc', redirectUris: ['https://edc.example.org/cb'] };
+    expect(ssoClientBodySchema(dev).parse({ ...base, defaultAcr: ACR.multiFactor }).defaultAcr).toBe(ACR.multiFactor);
+    expect(ssoClientBodySchema(dev).parse({ ...base, defaultAcr: null }).defaultAcr).toBeNull();
+    expect(Object.keys(errorsOf({ ...base, defaultAcr: 'urn:other:acr' }))).toEqual(['defaultAcr']);
   });
 });

@@ -1,12 +1,14 @@
 import { z } from 'zod';
+import { ACR_LEVELS } from './sso';
 import { storableText } from './text';
 
 /**
  * The single sign-on client of a system (issue 22; Configure → Systems, 001 §2.12): the study system as an
  * OpenID Connect relying party of the portal. Its client id, redirect URIs, post-logout redirect URIs, an
  * optional back-channel logout URI and initiate-login URI, and whether it is public (no secret, PKCE) or
- * confidential (a secret shown once, stored hashed). Field errors are the spec's generic keys (001 §5 '{field
- * label} {reason}'): `required`, `size`, `invalid`, `protocolRequired`, `unique`.
+ * confidential (a secret shown once, stored hashed), and (issue 37) the sign-in level it asks for by default.
+ * Field errors are the spec's generic keys (001 §5 '{field label} {reason}'): `required`, `size`, `invalid`,
+ * `protocolRequired`, `unique`.
  */
 
 /** Limits of the client's fields (the database columns: client id 128, each URI 2048). */
@@ -103,6 +105,11 @@ export function ssoClientBodySchema(rules: SsoUriRules) {
     backchannelLogoutUri: optionalUri(rules).default(null),
     /** Third-party initiated login: where 'My applications' sends a person to start signing in. */
     initiateLoginUri: optionalUri(rules).default(null),
+    /**
+     * Issue 37: the sign-in level the system asks for when its request names none (`default_acr_values`);
+     * null: none (the password is enough). The multi-factor level steps a password-only session up.
+     */
+    defaultAcr: z.enum(ACR_LEVELS).nullable().default(null),
   });
 }
 
@@ -119,6 +126,8 @@ export const SsoClientSchema = z.object({
   postLogoutRedirectUris: z.array(z.string()),
   backchannelLogoutUri: z.string().nullable(),
   initiateLoginUri: z.string().nullable(),
+  /** The sign-in level asked for by default (issue 37), or null. */
+  defaultAcr: z.enum(ACR_LEVELS).nullable(),
   /** Whether a secret is on record (a confidential client); the secret itself is never answered again. */
   hasSecret: z.boolean(),
   createdAt: z.string(),

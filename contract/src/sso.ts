@@ -8,10 +8,28 @@
 import { z } from 'zod';
 
 /**
- * The four 000 §8 single sign-on failures, and 'error': the portal itself failed (000 §8 'unspecified or
- * unknown'), which is not the person's identity.
+ * The sign-in levels the provider publishes (`acr_values_supported`, issue 37 "Study systems can ask for it"),
+ * lowest first: the password alone, then the password and a second factor. A higher level meets a demand for a
+ * lower one. A system asks for one in `acr_values`, as an essential `acr` claim, or by its client's default
+ * (Configure → Systems); docs/decisions.md "Sign-in levels".
  */
-export const SSO_REFUSAL_CASES = ['identity', 'notAuthorized', 'invalidLink', 'undetermined', 'error'] as const;
+export const ACR = { password: 'urn:portal:acr:pwd', multiFactor: 'urn:portal:acr:mfa' } as const;
+export const ACR_LEVELS = [ACR.password, ACR.multiFactor] as const;
+export type AcrLevel = (typeof ACR_LEVELS)[number];
+
+/**
+ * The four 000 §8 single sign-on failures, 'error': the portal itself failed (000 §8 'unspecified or
+ * unknown'), which is not the person's identity, and 'noSecondFactor' (issue 37): the system asks for the
+ * multi-factor level and the person has no second factor enrolled yet.
+ */
+export const SSO_REFUSAL_CASES = [
+  'identity',
+  'notAuthorized',
+  'invalidLink',
+  'undetermined',
+  'error',
+  'noSecondFactor',
+] as const;
 export type SsoRefusalCase = (typeof SSO_REFUSAL_CASES)[number];
 
 /** 000 §8 texts, with the provider's name from configuration (default 'Frontier Science'). */
@@ -27,6 +45,8 @@ export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Sc
       return `Unable to determine the ${providerName} portal application to which the clicked link refers.`;
     case 'error':
       return 'An error has occurred. Please contact User Support.';
+    case 'noSecondFactor':
+      return `The requested ${providerName} portal application asks for a second sign-in step, and you have none set up yet. You can add one under Security in your profile, then open the application again.`;
   }
 }
 
@@ -40,9 +60,16 @@ export type SsoPublicConfig = z.infer<typeof SsoPublicConfigSchema>;
 /** POST target of the portal's sign-in step of interaction `uid` (session cookie + XSRF header). */
 export const SSO_LOGIN_PATH = (uid: string): string => `/oidc/interaction/${encodeURIComponent(uid)}/login`;
 
-/** The answer of `SSO_LOGIN_PATH`: go on to the provider, or show a refusal. */
+/**
+ * The answer of `SSO_LOGIN_PATH`: go on to the provider, or show a refusal; or (issue 37) first take the
+ * second step (`STEP_UP`: the system asks for the multi-factor level and the session has the password alone),
+ * or sign in again (`SIGN_IN_AGAIN`: `prompt=login`, or `max_age` older than the session's sign-in); either
+ * comes back to the same step page afterwards.
+ */
 export const SsoLoginAnswerSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('CONTINUE'), redirectTo: z.string() }),
+  z.object({ outcome: z.literal('STEP_UP') }),
+  z.object({ outcome: z.literal('SIGN_IN_AGAIN') }),
   z.object({
     outcome: z.literal('REFUSED'),
     case: z.enum(SSO_REFUSAL_CASES),

@@ -5,7 +5,7 @@
  * a client id used by one system only; the fixed system refused; one audit row per change, never the secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SSO_CLIENT_MESSAGES } from '@portal/contract';
+import { ACR, SSO_CLIENT_MESSAGES } from '@portal/contract';
 import { verifyClientSecret } from '@portal/db';
 import { auditRowsOf, signIn, startApi, unique, useConfigApi, type TestApi } from './config-support';
 
@@ -224,6 +224,26 @@ describe('single sign-on client: lifecycle', () => {
     for (const secret of [first.clientSecret, second, back.json().clientSecret]) expect(text).not.toContain(secret);
     expect(text).not.toContain('sha256$');
     expect(text).not.toContain('secretHash');
+  });
+
+  it('sets, audits and clears the sign-in level a system asks for by default (issue 37)', async () => {
+    const system = await newSystem('Level');
+    ids.push(system.id);
+    const id = clientId('lvl');
+    expect((await call(admin, 'PUT', clientPath(system.id), body(id))).json()).toMatchObject({ defaultAcr: null });
+    const set = await call(admin, 'PUT', clientPath(system.id), body(id, { defaultAcr: ACR.multiFactor }));
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ defaultAcr: ACR.multiFactor });
+    expect((await call(readonly, 'GET', clientPath(system.id))).json()).toMatchObject({ defaultAcr: ACR.multiFactor });
+    const bad = await call(admin, 'PUT', clientPath(system.id), body(id, { defaultAcr: 'urn:elsewhere:gold' }));
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().fieldErrors).toHaveProperty('defaultAcr');
+    expect((await call(admin, 'PUT', clientPath(system.id), body(id, { defaultAcr: null }))).statusCode).toBe(200);
+
+    const audit = await auditRowsOf(api.prisma, 'SsoClient', system.id);
+    expect(audit.map((a) => a.action)).toEqual(['CREATED', 'UPDATED', 'UPDATED']);
+    expect(audit[1]).toMatchObject({ before: { defaultAcr: null }, after: { defaultAcr: ACR.multiFactor } });
+    expect(audit[2]).toMatchObject({ before: { defaultAcr: ACR.multiFactor }, after: { defaultAcr: null } });
   });
 
   it('creates a public client without a secret, and keeps a client id to one system', async () => {

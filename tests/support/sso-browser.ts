@@ -90,20 +90,27 @@ export class Browser {
 }
 
 /**
- * The whole front channel: authorize → the portal's step page (not loaded) → the portal's sign-in step with
- * `session` (its cookie and XSRF token) → resume → the system's redirect URI.
- * @returns the step's answer and, on CONTINUE, the callback URL.
- * @throws Error when the provider does not send the browser to the step page or the step is not 200.
+ * The front channel up to the portal: authorize → the portal's step page (not loaded).
+ * @returns the interaction's uid. @throws Error when the provider does not send the browser to the step page.
  */
-export async function signInThroughPortal(
-  browser: Browser,
-  authorizationUrl: URL,
-  session: { cookie: string; xsrf: string },
-): Promise<{ answer: SsoLoginAnswer; callback: URL | null }> {
+export async function reachPortalStep(browser: Browser, authorizationUrl: URL): Promise<string> {
   const landed = await browser.follow(authorizationUrl.href, (next) => STEP_PAGE.test(next.pathname));
   const step = STEP_PAGE.exec(new URL(landed.url).pathname);
   if (!step) throw new Error(`the provider should send the browser to the portal's step page, got ${landed.url}`);
-  const answer = await browser.fetch(SSO_LOGIN_PATH(decodeURIComponent(step[1]!)), {
+  return decodeURIComponent(step[1]!);
+}
+
+/**
+ * The portal's sign-in step of interaction `uid` with `session` (its cookie and XSRF token), as the step page
+ * posts it (also again, after a step-up or a new sign-in), then on CONTINUE resume → the system's redirect URI.
+ * @returns the step's answer and, on CONTINUE, the callback URL. @throws Error when the step is not 200.
+ */
+export async function postPortalStep(
+  browser: Browser,
+  uid: string,
+  session: { cookie: string; xsrf: string },
+): Promise<{ answer: SsoLoginAnswer; callback: URL | null }> {
+  const answer = await browser.fetch(SSO_LOGIN_PATH(uid), {
     method: 'POST',
     cookies: session.cookie,
     headers: { 'x-xsrf-token': session.xsrf, 'content-type': 'application/json' },
@@ -116,14 +123,36 @@ export async function signInThroughPortal(
   return { answer: body, callback: new URL(back.url) };
 }
 
+/**
+ * The whole front channel: authorize → the portal's step page (not loaded) → the portal's sign-in step with
+ * `session` (its cookie and XSRF token) → resume → the system's redirect URI.
+ * @returns the step's answer, the interaction's uid and, on CONTINUE, the callback URL.
+ * @throws Error when the provider does not send the browser to the step page or the step is not 200.
+ */
+export async function signInThroughPortal(
+  browser: Browser,
+  authorizationUrl: URL,
+  session: { cookie: string; xsrf: string },
+): Promise<{ answer: SsoLoginAnswer; callback: URL | null; uid: string }> {
+  const uid = await reachPortalStep(browser, authorizationUrl);
+  return { ...(await postPortalStep(browser, uid, session)), uid };
+}
+
 /** Discovery for a confidential client (plain http is the test's loopback). */
 export const discover = (issuer: string, clientId: string, secret?: string) =>
   oidc.discovery(new URL(issuer), clientId, secret, secret ? oidc.ClientSecretBasic(secret) : oidc.None(), {
     execute: [oidc.allowInsecureRequests],
   });
 
-/** A code + PKCE (S256) authorization request for `scope` back to REDIRECT_URI, with its verifier and state. */
-export async function authorizationRequest(config: oidc.Configuration, scope: string) {
+/**
+ * A code + PKCE (S256) authorization request for `scope` back to REDIRECT_URI (plus `extra` parameters:
+ * acr_values, claims, max_age, prompt), with its verifier and state.
+ */
+export async function authorizationRequest(
+  config: oidc.Configuration,
+  scope: string,
+  extra: Record<string, string> = {},
+) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
@@ -132,6 +161,7 @@ export async function authorizationRequest(config: oidc.Configuration, scope: st
     state,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
+    ...extra,
   });
   return { url, verifier, state };
 }

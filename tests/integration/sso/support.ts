@@ -13,6 +13,8 @@ export {
   REDIRECT_URI,
   authorizationRequest,
   discover,
+  postPortalStep,
+  reachPortalStep,
   registerSystem,
   signInThroughPortal,
 } from '../../support/sso-browser';

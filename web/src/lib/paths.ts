@@ -40,6 +40,14 @@ export const paths = {
       return qs ? `/change-password?${qs}` : '/change-password';
     },
   },
+  /**
+   * The sign-in's second step (issue 37), also the step-up a study system's multi-factor demand asks for: the
+   * page goes on to `next` (a path inside the app) once the code is taken.
+   */
+  secondStep: {
+    path: '/second-step',
+    href: (next: string) => `/second-step?${new URLSearchParams({ next }).toString()}`,
+  },
   setInitialPassword: { path: '/set-initial-password/:hash?' },
   resetPassword: { path: '/reset-password/:hash?' },
   app: {

@@ -1,9 +1,10 @@
 /**
  * The single sign-on step /app/sso/:uid (issue 22) on mocked HTTP: without a session it goes to sign-in with
  * the way back here, without posting; with one it posts once and goes on to the provider (CONTINUE), to the
- * refusal page (REFUSED), to sign-in on a 401, or shows the failure with a retry.
+ * refusal page (REFUSED), to sign-in on a 401, or shows the failure with a retry; (issue 37) to the second step
+ * (STEP_UP) and to sign-in saying why (SIGN_IN_AGAIN), each returning here.
  */
-import { SSO_LOGIN_PATH, type SsoLoginAnswer } from '@portal/contract';
+import { MESSAGES, SSO_LOGIN_PATH, type SsoLoginAnswer } from '@portal/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setXsrfToken } from '../lib/apiClient';
@@ -28,6 +29,7 @@ function renderStep(login?: Handler) {
     element: <SsoStepPage />,
     otherRoutes: [
       { path: '/', element: <p>Sign-in page</p> },
+      { path: paths.secondStep.path, element: <p>Second step page</p> },
       { path: paths.app.sso.refused.path, element: <SsoRefusedPage /> },
     ],
   });
@@ -76,6 +78,28 @@ describe('the single sign-on step', () => {
     expect(at()).toBe(
       '/app/sso/refused?case=notAuthorized&systemId=4&systemName=Electronic%20Data%20Capture&openRequestId=12',
     );
+    expect(leavePortal).not.toHaveBeenCalled();
+  });
+
+  it('goes to the second step when the system asks for multi-factor, returning here (issue 37)', async () => {
+    setXsrfToken('xsrf-1');
+    const { at, api } = renderStep(() => reply(200, { outcome: 'STEP_UP' } satisfies SsoLoginAnswer));
+    expect(await screen.findByText('Second step page')).toBeInTheDocument();
+    expect(at()).toBe(`/second-step?next=${encodeURIComponent(`/app/sso/${UID}`)}`);
+    expect(new URLSearchParams(at().split('?')[1]).get('next')).toBe(paths.app.sso.step.href(UID));
+    expect(api.callsTo(LOGIN)).toHaveLength(1);
+    expect(leavePortal).not.toHaveBeenCalled();
+    // The session stays: the step-up is taken with it.
+    expect(localStorage.getItem('xsrfToken')).toBe('xsrf-1');
+  });
+
+  it('goes to sign-in, saying why and returning here, when the system asks for a new sign-in (issue 37)', async () => {
+    setXsrfToken('xsrf-1');
+    const { at } = renderStep(() => reply(200, { outcome: 'SIGN_IN_AGAIN' } satisfies SsoLoginAnswer));
+    expect(await screen.findByText('Sign-in page')).toBeInTheDocument();
+    const search = new URLSearchParams(at().split('?')[1]);
+    expect(search.get('redirectPath')).toBe(`/app/sso/${UID}`);
+    expect(search.get('message')).toBe(MESSAGES.signIn.signInAgain);
     expect(leavePortal).not.toHaveBeenCalled();
   });
 

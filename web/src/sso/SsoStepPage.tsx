@@ -36,7 +36,8 @@ function withoutSession(uid: string): string | null {
  * interaction sends the browser here, where the SameSite=Strict session cookie is sent again. Without the
  * secure shell: it shows 'Signing you in…' while it posts to the provider's login step once; CONTINUE goes on
  * to the provider, REFUSED to the refusal page; without a portal session (no token, or a 401) to the sign-in
- * page, which returns here; a forced password change first; any other failure says so, with a retry.
+ * page, which returns here; a forced password change first; any other failure says so, with a retry. Issue 37:
+ * STEP_UP goes to the second step and SIGN_IN_AGAIN to the sign-in page (saying why), each returning here.
  */
 export function SsoStepPage() {
   usePageTitle(SSO_STEP_TEXTS.title);
@@ -45,8 +46,15 @@ export function SsoStepPage() {
   const queryClient = useQueryClient();
   const redirect = withoutSession(uid);
 
+  const here = paths.app.sso.step.href(uid);
   const onAnswer = (answer: SsoLoginAnswer) => {
     if (answer.outcome === 'CONTINUE') return leavePortal(answer.redirectTo);
+    // Issue 37: the system asks for more than this session has; both pages come back here afterwards.
+    if (answer.outcome === 'STEP_UP') return void navigate(paths.secondStep.href(here), { replace: true });
+    if (answer.outcome === 'SIGN_IN_AGAIN') {
+      // The live session stays until the new sign-in replaces it (the API ends the one the browser sent).
+      return void navigate(signInReturningTo(here, MESSAGES.signIn.signInAgain), { replace: true });
+    }
     const { case: kase, system, openRequestId, message } = answer;
     // The server's text (with its configured provider name) goes along as router state, never in the URL.
     void navigate(paths.app.sso.refused.href({ case: kase, system, openRequestId }), {

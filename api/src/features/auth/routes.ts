@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  CONSTANTS,
   PermissionListSchema,
   SecondFactorStepBodySchema,
   TokenCreateBodySchema,
@@ -42,6 +43,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       const methods = await secondFactorMethods(deps.prisma, result.portalUserId);
       const dueBy = methods.length ? new Date(Date.now() + SECOND_STEP_WINDOW_MS) : null;
       const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force, dueBy);
+      // Issue 37: signing in again with a live session (a study system's prompt=login or max_age) replaces it,
+      // so the browser's older sign-in does not live on beside the new one.
+      const previous = req.cookies[CONSTANTS.sessionCookie];
+      if (previous) await invalidateSession(deps.prisma, previous);
       setSessionCookie(deps, req, reply, token);
       const answer: TokenCreateResponse = {
         tokenTimeoutInSeconds: timeout,

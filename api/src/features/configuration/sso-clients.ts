@@ -8,7 +8,7 @@
  * a client or changing its id ends the grants and tokens issued under the old id.
  */
 import type { SsoClient, SsoClientBody, SsoClientSaved } from '@portal/contract';
-import { CONFIG_MESSAGES, SSO_CLIENT_MESSAGES } from '@portal/contract';
+import { ACR_LEVELS, CONFIG_MESSAGES, SSO_CLIENT_MESSAGES } from '@portal/contract';
 import type { Prisma, PrismaClient } from '@portal/db';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
@@ -27,6 +27,7 @@ export const ssoClientView = (r: SsoClientRow): SsoClient => ({
   postLogoutRedirectUris: r.postLogoutRedirectUris,
   backchannelLogoutUri: r.backchannelLogoutUri,
   initiateLoginUri: r.initiateLoginUri,
+  defaultAcr: ACR_LEVELS.find((l) => l === r.defaultAcr) ?? null,
   hasSecret: r.secretHash !== null,
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),

@@ -2,8 +2,9 @@
  * The provider's clients are the study systems' `SsoClient` rows (issue 22 "The systems are the clients"):
  * authorization code only (with refresh tokens), `client_secret_basic` for confidential clients and `none`
  * (PKCE S256 required by the provider) for public ones, ID tokens signed RS256 (never HS: the secret is only
- * stored hashed). A client of an inactive system, or of none, does not exist for the provider. The
- * initiate-login URI is the portal's launch link ('My applications'), not the provider's business.
+ * stored hashed), and the sign-in level it asks for by default (issue 37). A client of an inactive system, or
+ * of none, does not exist for the provider. The initiate-login URI is the portal's launch link ('My
+ * applications'), not the provider's business.
  */
 import type { AdapterPayload } from 'oidc-provider';
 import { findUnrecognizedCharacter } from '@portal/contract';
@@ -32,6 +33,8 @@ export async function clientMetadata(prisma: PrismaClient, clientId: string): Pr
     redirect_uris: row.redirectUris,
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     id_token_signed_response_alg: 'RS256',
+    // Issue 37: the level the system asks for when its request names none (the provider applies it).
+    ...(row.defaultAcr ? { default_acr_values: [row.defaultAcr] } : {}),
     // The portal's own metadata: which system this client is.
     system_access_id: row.systemAccessId,
   } as AdapterPayload;

@@ -5,13 +5,19 @@
  * from another site's redirect. The portal session decides who this is (lockout, expired passwords and
  * inactivity already applied to it); then the person must be active and hold the client's system. Consent is
  * implied: the grant gets what the system asked for. Refusals answer their 000 §8 case, never a callback.
+ * Issue 37 ("Study systems can ask for it"): a request for a newer sign-in (`prompt=login`, `max_age`) answers
+ * SIGN_IN_AGAIN and one for the multi-factor level STEP_UP (the person has a factor) or the 'noSecondFactor'
+ * refusal (none enrolled yet); the provider is told the session's level, methods and sign-in time
+ * (levels.ts; docs/decisions.md "Sign-in levels").
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { z } from 'zod';
 import { RESOLVED_STATUSES, type SsoLoginAnswer, type SsoRefusalCase, ssoRefusalText } from '@portal/contract';
 import type { Deps } from '../../deps';
 import { accessToSystem } from './account';
 import { systemOfClient } from './clients';
+import { demandOf, levelOfAmr, meets, reportedAcr, reportedAmr } from './levels';
 
 const refused = (
   deps: Deps,
@@ -38,13 +44,17 @@ async function openRequestFor(deps: Deps, userId: number, systemId: number): Pro
   return open.find((r) => names(r.accessControls))?.id ?? null;
 }
 
-/** Audits a sign-in or a refusal at the portal's step (issue 22 Audit): per client, with the refusal's case. */
+/**
+ * Audits a sign-in or a refusal at the portal's step (issue 22 Audit): per client, with the refusal's case. A
+ * step-up or a sign-in again is not an outcome yet: the step is posted again after it, and audited then.
+ */
 async function audit(
   deps: Deps,
   req: FastifyRequest,
   clientId: string,
   answer: SsoLoginAnswer,
 ): Promise<SsoLoginAnswer> {
+  if (answer.outcome === 'STEP_UP' || answer.outcome === 'SIGN_IN_AGAIN') return answer;
   await deps.prisma.auditEvent.create({
     data: {
       actorUserId: req.auth!.userId,
@@ -52,10 +62,47 @@ async function audit(
       entityType: 'SsoClient',
       entityId: clientId || '(none)',
       action: answer.outcome === 'CONTINUE' ? 'SSO_SIGN_IN' : 'SSO_REFUSED',
-      after: answer.outcome === 'CONTINUE' ? {} : { case: answer.case },
+      after: answer.outcome === 'REFUSED' ? { case: answer.case } : {},
     },
   });
   return answer;
+}
+
+/**
+ * Whether the request asks for a sign-in newer than the session's (issue 37): `prompt=login`, or `max_age`
+ * seconds passed since `authenticatedAt`. A sign-in made since the interaction began (`iat`, in seconds: one
+ * in the same second counts) is the one asked for, so coming back after it never asks again (`max_age=0`).
+ */
+function mustSignInAgain(params: Record<string, unknown>, interactionIat: number, authenticatedAt: Date): boolean {
+  const at = Math.floor(authenticatedAt.getTime() / 1000);
+  if (at >= interactionIat) return false;
+  const prompts = typeof params.prompt === 'string' ? params.prompt.split(' ') : [];
+  if (prompts.includes('login')) return true;
+  const maxAge = Number(params.max_age ?? Number.NaN);
+  return Number.isFinite(maxAge) && Math.floor(Date.now() / 1000) - at > maxAge;
+}
+
+/** The claims the `claims` parameter names (id_token and userinfo), for the grant. */
+function claimsNamed(params: Record<string, unknown>): string[] {
+  if (typeof params.claims !== 'string') return [];
+  try {
+    const parsed = z
+      .object({
+        id_token: z.record(z.string(), z.unknown()).nullish(),
+        userinfo: z.record(z.string(), z.unknown()).nullish(),
+      })
+      .safeParse(JSON.parse(params.claims));
+    return parsed.success
+      ? [...new Set([...Object.keys(parsed.data.id_token ?? {}), ...Object.keys(parsed.data.userinfo ?? {})])]
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `userId` has a confirmed second factor, so a step-up can be taken (features/auth/second-step.ts). */
+async function hasSecondFactor(deps: Deps, userId: number): Promise<boolean> {
+  return (await deps.prisma.secondFactor.count({ where: { portalUserId: userId, confirmedAt: { not: null } } })) > 0;
 }
 
 /**
@@ -96,16 +143,48 @@ async function decide(
     return no(refused(deps, 'notAuthorized', system, await openRequestFor(deps, user.id, system.id)));
   }
 
+  const auth = req.auth!;
+  const demand = demandOf(details.params);
+  if (demand.unmet) {
+    // An essential acr naming no published level: no sign-in meets it, so the system hears so (OIDC Core
+    // §5.5.1.1; Unmet Authentication Requirements 1.0) instead of the person waiting at the portal.
+    const redirectTo = await provider.interactionResult(req.raw, reply.raw, {
+      error: 'unmet_authentication_requirements',
+      error_description: 'none of the requested authentication levels is offered',
+    });
+    return { clientId, answer: { outcome: 'CONTINUE', redirectTo } };
+  }
+  if (mustSignInAgain(details.params, details.iat, auth.authenticatedAt)) {
+    return { clientId, answer: { outcome: 'SIGN_IN_AGAIN' } };
+  }
+  const reached = levelOfAmr(auth.amr);
+  const acr = meets(reached, demand) ? reportedAcr(reached, demand) : null;
+  if (acr === null) {
+    if (await hasSecondFactor(deps, user.id)) return { clientId, answer: { outcome: 'STEP_UP' } };
+    return no(refused(deps, 'noSecondFactor', system));
+  }
+
   const grant = details.grantId
     ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: user.subjectId, clientId }))
     : new provider.Grant({ accountId: user.subjectId, clientId });
   const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
   grant.addOIDCScope(scope);
+  // Claims asked by name in the `claims` parameter are granted as the scopes are (consent is implied).
+  const named = claimsNamed(details.params);
+  if (named.length) grant.addOIDCClaims(named);
   const grantId = await grant.save();
   const redirectTo = await provider.interactionResult(
     req.raw,
     reply.raw,
-    { login: { accountId: user.subjectId }, consent: { grantId } },
+    {
+      login: {
+        accountId: user.subjectId,
+        acr,
+        amr: reportedAmr(auth.amr),
+        ts: Math.floor(auth.authenticatedAt.getTime() / 1000),
+      },
+      consent: { grantId },
+    },
     { mergeWithLastSubmission: false },
   );
   return { clientId, answer: { outcome: 'CONTINUE', redirectTo } };

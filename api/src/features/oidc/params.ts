@@ -14,6 +14,7 @@ import { findUnrecognizedCharacter } from '@portal/contract';
 /** Every parameter of an authorization request the provider keeps with the interaction. */
 export const STORED_AUTHORIZATION_PARAMS = [
   'acr_values',
+  'claims',
   'claims_locales',
   'client_id',
   'code_challenge',

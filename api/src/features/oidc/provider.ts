@@ -8,10 +8,11 @@
  * system end on the portal's refusal page with the 000 §8 text of their case.
  */
 import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
-import type { SsoRefusalCase } from '@portal/contract';
+import { ACR_LEVELS, type SsoRefusalCase } from '@portal/contract';
 import { verifyClientSecret, writeLogoutNotices } from '@portal/db';
 import type { Deps } from '../../deps';
 import { findAccount } from './account';
+import { demandOf, meets } from './levels';
 import { prismaAdapter } from './adapter';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages';
 import { deriveKey, loadSigningKeys } from './keys';
@@ -48,21 +49,29 @@ const systemOf = (ctx: KoaContextWithOIDC): number | null => {
 };
 
 /**
- * The default prompts plus one login check: a provider session whose person may no longer enter the client's
+ * The default prompts plus two login checks. A provider session whose person may no longer enter the client's
  * system (deactivated, or the system's access removed: `findAccount` finds no account) asks again, so the
- * portal's step shows the refusal (000 §8) and `prompt=none` answers `login_required` to the system.
+ * portal's step shows the refusal (000 §8) and `prompt=none` answers `login_required` to the system. And
+ * (issue 37) a session below the level the request asks for in `acr_values` (or the client's default; the
+ * provider's own checks only cover an essential `acr` claim) asks again, so the portal's step steps it up.
  */
 function promptPolicy() {
   const policy = interactionPolicy.base();
-  policy
-    .get('login')!
-    .checks.add(
-      new interactionPolicy.Check('no_access', 'The person may no longer enter this system', 'login_required', (ctx) =>
-        ctx.oidc.session?.accountId && !ctx.oidc.account
-          ? interactionPolicy.Check.REQUEST_PROMPT
-          : interactionPolicy.Check.NO_NEED_TO_PROMPT,
-      ),
-    );
+  const { Check } = interactionPolicy;
+  const login = policy.get('login')!;
+  login.checks.add(
+    new Check('no_access', 'The person may no longer enter this system', 'login_required', (ctx) =>
+      ctx.oidc.session?.accountId && !ctx.oidc.account ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+    ),
+  );
+  login.checks.add(
+    new Check('acr_level', 'The requested sign-in level was not reached', 'login_required', (ctx) => {
+      if (!ctx.oidc.session?.accountId) return Check.NO_NEED_TO_PROMPT;
+      const reached = ACR_LEVELS.find((l) => l === ctx.oidc.acr) ?? ACR_LEVELS[0];
+      const demand = demandOf(ctx.oidc.params as Record<string, unknown>);
+      return meets(reached, demand) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT;
+    }),
+  );
   return policy;
 }
 
@@ -76,8 +85,11 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
     jwks: { keys: (await loadSigningKeys(prisma, secret)) as NonNullable<Configuration['jwks']>['keys'] },
     cookies: { keys: [deriveKey(secret, 'cookies').toString('base64url')], long: cookieOptions, short: cookieOptions },
     findAccount: (ctx, sub) => findAccount(prisma, sub, systemOf(ctx)),
+    // Issue 37: the levels a system may ask for, lowest first; every ID token says which one the sign-in
+    // reached, how (RFC 8176 amr) and when (auth_time), whatever the request asked.
+    acrValues: [...ACR_LEVELS],
     claims: {
-      openid: ['sub'],
+      openid: ['sub', 'acr', 'amr', 'auth_time'],
       profile: ['name', 'given_name', 'family_name'],
       email: ['email', 'email_verified'],
       study_access: ['study_access'],
@@ -104,6 +116,8 @@ export async function buildProvider(deps: Deps, secret: string): Promise<Provide
     },
     features: {
       devInteractions: { enabled: false },
+      // Issue 37: an essential `acr` claim is one of the ways a system asks for the multi-factor level.
+      claimsParameter: { enabled: true },
       introspection: {
         enabled: true,
         // Only a confidential system, and only about its own tokens: another system's token answers

@@ -42,8 +42,9 @@ const URI_RULES =
 
 /**
  * The fields and buttons of a system's single sign-on client (issue 22): client id, public or confidential,
- * the URI lists and the two optional URIs; 'Register Client' / 'Save Client', 'Reset', 'Rotate Secret' (a
- * confidential client, after confirmation) and 'Remove Single Sign-On' (after confirmation). A secret issued by
+ * the URI lists, the two optional URIs and the sign-in level it asks for by default (issue 37); 'Register
+ * Client' / 'Save Client', 'Reset', 'Rotate Secret' (a confidential client, after confirmation) and 'Remove
+ * Single Sign-On' (after confirmation). A secret issued by
  * a save or a rotation goes to `onSecret` (shown once); page messages go to `onMessage`.
  */
 export function SsoClientForm({
@@ -187,6 +188,21 @@ export function SsoClientForm({
             {...form.getInputProps(name)}
           />
         ))}
+        <Radio.Group
+          label="Sign-in level"
+          description="What the system asks for when its own sign-in request names no level."
+          readOnly={readOnly}
+          {...form.getInputProps('defaultLevel')}
+        >
+          <Stack gap="xs" mt="xs">
+            <Radio value="none" disabled={readOnly} label="Password: the portal sign-in is enough" />
+            <Radio
+              value="multiFactor"
+              disabled={readOnly}
+              label="Multi-factor: a person signed in with the password alone is asked for the second step"
+            />
+          </Stack>
+        </Radio.Group>
         {!readOnly && (
           <Group mt="sm">
             <Button type="submit" loading={save.isPending} disabled={busy && !save.isPending}>

@@ -3,7 +3,7 @@
  * client with its secret shown once, field errors beside their entries, rotation and removal after
  * confirmation, and the read-only view without ADMIN.
  */
-import { SSO_CLIENT_MESSAGES, type SsoClient, type SystemDetail } from '@portal/contract';
+import { ACR, SSO_CLIENT_MESSAGES, type SsoClient, type SystemDetail } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../../testing/mockApi';
@@ -21,6 +21,7 @@ const client: SsoClient = {
   postLogoutRedirectUris: [],
   backchannelLogoutUri: null,
   initiateLoginUri: 'https://edc.example.org/login',
+  defaultAcr: null,
   hasSecret: true,
   createdAt: '2026-11-26T03:00:00.000Z',
   updatedAt: '2026-11-26T03:00:00.000Z',
@@ -56,6 +57,9 @@ describe('single sign-on section', () => {
     await user.type(s.getByRole('textbox', { name: 'Redirect URI 1' }), 'https://edc.example.org/cb');
     await user.click(s.getByRole('button', { name: 'Add Post-logout redirect URI' }));
     await user.type(s.getByRole('textbox', { name: 'Post-logout redirect URI 1' }), 'http://127.0.0.1:4000/');
+    // Issue 37: the level the system asks for by default.
+    expect(s.getByRole('radio', { name: /^Password/ })).toBeChecked();
+    await user.click(s.getByRole('radio', { name: /^Multi-factor/ }));
     await user.click(s.getByRole('button', { name: 'Register Client' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Client secret' });
@@ -69,6 +73,7 @@ describe('single sign-on section', () => {
       postLogoutRedirectUris: ['http://127.0.0.1:4000/'],
       backchannelLogoutUri: null,
       initiateLoginUri: null,
+      defaultAcr: ACR.multiFactor,
     });
     await user.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -1,4 +1,5 @@
 import {
+  ACR,
   SSO_CLIENT_LIMITS,
   SsoClientBodySchema,
   translateFieldErrors,
@@ -18,6 +19,9 @@ import type { PageMessage } from '../../shared/ErrorAlert';
 
 export type ClientType = 'confidential' | 'public';
 
+/** The sign-in level a system asks for by default (issue 37), as the form's radio value: none or multi-factor. */
+export type DefaultLevel = 'none' | 'multiFactor';
+
 export interface SsoClientValues {
   clientId: string;
   clientType: ClientType;
@@ -25,6 +29,7 @@ export interface SsoClientValues {
   postLogoutRedirectUris: string[];
   backchannelLogoutUri: string;
   initiateLoginUri: string;
+  defaultLevel: DefaultLevel;
 }
 
 /** The URI lists of a client: their field, the list's label and one entry's label. */
@@ -47,6 +52,7 @@ const LABELS: Record<string, { label: string; plural?: boolean; field?: string }
   postLogoutRedirectUris: { label: 'Post-logout redirect URIs', plural: true },
   backchannelLogoutUri: { label: 'Back-channel logout URI' },
   initiateLoginUri: { label: 'Initiate-login URI' },
+  defaultAcr: { label: 'Sign-in level', field: 'defaultLevel' },
 };
 
 /** The form's values for `client`, or the blank set-up form (a confidential client with one redirect URI). */
@@ -58,6 +64,7 @@ export function ssoClientValues(client: SsoClient | null): SsoClientValues {
     postLogoutRedirectUris: client ? [...client.postLogoutRedirectUris] : [],
     backchannelLogoutUri: client?.backchannelLogoutUri ?? '',
     initiateLoginUri: client?.initiateLoginUri ?? '',
+    defaultLevel: client?.defaultAcr === ACR.multiFactor ? 'multiFactor' : 'none',
   };
 }
 
@@ -70,6 +77,7 @@ export function ssoClientBody(v: SsoClientValues): SsoClientBody {
     postLogoutRedirectUris: v.postLogoutRedirectUris.map((u) => u.trim()),
     backchannelLogoutUri: v.backchannelLogoutUri.trim() || null,
     initiateLoginUri: v.initiateLoginUri.trim() || null,
+    defaultAcr: v.defaultLevel === 'multiFactor' ? ACR.multiFactor : null,
   };
 }
 
