@@ -50,6 +50,14 @@ describe('the single sign-on refusal page', () => {
     expect(at()).toBe(paths.app.requestAccess.forSystem(2));
   });
 
+  it('leads a person without a second factor to their profile, where one is added (issue 37)', async () => {
+    setXsrfToken('xsrf-1');
+    renderRefused('case=noSecondFactor&systemId=2&systemName=Study%20Data%20Capture');
+    expect(await screen.findByText(ssoRefusalText('noSecondFactor', PROVIDER_NAME))).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your profile' })).toHaveAttribute('href', paths.app.profile.href());
+    expect(screen.queryByRole('link', { name: /Request access/ })).toBeNull();
+  });
+
   it('links to the open request instead when there is one', async () => {
     renderRefused('case=notAuthorized&systemId=2&systemName=Study%20Data%20Capture&openRequestId=12');
     expect(await screen.findByRole('link', { name: 'View your open request' })).toHaveAttribute(

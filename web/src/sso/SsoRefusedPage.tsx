@@ -17,6 +17,8 @@ export const SSO_REFUSED_TEXTS = {
     `You already have an open request that includes ${systemName}; User Support has not resolved it yet.`,
   toDashboard: 'Go to the dashboard',
   toSignIn: 'Go to the sign-in page',
+  /** Issue 37 'noSecondFactor': where a second factor is added. */
+  toProfile: 'Go to your profile',
 } as const;
 
 /**
@@ -26,8 +28,9 @@ export const SSO_REFUSED_TEXTS = {
  * default name when it cannot be read; an unknown case reads as 'undetermined'), and
  * the ways on. For 'not authorized' with a system, a 'Request access to <system>' button opening the access
  * request form with that system preselected, or, when the person has an open request, the link to it
- * (their Requests History: the app shows own requests there). Then the dashboard, or the sign-in page when
- * nobody is signed in. Outside the secure shell: a refusal may come before any sign-in.
+ * (their Requests History: the app shows own requests there). For 'no second factor' (issue 37), signed in,
+ * the way to the profile (where a factor is added). Then the dashboard, or the sign-in page when nobody is
+ * signed in. Outside the secure shell: a refusal may come before any sign-in.
  */
 export function SsoRefusedPage() {
   usePageTitle(SSO_REFUSED_TEXTS.title);
@@ -78,6 +81,11 @@ export function SsoRefusedPage() {
             {SSO_REFUSED_TEXTS.requestAccess(systemName)}
           </Button>
         </Group>
+      )}
+      {signedIn && refusal.case === 'noSecondFactor' && (
+        <Anchor component={Link} to={paths.app.profile.href()}>
+          {SSO_REFUSED_TEXTS.toProfile}
+        </Anchor>
       )}
       <Anchor component={Link} to={signedIn ? paths.app.dashboard.href : paths.signIn.href}>
         {signedIn ? SSO_REFUSED_TEXTS.toDashboard : SSO_REFUSED_TEXTS.toSignIn}
