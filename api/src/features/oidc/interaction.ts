@@ -12,12 +12,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { z } from 'zod';
 import { RESOLVED_STATUSES, type SsoLoginAnswer, type SsoRefusalCase, ssoRefusalText } from '@portal/contract';
 import type { Deps } from '../../deps';
 import { accessToSystem } from './account';
 import { systemOfClient } from './clients';
-import { demandOf, levelOfAmr, meets, reportedAcr, reportedAmr } from './levels';
+import { claimsNamed, demandOf, levelOfAmr, meets, reportedAcr, reportedAmr } from './levels';
 
 const refused = (
   deps: Deps,
@@ -82,24 +81,6 @@ function mustSignInAgain(params: Record<string, unknown>, interactionIat: number
   return Number.isFinite(maxAge) && Math.floor(Date.now() / 1000) - at > maxAge;
 }
 
-/** The claims the `claims` parameter names (id_token and userinfo), for the grant. */
-function claimsNamed(params: Record<string, unknown>): string[] {
-  if (typeof params.claims !== 'string') return [];
-  try {
-    const parsed = z
-      .object({
-        id_token: z.record(z.string(), z.unknown()).nullish(),
-        userinfo: z.record(z.string(), z.unknown()).nullish(),
-      })
-      .safeParse(JSON.parse(params.claims));
-    return parsed.success
-      ? [...new Set([...Object.keys(parsed.data.id_token ?? {}), ...Object.keys(parsed.data.userinfo ?? {})])]
-      : [];
-  } catch {
-    return [];
-  }
-}
-
 /** Whether `userId` has a confirmed second factor, so a step-up can be taken (features/auth/second-step.ts). */
 async function hasSecondFactor(deps: Deps, userId: number): Promise<boolean> {
   return (await deps.prisma.secondFactor.count({ where: { portalUserId: userId, confirmedAt: { not: null } } })) > 0;
@@ -107,7 +88,7 @@ async function hasSecondFactor(deps: Deps, userId: number): Promise<boolean> {
 
 /**
  * Finishes interaction `uid` for the signed-in person (`req.auth`, set by the session guard).
- * @returns where the browser goes on, or the refusal to show.
+ * @returns where the browser goes on, the refusal to show, or (issue 37) STEP_UP / SIGN_IN_AGAIN first.
  */
 export async function finishSignIn(
   deps: Deps,

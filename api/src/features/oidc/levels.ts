@@ -74,6 +74,19 @@ export function demandOf(params: Record<string, unknown>): LevelDemand {
   return { level: lowest, essential, unmet };
 }
 
+/** The claims the `claims` parameter names (id_token and userinfo), granted as the scopes are. */
+export function claimsNamed(params: Record<string, unknown>): string[] {
+  if (typeof params.claims !== 'string') return [];
+  const parsed = z
+    .object({
+      id_token: z.record(z.string(), z.unknown()).nullish(),
+      userinfo: z.record(z.string(), z.unknown()).nullish(),
+    })
+    .safeParse(parseJson(params.claims));
+  if (!parsed.success) return [];
+  return [...new Set([...Object.keys(parsed.data.id_token ?? {}), ...Object.keys(parsed.data.userinfo ?? {})])];
+}
+
 /** The level a session's RFC 8176 `amr` reached: multi-factor once a one-time code was taken. */
 export const levelOfAmr = (amr: readonly string[]): AcrLevel => (amr.includes('otp') ? ACR.multiFactor : ACR.password);
 
