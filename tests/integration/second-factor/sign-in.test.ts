@@ -76,7 +76,11 @@ describe('a person with an authenticator app', () => {
     expect(taken.statusCode, taken.body).toBe(200);
     expect(taken.json()).toMatchObject({ passwordExpiresSoon: false });
     expect((await caller(api.app)(s, 'GET', '/rest/secure/user_profile')).statusCode).toBe(200);
-    expect((await step(api, s, { code })).statusCode).toBe(403);
+    // Once taken, the step is a step-up of a full session (a study system's demand): the used code is refused.
+    const reused = await step(api, s, { code });
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toMatchObject({ credentialsInvalid: true });
+    expect((await caller(api.app)(s, 'GET', '/rest/secure/user_profile')).statusCode).toBe(200);
 
     // The same code on another API process, in another sign-in: refused.
     const again = await passwordStep(second, user);
