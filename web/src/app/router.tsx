@@ -22,6 +22,7 @@ function screen<M, K extends keyof M>(load: () => Promise<M>, name: K): LazyExot
 const SecureShell = screen(() => import('./SecureShell'), 'SecureShell');
 const SignOutPage = screen(() => import('../auth/SignOutPage'), 'SignOutPage');
 const ForgotPasswordPage = screen(() => import('../password/ForgotPasswordPage'), 'ForgotPasswordPage');
+const SecondStepPage = screen(() => import('../auth/SecondStepPage'), 'SecondStepPage');
 const ChangePasswordPage = screen(() => import('../password/ChangePasswordPage'), 'ChangePasswordPage');
 const SetPasswordPage = lazy(async () => ({ default: (await import('../password/SetPasswordPage')).SetPasswordPage }));
 const AppChangePasswordPage = screen(() => import('../password/AppChangePasswordPage'), 'AppChangePasswordPage');
@@ -110,6 +111,7 @@ export const router = createBrowserRouter([
       { path: paths.forgotPassword.path, element: page(ForgotPasswordPage) },
       { path: paths.register.path, element: page(PublicRegistrationPage) },
       { path: paths.changePassword.path, element: page(ChangePasswordPage) },
+      { path: paths.secondStep.path, element: page(SecondStepPage) },
       // 000 §2 'set / reset password: route shape not shown' (docs/decisions.md); a missing hash is invalid.
       { path: paths.setInitialPassword.path, element: page(() => <SetPasswordPage mode="set_initial_password" />) },
       { path: paths.resetPassword.path, element: page(() => <SetPasswordPage mode="reset_password" />) },

@@ -58,7 +58,8 @@ export function SignInPage() {
     onSuccess: ({ username, data }) => {
       queryClient.clear();
       const next = data?.passwordExpiresSoon ? changePasswordPath(username, search) : afterSignInPath(search);
-      void navigate(next, { replace: true });
+      // Issue 37: a person with a second factor takes the second step first, then goes on.
+      void navigate(data?.secondFactor ? paths.secondStep.href(next) : next, { replace: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.fieldErrors).length) {
