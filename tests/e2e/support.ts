@@ -252,13 +252,21 @@ export async function signOut(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
 }
 
-/** Opens a Mantine Select / MultiSelect and clicks the option named `option` (or the first one). */
+/**
+ * Opens a Mantine Select / MultiSelect and clicks the option named `option` (or the first one). A dropdown
+ * closed just before (Escape) may still be leaving when the field is clicked again: an option seen then is
+ * hidden by the time of the click, and a click on it waits for ever. So the open, the look and the click are
+ * retried together, from a closed list, within one deadline.
+ */
 export async function pick(page: Page, input: Locator, option?: string): Promise<string> {
-  await input.click();
   const choice = option ? page.getByRole('option', { name: option, exact: true }) : page.getByRole('option').first();
-  await expect(choice).toBeVisible();
-  const text = (await choice.textContent())?.trim() ?? '';
-  await choice.click();
+  let text = '';
+  await expect(async () => {
+    if (!(await choice.isVisible())) await input.click();
+    await expect(choice).toBeVisible({ timeout: 3_000 });
+    text = (await choice.textContent())?.trim() ?? '';
+    await choice.click({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
   await page.keyboard.press('Escape');
   return text;
 }
