@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { TokenCreateResponse } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, request } from '../lib/apiClient';
 import { getAuthState } from '../lib/authState';
@@ -50,6 +50,7 @@ export function SecondStepPage() {
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
 
   const step = useMutation({
     mutationFn: async (body: Record<string, string>) =>
@@ -88,6 +89,8 @@ export function SecondStepPage() {
     setMethod(m);
     setValue('');
     setError(undefined);
+    // The other field is what the person types next (the toggle stays behind it in the tab order).
+    requestAnimationFrame(() => field.current?.focus());
   };
   const cancel = async () => {
     await invalidateSession();
@@ -120,6 +123,7 @@ export function SecondStepPage() {
             </Alert>
           )}
           <TextInput
+            ref={field}
             label={LABELS[method]}
             required
             autoFocus
