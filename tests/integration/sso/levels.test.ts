@@ -27,6 +27,7 @@ import {
   REDIRECT_URI,
   authorizationRequest,
   discover,
+  grantSystem,
   postPortalStep,
   registerSystem,
   signInThroughPortal,
@@ -46,17 +47,7 @@ type Person = { id: number; username: string; password: string; subjectId: strin
 /** A person holding `systemId`; with `factor`, a confirmed authenticator app (and ten recovery codes). */
 async function member(tag: string, systemId: number) {
   const u = await createTestUser(sso.t, tag);
-  await sso.t.prisma.userAccess.create({
-    data: {
-      portalUserId: u.user.id,
-      roleName: 'Research Pharmacist',
-      siteCodes: ['MA036'],
-      studyNames: ['E1234'],
-      systemAccessIds: [systemId],
-      createdBy: 'test',
-      lastModifiedBy: 'test',
-    },
-  });
+  await grantSystem(sso.t, u.user.id, systemId);
   const who: Person = { id: u.user.id, username: u.username, password: u.password, subjectId: u.user.subjectId };
   return who;
 }

@@ -55,22 +55,25 @@ export function useSsoStack(): { readonly current: SsoStack } {
   return ref;
 }
 
+/** Gives portal user `portalUserId` an access record that grants system `systemId`. */
+export async function grantSystem(t: TestApp, portalUserId: number, systemId: number): Promise<void> {
+  await t.prisma.userAccess.create({
+    data: {
+      portalUserId,
+      roleName: 'Research Pharmacist',
+      siteCodes: ['MA036'],
+      studyNames: ['E1234'],
+      systemAccessIds: [systemId],
+      createdBy: 'test',
+      lastModifiedBy: 'test',
+    },
+  });
+}
+
 /** A signed-in person; with `systemId`, holding an access record that grants it. */
 export async function person(t: TestApp, tag: string, systemId?: number) {
   const user = await createTestUser(t, tag);
-  if (systemId !== undefined) {
-    await t.prisma.userAccess.create({
-      data: {
-        portalUserId: user.user.id,
-        roleName: 'Research Pharmacist',
-        siteCodes: ['MA036'],
-        studyNames: ['E1234'],
-        systemAccessIds: [systemId],
-        createdBy: 'test',
-        lastModifiedBy: 'test',
-      },
-    });
-  }
+  if (systemId !== undefined) await grantSystem(t, user.user.id, systemId);
   const session = await signIn(t.app, user.username, user.password);
   const row = await t.prisma.portalUser.findUniqueOrThrow({ where: { id: user.user.id } });
   return { user: row, session };
