@@ -9,11 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NativeConnection } from '@temporalio/worker';
-import { type PrismaClient, lockUserAccess } from '@portal/db';
+import type { PrismaClient } from '@portal/db';
 import { type CommitSaveInput, reviewUpdate, stateQuery } from '@portal/workflows';
 import { createActivities } from '@portal/worker';
 import { withDatabaseBehindProxy } from '../../support/database-fault';
 import { FAULTS, faultName, startFaultProxy } from '../../support/fault-proxy';
+import { holdUserLock, userLockWaits } from '../../support/filing-locks';
 import { pendingActivity } from '../../support/pending-activity';
 import { stackEnv, testMailSettings } from '../fixtures';
 import { startWorkerProcess } from '../worker-process';
@@ -129,17 +130,16 @@ describe('request lifecycle: failure paths', () => {
     // of 30, still well above a healthy commit's time on a busy machine.
     const filed = await fileAccessRequest(env, prisma, taskQueue, { writeAttemptTimeout: '10 seconds' });
     // Hold the subject's access lock: the killed worker's commit waits on it inside its transaction.
-    const { release, holder } = holdAccessLock(filed.subjectId);
+    const release = await holdUserLock(prisma, filed.subjectId);
     const child = await startWorkerProcess(taskQueue);
     try {
       const handle = env.client.workflow.getHandle(filed.workflowId);
       const payload = await appliedPayload(prisma, filed);
       const approval = handle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'APPROVED', payload })] });
-      await until(async () => (await waitingAdvisoryLocks()) > 0, 'the commit waiting on the access lock', 60_000);
+      await until(() => userLockWaits(prisma, filed.subjectId), 'the commit waiting on the access lock', 60_000);
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
-      release();
-      await holder;
+      await release();
       expect(await prisma.accessModRequest.findUniqueOrThrow({ where: { id: filed.id } })).toMatchObject({
         requestStatus: 'NEW',
       });
@@ -153,7 +153,7 @@ describe('request lifecycle: failure paths', () => {
       expect(actions.filter((a) => a === 'STATUS_APPROVED')).toHaveLength(1);
       expect(actions.filter((a) => a === 'ACCESS_UPDATED')).toHaveLength(1);
     } finally {
-      release();
+      await release();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   }, 180_000);
@@ -279,7 +279,7 @@ describe('a commit that committed, then timed out (case 1)', () => {
     const taskQueue = uniqueQueue('lifecycle-commit-timeout');
     const filed = await fileAccessRequest(env, prisma, taskQueue, { writeDeadline: '5 seconds' });
     // Hold the subject's access lock so the commit is known to be running when Temporal goes away.
-    const { release, holder } = holdAccessLock(filed.subjectId);
+    const release = await holdUserLock(prisma, filed.subjectId);
     try {
       const worker = await newWorker({ ...env, native }, prisma, taskQueue);
       await worker.runUntil(async () => {
@@ -289,10 +289,9 @@ describe('a commit that committed, then timed out (case 1)', () => {
           args: [review({ requestStatus: 'APPROVED', payload })],
         });
         approval.catch(() => undefined);
-        await until(async () => (await waitingAdvisoryLocks()) > 0, 'the commit waiting on the access lock', 30_000);
+        await until(() => userLockWaits(prisma, filed.subjectId), 'the commit waiting on the access lock', 30_000);
         proxy.hang();
-        release();
-        await holder;
+        await release();
         await until(
           async () => (await auditActions(prisma, filed.workflowId)).includes('STATUS_APPROVED'),
           'the approval committed in the database',
@@ -318,7 +317,7 @@ describe('a commit that committed, then timed out (case 1)', () => {
         await maybeRecordHistory(env, filed.workflowId, 'access-change', 'commit-read-back');
       });
     } finally {
-      release();
+      await release();
       proxy.heal();
       await native.close();
       await proxy.close();
@@ -367,23 +366,3 @@ describe('a commit that committed, then timed out (case 1)', () => {
     }
   });
 });
-
-/** Holds a user's access lock in a transaction of the test's own until `release()`; `holder` ends with it. */
-function holdAccessLock(portalUserId: number): { release: () => void; holder: Promise<void> } {
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  const holder = prisma.$transaction(
-    async (tx) => {
-      await lockUserAccess(tx, portalUserId);
-      await held;
-    },
-    { timeout: 120_000 },
-  );
-  return { release, holder };
-}
-
-async function waitingAdvisoryLocks(): Promise<number> {
-  const [row] = await prisma.$queryRaw<[{ n: bigint }]>`
-    SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`;
-  return Number(row.n);
-}
