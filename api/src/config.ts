@@ -5,6 +5,7 @@ import {
   AccessDateSettingsSchema,
   AccessReviewSettingsSchema,
   commaSeparated,
+  PERMISSIONS,
   PortalRulesConfigSchema,
 } from '@portal/contract';
 import { DirectoryConfigSchema } from '@portal/directory';
@@ -141,6 +142,15 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * prisma/src/sealed.ts), so every API process needs the same one. Unset: no second factor can be enrolled.
    */
   SECOND_FACTOR_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The portal's name in the person's authenticator app (the `issuer` of the enrolment's URI). */
+  SECOND_FACTOR_ISSUER: z.string().min(1).max(64).default('Portal Gateway'),
+  /**
+   * The permissions (000 §6) whose holders must use a second factor (auth/second-factor-obligation.ts).
+   * Comma-separated; '' means nobody must.
+   */
+  SECOND_FACTOR_REQUIRED_PERMISSIONS: commaSeparated('ADMIN,WRITE_USERS,READ_USERS').pipe(z.array(z.enum(PERMISSIONS))),
+  /** How long the link that confirms a person's first second factor works. */
+  SECOND_FACTOR_LINK_TTL_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
   OIDC_ISSUER: z.url().optional(),
   OIDC_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   SSO_PROVIDER_NAME: z.string().min(1).default('Frontier Science'),

@@ -20,6 +20,7 @@ import type { Deps } from './deps';
 import { accessReviewRoutes } from './features/access-reviews/routes';
 import { auditRoutes } from './features/audit/routes';
 import { authRoutes } from './features/auth/routes';
+import { secondFactorRoutes } from './features/second-factor/routes';
 import { configurationRoutes } from './features/configuration/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { dashboardResourceRoutes } from './features/dashboard-resources/routes';
@@ -94,6 +95,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
 
   for (const feature of [
     authRoutes,
+    secondFactorRoutes,
     passwordRoutes,
     profileRoutes,
     referenceRoutes,

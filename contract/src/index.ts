@@ -25,3 +25,4 @@ export * from './user-access';
 export * from './portal-settings';
 export * from './sso';
 export * from './sso-client';
+export * from './second-factor';

@@ -42,6 +42,11 @@ export const TokenCreateResponseSchema = z.object({
    * answer is exactly 000 §3's for a person without one.
    */
   secondFactor: z.object({ methods: z.array(z.enum(['TOTP', 'RECOVERY_CODE'])) }).optional(),
+  /**
+   * Issue 37: the person must use a second factor (SECOND_FACTOR_REQUIRED_PERMISSIONS) and has none; the
+   * session may only enrol one. Absent otherwise.
+   */
+  secondFactorEnrolment: z.literal(true).optional(),
 });
 export type TokenCreateResponse = z.infer<typeof TokenCreateResponseSchema>;
 

@@ -16,6 +16,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       SEED_GENERATED_USERS: process.env.SEED_GENERATED_USERS ?? '300',
       // The journeys count the requests they file; the demo's pending requests are tested on their own.
       SEED_PENDING_REQUESTS: process.env.SEED_PENDING_REQUESTS ?? 'false',
+      // Staff must use a second factor in the product (issue 37); the journeys' staff sign in with the password
+      // alone, and the forced-enrolment journey starts an API of its own that names the permissions.
+      SECOND_FACTOR_REQUIRED_PERMISSIONS: process.env.SECOND_FACTOR_REQUIRED_PERMISSIONS ?? '',
     },
     log: (line) => log.write(`${line}\n`),
   });

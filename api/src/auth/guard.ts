@@ -26,6 +26,11 @@ export interface AuthContext {
   passwordChangeRequired: boolean;
   /** Issue 37: the sign-in's second step is still to be taken; nothing else may be called. */
   secondFactorPending: boolean;
+  /**
+   * Issue 37: the person must use a second factor and has none; only enrolment (and sign-out) may be called
+   * until one signs them in. `permissions` are then none.
+   */
+  secondFactorEnrolmentDue: boolean;
   /** Issue 37: when the person last proved who they are in this session (the ID token's `auth_time`). */
   authenticatedAt: Date;
   /** Issue 37: how, as RFC 8176 `amr` values: ['pwd'], or ['pwd', 'otp'] after the second step. */
@@ -34,6 +39,19 @@ export interface AuthContext {
 
 /** What a session waiting for its second step may call (issue 37): the step itself and sign-out. */
 const SECOND_STEP_ALLOWED = new Set(['/rest/secure/token/second_factor', '/rest/secure/token/invalidate']);
+
+/**
+ * What a session due to enrol a second factor may call (issue 37): the person's own enrolment calls (never
+ * another person's, which are under /rest/secure/user_management), the session's refresh and sign-out.
+ */
+function allowedWhileEnrolling(path: string): boolean {
+  return (
+    path.startsWith('/rest/secure/second_factor') ||
+    path === '/rest/secure/token/invalidate' ||
+    path === '/rest/secure/token/refresh' ||
+    path === '/rest/secure/user_capabilities/granted_permissions'
+  );
+}
 
 /** What a FORCE_CHANGE session may call (the standalone Change Password screen and sign-out). */
 const FORCE_CHANGE_ALLOWED = new Set([
@@ -82,6 +100,9 @@ export function authenticate(deps: Deps) {
     if (restricted && !pending && !allowedWhileForced(path)) {
       throw forbidden(AUTH_MESSAGES.expiredBanner);
     }
+    // Enrolment comes after both: the person proves the password (and any factor) first.
+    const enrolling = session.secondFactorEnrolmentDue && !pending && !restricted;
+    if (enrolling && !allowedWhileEnrolling(path)) throw forbidden();
     const u = session.user;
     req.auth = {
       sessionToken: token,
@@ -90,13 +111,15 @@ export function authenticate(deps: Deps) {
       firstName: u.firstName,
       lastName: u.lastName,
       email: u.email,
-      permissions: pending
-        ? []
-        : restricted
-          ? ['SET_OWN_PASSWORD']
-          : grantedPermissions(u.portalRoles.filter((r) => !r.role.inactive).flatMap((r) => r.role.permissions)),
+      permissions:
+        pending || enrolling
+          ? []
+          : restricted
+            ? ['SET_OWN_PASSWORD']
+            : grantedPermissions(u.portalRoles.filter((r) => !r.role.inactive).flatMap((r) => r.role.permissions)),
       passwordChangeRequired: restricted,
       secondFactorPending: pending,
+      secondFactorEnrolmentDue: session.secondFactorEnrolmentDue,
       authenticatedAt: session.authenticatedAt,
       amr: session.amr,
     };

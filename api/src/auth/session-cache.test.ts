@@ -5,6 +5,7 @@ const session = (userId: number): LiveSession => ({
   xsrfToken: 'x',
   passwordChangeRequired: false,
   secondFactorDueBy: null,
+  secondFactorEnrolmentDue: false,
   authenticatedAt: new Date(0),
   amr: ['pwd'],
   user: {

@@ -21,6 +21,8 @@ export interface LiveSession {
   passwordChangeRequired: boolean;
   /** Issue 37: until this time only the second step may be called; null when not asked for. */
   secondFactorDueBy: Date | null;
+  /** Issue 37: the person must enrol a second factor before anything else. */
+  secondFactorEnrolmentDue: boolean;
   /** Issue 37: when the person last proved who they are in this session (the ID token's `auth_time`). */
   authenticatedAt: Date;
   /** Issue 37: how, as RFC 8176 `amr` values ('pwd', then 'otp' after the second step). */

@@ -14,7 +14,8 @@ const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
 
 /**
  * Creates a session for a user; `passwordChangeRequired` (000 §4 FORCE_CHANGE) limits it to changing the
- * password, `secondFactorDueBy` (issue 37) to the sign-in's second step until then (which comes first).
+ * password, `secondFactorDueBy` (issue 37) to the sign-in's second step until then (which comes first), and
+ * `secondFactorEnrolmentDue` (issue 37) to enrolling a second factor (which comes last).
  * @returns the cookie token and the XSRF token (shown once).
  */
 export async function createSession(
@@ -23,6 +24,7 @@ export async function createSession(
   timeoutSeconds: number,
   passwordChangeRequired = false,
   secondFactorDueBy: Date | null = null,
+  secondFactorEnrolmentDue = false,
 ): Promise<{ token: string; xsrfToken: string }> {
   const token = randomToken();
   const xsrfToken = randomToken();
@@ -33,6 +35,7 @@ export async function createSession(
       xsrfToken,
       passwordChangeRequired,
       secondFactorDueBy,
+      secondFactorEnrolmentDue,
       expiresAt: new Date(Date.now() + timeoutSeconds * 1000),
     },
   });
@@ -46,6 +49,7 @@ const LiveSessionRowSchema = z.object({
   expiresAt: z.date(),
   passwordChangeRequired: z.boolean(),
   secondFactorDueBy: z.date().nullable(),
+  secondFactorEnrolmentDue: z.boolean(),
   authenticatedAt: z.date(),
   amr: z.array(z.string()).nullable(),
   id: z.number().int(),
@@ -104,7 +108,8 @@ export async function touchSession(
 
 /** The look-up statement of session `id` (a digest). */
 const liveSessionSql = (id: string): Prisma.Sql => Prisma.sql`
-    SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired", s."secondFactorDueBy", s."authenticatedAt", s."amr",
+    SELECT s."xsrfToken", s."lastSeen", s."expiresAt", s."passwordChangeRequired", s."secondFactorDueBy", s."secondFactorEnrolmentDue",
+      s."authenticatedAt", s."amr",
       u."id", u."username", u."firstName", u."lastName", u."email", u."inactive",
       COALESCE((SELECT array_agg(p::text) FROM "PortalUserRole" ur
           JOIN "PortalRole" r ON r."id" = ur."portalRoleId" CROSS JOIN LATERAL unnest(r."permissions") p
@@ -116,6 +121,7 @@ const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession =
   xsrfToken: row.xsrfToken,
   passwordChangeRequired: row.passwordChangeRequired,
   secondFactorDueBy: row.secondFactorDueBy,
+  secondFactorEnrolmentDue: row.secondFactorEnrolmentDue,
   authenticatedAt: row.authenticatedAt,
   amr: row.amr ?? ['pwd'],
   user: {
@@ -139,6 +145,18 @@ export async function afterSecondStep(prisma: PrismaClient, token: string): Prom
     data: { secondFactorDueBy: null, amr: ['pwd', 'otp'] },
   });
   forgetSessions(prisma, { session: digest(token) });
+}
+
+/**
+ * A second factor now signs `portalUserId` in (issue 37): no session of theirs is limited to enrolling one
+ * any more.
+ */
+export async function afterFirstFactor(prisma: PrismaClient, portalUserId: number): Promise<void> {
+  await prisma.session.updateMany({
+    where: { portalUserId, secondFactorEnrolmentDue: true },
+    data: { secondFactorEnrolmentDue: false },
+  });
+  forgetSessions(prisma, { user: portalUserId });
 }
 
 /** Deletes a session (sign-out) and, opportunistically, expired ones. */

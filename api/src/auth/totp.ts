@@ -58,7 +58,7 @@ async function takeCode(
   key: string,
   factor: { id: number; secretSealed: string; lastTimeStep: bigint | null },
   code: string,
-  confirm: boolean,
+  mode: 'activate' | 'prove' | 'use',
 ): Promise<boolean> {
   const result = await verify({
     secret: openText(key, PURPOSE, factor.secretSealed),
@@ -69,17 +69,21 @@ async function takeCode(
   // (otplib's result type covers HOTP too; a TOTP match always carries its time step.)
   if (!result.valid || !('timeStep' in result)) return false;
   const step = BigInt(result.timeStep as number);
+  const [activate, prove] = [mode === 'activate', mode === 'prove'];
   const taken = await prisma.$executeRaw`
     UPDATE "SecondFactor"
        SET "lastTimeStep" = ${step}, "lastUsedAt" = now(),
-           "confirmedAt" = CASE WHEN ${confirm} THEN coalesce("confirmedAt", now()) ELSE "confirmedAt" END
+           "confirmedAt" = CASE WHEN ${activate} THEN coalesce("confirmedAt", now()) ELSE "confirmedAt" END,
+           "provenAt" = CASE WHEN ${activate} OR ${prove} THEN coalesce("provenAt", now()) ELSE "provenAt" END
      WHERE "id" = ${factor.id} AND ("lastTimeStep" IS NULL OR "lastTimeStep" < ${step})`;
   return taken === 1;
 }
 
 /**
- * Confirms the enrolment `factorId` of `userId` with a code from the app. @returns whether it is now confirmed
- * (false: no such pending enrolment, or the code is wrong or already used).
+ * Proves the enrolment `factorId` of `userId` with a code from the app: `activate` (the default) confirms it,
+ * so it signs the person in from then on; `prove` only records the proof, for a first factor that still waits
+ * for the link mailed to the person (features/second-factor). @returns whether the code was accepted (false: no
+ * such pending enrolment, or the code is wrong or already used).
  */
 export async function confirmTotp(
   prisma: PrismaClient,
@@ -87,13 +91,14 @@ export async function confirmTotp(
   userId: number,
   factorId: number,
   code: string,
+  mode: 'activate' | 'prove' = 'activate',
 ): Promise<boolean> {
   const digits = normalise(code);
   if (!digits) return false;
   const factor = await prisma.secondFactor.findFirst({
     where: { id: factorId, portalUserId: userId, kind: 'TOTP', confirmedAt: null },
   });
-  return factor ? takeCode(prisma, key, factor, digits, true) : false;
+  return factor ? takeCode(prisma, key, factor, digits, mode) : false;
 }
 
 /**
@@ -113,7 +118,7 @@ export async function acceptTotp(
     orderBy: { id: 'asc' },
   });
   for (const factor of factors) {
-    if (await takeCode(prisma, key, factor, digits, false)) return { factorId: factor.id };
+    if (await takeCode(prisma, key, factor, digits, 'use')) return { factorId: factor.id };
   }
   return null;
 }

@@ -82,6 +82,7 @@ beforeAll(async () => {
       RATE_LIMIT_FORGOT_PASSWORD_MAX: String(FORGOT_MAX),
       // A cheap captcha: the test solves it as the widget would.
       CAPTCHA_MAX_COUNTER: '5000',
+      SECOND_FACTOR_REQUIRED_PERMISSIONS: '',
       LOG_LEVEL: 'warn',
     },
   });

@@ -22,6 +22,7 @@ import type { Deps } from '../../deps';
 import { EmptyObjectSchema, MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { forbidden } from '../../http/errors';
 import { signIn } from './sign-in';
+import { enrolmentDue } from '../../auth/second-factor-obligation';
 import { SECOND_STEP_WINDOW_MS, secondFactorMethods, takeSecondStep } from './second-step';
 
 export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
@@ -42,7 +43,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       // Issue 37: a person with a second factor gets a session limited to the second step, for 5 minutes.
       const methods = await secondFactorMethods(deps.prisma, result.portalUserId);
       const dueBy = methods.length ? new Date(Date.now() + SECOND_STEP_WINDOW_MS) : null;
-      const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force, dueBy);
+      // Issue 37: a person who must use a second factor and has none may only enrol one.
+      const enrol = !methods.length && (await enrolmentDue(deps.cfg, deps.prisma, result.portalUserId));
+      const { token, xsrfToken } = await createSession(deps.prisma, result.portalUserId, timeout, force, dueBy, enrol);
       // Issue 37: signing in again with a live session (a study system's prompt=login or max_age) replaces it,
       // so the browser's older sign-in does not live on beside the new one.
       const previous = req.cookies[CONSTANTS.sessionCookie];
@@ -54,6 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
         ...(result.expiryState ? { expiryState: result.expiryState } : {}),
         xsrfToken,
         ...(methods.length ? { secondFactor: { methods } } : {}),
+        ...(enrol ? { secondFactorEnrolment: true as const } : {}),
       };
       return answer;
     },

@@ -1,21 +1,10 @@
 /**
- * Mail of the password lifecycle through SMTP (nodemailer; SMTP_URL, MAIL_FROM): the reset link after
+ * Mail of the password lifecycle (shared/mail.ts): the reset link after
  * Forgot Password and the set-initial-password link (000 §7 forgot_password, set_initial_password/resend).
  */
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { ApiConfig } from '../../config';
+import { sendApiMail } from '../../shared/mail';
 import type { LinkPurpose } from './links';
-
-const transports = new Map<string, Transporter>();
-
-function transportFor(smtpUrl: string): Transporter {
-  let t = transports.get(smtpUrl);
-  if (!t) {
-    t = nodemailer.createTransport(smtpUrl);
-    transports.set(smtpUrl, t);
-  }
-  return t;
-}
 
 /** The browser route of a link (000 §2: 'route shape not shown'; docs/decisions.md). */
 export function passwordLinkUrl(cfg: ApiConfig, purpose: LinkPurpose, hash: string): string {
@@ -42,24 +31,20 @@ export async function sendPasswordLinkMail(
     purpose === 'SET_INITIAL'
       ? 'An account was created for you on the Portal Gateway. Set your password with this link:'
       : 'We received a request to reset the password of your Portal Gateway account. Choose a new one with this link:';
-  const text = [
-    `Dear ${to.firstName} ${to.lastName},`,
-    '',
-    intro,
-    url,
-    '',
-    `Your username is ${to.username}. The link works once and expires on ${expiresAt.toUTCString()}.`,
-    purpose === 'RESET' ? 'If you did not ask for this, ignore this mail: your password stays as it is.' : '',
-    `Questions? Contact User Support at ${cfg.SUPPORT_EMAIL}.`,
-    '',
-    'Portal Gateway User Support',
-  ]
-    .filter((line, i, all) => line !== '' || all[i - 1] !== '')
-    .join('\n');
-  await transportFor(cfg.SMTP_URL).sendMail({
-    from: cfg.MAIL_FROM,
+  await sendApiMail(cfg, {
     to: to.email,
     subject: LINK_MAIL_SUBJECTS[purpose],
-    text,
+    lines: [
+      `Dear ${to.firstName} ${to.lastName},`,
+      '',
+      intro,
+      url,
+      '',
+      `Your username is ${to.username}. The link works once and expires on ${expiresAt.toUTCString()}.`,
+      purpose === 'RESET' ? 'If you did not ask for this, ignore this mail: your password stays as it is.' : '',
+      `Questions? Contact User Support at ${cfg.SUPPORT_EMAIL}.`,
+      '',
+      'Portal Gateway User Support',
+    ],
   });
 }
