@@ -23,6 +23,14 @@ const SecureShell = screen(() => import('./SecureShell'), 'SecureShell');
 const SignOutPage = screen(() => import('../auth/SignOutPage'), 'SignOutPage');
 const ForgotPasswordPage = screen(() => import('../password/ForgotPasswordPage'), 'ForgotPasswordPage');
 const SecondStepPage = screen(() => import('../auth/SecondStepPage'), 'SecondStepPage');
+const EnrolSignInMethodPage = screen(
+  () => import('../profile/security/EnrolSignInMethodPage'),
+  'EnrolSignInMethodPage',
+);
+const ConfirmSignInMethodPage = screen(
+  () => import('../profile/security/ConfirmSignInMethodPage'),
+  'ConfirmSignInMethodPage',
+);
 const ChangePasswordPage = screen(() => import('../password/ChangePasswordPage'), 'ChangePasswordPage');
 const SetPasswordPage = lazy(async () => ({ default: (await import('../password/SetPasswordPage')).SetPasswordPage }));
 const AppChangePasswordPage = screen(() => import('../password/AppChangePasswordPage'), 'AppChangePasswordPage');
@@ -126,6 +134,9 @@ export const router = createBrowserRouter([
     children: [
       { path: app.sso.refused.path, element: page(SsoRefusedPage) },
       { path: app.sso.step.path, element: page(SsoStepPage) },
+      // Issue 37: a session limited to enrolment cannot open the secure shell; the link may come signed out.
+      { path: app.signInMethod.enrol.path, element: page(EnrolSignInMethodPage) },
+      { path: app.signInMethod.confirm.path, element: page(ConfirmSignInMethodPage) },
     ],
   },
   {

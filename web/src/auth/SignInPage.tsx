@@ -57,9 +57,16 @@ export function SignInPage() {
     onMutate: () => setFailure(null),
     onSuccess: ({ username, data }) => {
       queryClient.clear();
-      const next = data?.passwordExpiresSoon ? changePasswordPath(username, search) : afterSignInPath(search);
-      // Issue 37: a person with a second factor takes the second step first, then goes on.
-      void navigate(data?.secondFactor ? paths.secondStep.href(next) : next, { replace: true });
+      // Issue 37: a person with a second factor takes the second step first, then goes on; one whose roles
+      // require a factor and who has none adds one, after a password change the sign-in asked for.
+      const enrol = data?.secondFactorEnrolment;
+      const onward = enrol ? new URLSearchParams({ redirectPath: paths.app.signInMethod.enrol.path }) : search;
+      const then = data?.passwordExpiresSoon
+        ? changePasswordPath(username, onward)
+        : enrol
+          ? paths.app.signInMethod.enrol.href
+          : afterSignInPath(search);
+      void navigate(data?.secondFactor ? paths.secondStep.href(then) : then, { replace: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.fieldErrors).length) {

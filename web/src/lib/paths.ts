@@ -52,6 +52,17 @@ export const paths = {
   resetPassword: { path: '/reset-password/:hash?' },
   app: {
     root: { path: '/app', href: '/app' },
+    /**
+     * Issue 37, in the public frame (the session may be limited to them): enrolling a first authenticator app
+     * when the person's roles require one, and the page the emailed link opens.
+     */
+    signInMethod: {
+      enrol: { path: '/app/sign-in-method', href: '/app/sign-in-method' },
+      confirm: {
+        path: '/app/confirm-sign-in-method/:token',
+        href: (token: string) => `/app/confirm-sign-in-method/${token}`,
+      },
+    },
     signOut: { path: '/app/signout', href: '/app/signout' },
     /**
      * The dashboard (000 §2). `afterSignIn`: with skipRefresh (the session is brand new: no token refresh on
@@ -65,7 +76,8 @@ export const paths = {
     },
     profile: {
       path: '/app/profile',
-      href: (tab?: 'account' | 'details' | 'access' | 'history') => (tab ? `/app/profile?tab=${tab}` : '/app/profile'),
+      href: (tab?: 'account' | 'details' | 'access' | 'history' | 'security') =>
+        tab ? `/app/profile?tab=${tab}` : '/app/profile',
     },
     requestAccess: {
       path: '/app/profile/request-new-or-modified-access',

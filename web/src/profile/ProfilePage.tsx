@@ -11,12 +11,14 @@ import { AccessTab } from './AccessTab';
 import { AccountTab } from './AccountTabs';
 import { ProfileDetailsTab } from './details/ProfileDetailsTab';
 import { HistoryTab } from './HistoryTab';
+import { SecurityTab } from './security/SecurityTab';
 
 const TABS = {
   account: 'Account',
   details: 'Details',
   access: 'Access',
   history: 'Requests History',
+  security: 'Security',
 } as const;
 type TabKey = keyof typeof TABS;
 const isTab = (value: string | null): value is TabKey => !!value && value in TABS;
@@ -32,7 +34,10 @@ export interface ProfileChangeParts {
   OutstandingRequestBanner: ComponentType;
 }
 
-/** Profile /app/profile?tab=account|details|access|history (000 §2 Profile screen). */
+/**
+ * Profile /app/profile?tab=account|details|access|history (000 §2 Profile screen), and security: the second
+ * sign-in step's methods (issue 37).
+ */
 export function ProfilePage({ profileChange }: { profileChange: ProfileChangeParts }) {
   const { OutstandingRequestBanner } = profileChange;
   const [search, setSearch] = useSearchParams();
@@ -69,6 +74,9 @@ export function ProfilePage({ profileChange }: { profileChange: ProfileChangePar
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="md">
           <HistoryTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="security" pt="md">
+          <SecurityTab />
         </Tabs.Panel>
       </Tabs>
     );
