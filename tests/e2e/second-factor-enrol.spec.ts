@@ -8,10 +8,13 @@
  * axe at desktop and phone sizes on each new screen. The people are the journey's own.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { ARGON2_DEFAULTS } from '@portal/directory';
 import { SECOND_FACTOR_TEXTS as T } from '@portal/contract';
-import { totpCode } from '../../api/src/auth/totp';
-import { journeyPrisma, makeJourneyUser, type JourneyUser } from '../support/journey-users';
-import { type ExtraApi, linkFromMail, shot, signInWith, signOut, startExtraApi } from './support';
+import { readMail } from '@portal/scripts';
+import { issueRecoveryCodes } from '../../api/src/auth/recovery-codes';
+import { beginTotp, confirmTotp, totpCode } from '../../api/src/auth/totp';
+import { journeyEnv, journeyPrisma, makeJourneyUser, type JourneyUser } from '../support/journey-users';
+import { type ExtraApi, linkFromMail, shot, signIn, signInWith, signOut, startExtraApi } from './support';
 
 /** A person of the journey's own, holding `portalRole` beside Network User when given. */
 async function person(tag: string, portalRole?: string): Promise<JourneyUser> {
@@ -146,6 +149,44 @@ test.describe('a role that requires a second sign-in step', () => {
     await expect(page.getByRole('heading', { name: 'User Requests', level: 1 })).toBeVisible();
     await context.close();
   });
+});
+
+test("read-only staff see a person's second step; an administrator resets it after confirming", async ({ page }) => {
+  const me = await person('sfstaff');
+  const prisma = journeyPrisma();
+  try {
+    const key = journeyEnv().SECOND_FACTOR_KEY!;
+    const enrolment = await beginTotp(prisma, key, me, { label: 'Phone', issuer: 'Portal Gateway' });
+    const code = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
+    expect(await confirmTotp(prisma, key, me.id, enrolment.factorId, code)).toBe(true);
+    await issueRecoveryCodes(prisma, me.id, ARGON2_DEFAULTS);
+  } finally {
+    await prisma.$disconnect();
+  }
+  const section = page.getByRole('region', { name: 'Second Sign-In Step' });
+
+  await signIn(page, 'readonly');
+  await page.goto(`/app/users/${me.id}`);
+  await expect(section.getByText('Authenticator app', { exact: true })).toBeVisible();
+  await expect(section.getByText('10 of 10 recovery codes left')).toBeVisible();
+  await expect(section.getByRole('button', { name: 'Reset second sign-in step' })).toHaveCount(0);
+
+  await signIn(page, 'admin');
+  await page.goto(`/app/users/${me.id}`);
+  await section.getByRole('button', { name: 'Reset second sign-in step' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reset Second Sign-In Step' });
+  await shot(page, '99-reset-confirm');
+  await dialog.getByRole('button', { name: 'Reset' }).click();
+  await expect(section.getByRole('status')).toContainText('was reset');
+  await expect(section.getByText('None', { exact: true })).toBeVisible();
+  // The person is told at once.
+  await expect
+    .poll(async () =>
+      (await readMail(process.env.MAIL_API_URL!)).some(
+        (m) => m.subject === T.mailSubjectReset && m.to.some((t) => t.address === me.email),
+      ),
+    )
+    .toBe(true);
 });
 
 test.describe('at phone size', () => {

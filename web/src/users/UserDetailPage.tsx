@@ -19,6 +19,7 @@ import { useSetUserStatus } from './api/setUserStatus';
 import { useUpdateUser } from './api/updateUser';
 import { DetailsTab } from './DetailsTab';
 import { PasswordSection } from './PasswordSection';
+import { SecondFactorSection } from './SecondFactorSection';
 import { StatusSection } from './StatusSection';
 import { DETAILS_FIELDS, bodyOf, describeUserFailure, lockedFields, valuesOf } from './userForm';
 
@@ -152,6 +153,7 @@ function UserEditor({
               onChange={(action) => status.mutate({ id: user.id, action })}
             />
             <PasswordSection user={user} readOnly={readOnly} />
+            <SecondFactorSection user={user} canReset={isAdmin} />
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="details">
