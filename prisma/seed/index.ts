@@ -41,3 +41,4 @@ export async function runSeed(
   return true;
 }
 export { PENDING_SEED_NAME, SEEDED_WORKFLOW_IDS, seedPendingRequests, type PendingSeeded } from './pending-requests';
+export { DEMO_SECOND_FACTOR_USERS, DEMO_TOTP_SECRET, seedDemoSecondFactors } from './second-factors';

@@ -5,6 +5,7 @@ import { createPrisma } from '../src';
 import { registerDemoSystem, DemoSystemEnvSchema } from './demo-system';
 import { seedDashboardResources } from './dashboard-resources';
 import { seedPendingRequests } from './pending-requests';
+import { seedDemoSecondFactors } from './second-factors';
 import { runSeed } from './index';
 
 const Env = DirectoryConfigSchema.extend(DemoSystemEnvSchema.shape).extend({
@@ -12,6 +13,9 @@ const Env = DirectoryConfigSchema.extend(DemoSystemEnvSchema.shape).extend({
   SEED_GENERATED_USERS: z.coerce.number().int().min(0).max(100_000).default(2000),
   /** Leave a few requests of every kind pending (the review queue's demo); the test stacks turn it off. */
   SEED_PENDING_REQUESTS: z.enum(['true', 'false', '1', '0']).default('true'),
+  /** Enrol the documented demo authenticator app for the staff personas (`npm run up` turns it on). */
+  SEED_DEMO_SECOND_FACTORS: z.enum(['true', 'false', '1', '0']).default('false'),
+  SECOND_FACTOR_KEY: z.string().min(32).optional(),
 });
 
 async function main(): Promise<void> {
@@ -34,6 +38,10 @@ async function main(): Promise<void> {
     // Once per database; the worker's reconciler starts their workflows.
     if (['true', '1'].includes(env.SEED_PENDING_REQUESTS)) {
       await seedPendingRequests(prisma, (l) => console.log(`seed: ${l}`));
+    }
+    // Once per persona; the key is the data folder's (secrets.json), as the API's.
+    if (['true', '1'].includes(env.SEED_DEMO_SECOND_FACTORS) && env.SECOND_FACTOR_KEY) {
+      await seedDemoSecondFactors(prisma, env.SECOND_FACTOR_KEY, (l) => console.log(`seed: ${l}`));
     }
     // On every start, seeded before or not: the demo system's port and secret are the data folder's current ones.
     if (env.DEMO_SYSTEM_URL && env.DEMO_SYSTEM_CLIENT_ID && env.DEMO_SYSTEM_CLIENT_SECRET) {

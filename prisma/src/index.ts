@@ -20,7 +20,7 @@ export * from './record-laos';
 export * from './access-change-filing';
 export * from './sso-revocation';
 export * from './oidc-keys';
-export { openText, sealText } from './sealed';
+export { SECOND_FACTOR_SEAL_PURPOSE, openText, sealText } from './sealed';
 export * from './client-secret';
 export * from './file-store';
 

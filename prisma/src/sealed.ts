@@ -6,6 +6,9 @@
  */
 import crypto from 'node:crypto';
 
+/** The purpose the second factors' TOTP secrets are sealed under (api/src/auth/totp.ts, the demo seed). */
+export const SECOND_FACTOR_SEAL_PURPOSE = 'second-factor-secrets';
+
 /** The 32-byte key for `purpose` derived from the configured `secret`. */
 export const deriveKey = (secret: string, purpose: string): Buffer =>
   Buffer.from(crypto.hkdfSync('sha256', secret, 'portal-oidc', purpose, 32));

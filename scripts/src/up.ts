@@ -77,6 +77,9 @@ async function printBanner(stack: Stack, dataDir: string): Promise<void> {
         ])
       : 'Demo accounts: not available yet (DEMO_ACCOUNTS is not exported by @portal/db/seed).',
     '',
+    'Staff (admin, reviewer, readonly) take a second sign-in step: add the key PORTALGATEWAYDEMOSTAFFKEYTWOSTEP',
+    "to an authenticator app, or run 'npm run demo:code' for the current code.",
+    '',
     'Press Ctrl-C to stop everything.',
   ];
   console.log(lines.join('\n'));
@@ -104,6 +107,8 @@ async function main(): Promise<void> {
   const shutDown = (code: number): void => {
     void stack.stop().finally(() => process.exit(code));
   };
+  // The demo's staff use the documented authenticator app (README); the test stacks do not seed it.
+  process.env.SEED_DEMO_SECOND_FACTORS ??= 'true';
   const stack = await startStack({
     dataDir,
     ports: values['random-ports'] ? 'random' : 'default',

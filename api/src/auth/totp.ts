@@ -5,11 +5,11 @@
  * once: the last accepted time step is kept in PostgreSQL and moved forward by one conditional UPDATE, so no
  * second API process accepts the same code within its window.
  */
-import { type PrismaClient, openText, sealText } from '@portal/db';
+import { type PrismaClient, SECOND_FACTOR_SEAL_PURPOSE, openText, sealText } from '@portal/db';
 import { generate, generateSecret, generateURI, verify } from 'otplib';
 
 /** HKDF purpose of the sealed TOTP secrets. */
-const PURPOSE = 'second-factor-secrets';
+const PURPOSE = SECOND_FACTOR_SEAL_PURPOSE;
 
 /** Clock drift accepted, in seconds: one step either way. */
 export const TOTP_TOLERANCE_SECONDS = 30;
