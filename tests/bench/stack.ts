@@ -52,8 +52,11 @@ export interface BenchSession {
 }
 
 /** Signs in as the demo account `username` at `base`. @throws Error when the sign-in is not 200. */
-export async function signIn(base: string, username: string): Promise<BenchSession> {
-  const password = DEMO_ACCOUNTS.find((a) => a.username === username)!.password;
+export const signIn = (base: string, username: string): Promise<BenchSession> =>
+  signInAs(base, username, DEMO_ACCOUNTS.find((a) => a.username === username)!.password);
+
+/** Signs in as `username` with `password` at `base`. @throws Error when the sign-in is not 200. */
+export async function signInAs(base: string, username: string, password: string): Promise<BenchSession> {
   const res = await fetch(`${base}/rest/token/create`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
