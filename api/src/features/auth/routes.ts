@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CONSTANTS,
+  MESSAGES,
   PermissionListSchema,
   SecondFactorStepBodySchema,
   TokenCreateBodySchema,
@@ -72,7 +73,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       schema: {
         body: SecondFactorStepBodySchema,
         // 401: the guard's 'Please sign in' ({ message }) or a refused code (000 §3's flags and message).
-        response: { ...SECURE_ERRORS, 200: TokenCreateResponseSchema, 401: TokenCreateResponseSchema },
+        response: {
+          ...SECURE_ERRORS,
+          200: TokenCreateResponseSchema,
+          401: TokenCreateResponseSchema,
+          503: TokenCreateResponseSchema,
+        },
       },
     },
     async (req, reply) => {
@@ -80,7 +86,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
       if (!auth.secondFactorPending && (await secondFactorMethods(deps.prisma, auth.userId)).length === 0) {
         throw forbidden();
       }
-      const result = await takeSecondStep(deps, auth, req.body);
+      let result: Awaited<ReturnType<typeof takeSecondStep>>;
+      try {
+        result = await takeSecondStep(deps, auth, req.body);
+      } catch (err) {
+        // The directory or the database did not answer within its deadline: try again, as the sign-in says.
+        req.log.error({ err }, 'the second step failed');
+        return reply.code(503).send({ unspecifiedFailure: true, message: MESSAGES.signIn.unspecifiedFailure });
+      }
       if (!result.ok) {
         if (result.body.accountLocked) clearSessionCookie(deps, req, reply);
         return reply.code(401).send(result.body);
