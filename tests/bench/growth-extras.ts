@@ -103,17 +103,32 @@ export const LOAD_ALL = [
   { list: 'users', url: '/rest/secure/user_management/users?sort=person.lastName,asc' },
 ] as const;
 
-/** Each LOAD_ALL list downloaded whole and as its first page, on the API process `pid`. */
+/**
+ * Each LOAD_ALL list downloaded whole, on an API process of its own started for it (`env`: the stack's), so no
+ * list inherits the heap another one grew: `cold`, the first load-all of the fresh process (what the first one
+ * after a start costs, the figure the target applies to), then `warm`, the same call again on it (V8 reuses the
+ * heap the first one grew), beside its first page read the same way. Each call is measured after a second's
+ * pause.
+ */
 export async function measureLoadAll(
-  base: string,
+  env: NodeJS.ProcessEnv,
   headers: Record<string, string>,
-  pid: number,
-): Promise<Array<{ list: string; all: DownloadFigure; firstPage: DownloadFigure }>> {
+): Promise<Array<{ list: string; cold: DownloadFigure; warm: DownloadFigure; firstPage: DownloadFigure }>> {
   const out = [];
   for (const { list, url } of LOAD_ALL) {
-    const firstPage = await measureDownload(base, `${url}&page=1&size=25`, headers, pid);
-    const all = await measureDownload(base, `${url}&page=1&size=1000000`, headers, pid);
-    out.push({ list, all, firstPage });
+    const api = await startExtraApi(env);
+    try {
+      const call = async (size: number) => {
+        await new Promise((r) => setTimeout(r, 1000));
+        return measureDownload(api.base, `${url}&page=1&size=${size}`, headers, api.pid);
+      };
+      const firstPage = await call(25);
+      const cold = await call(1_000_000);
+      const warm = await call(1_000_000);
+      out.push({ list, cold, warm, firstPage });
+    } finally {
+      api.stop();
+    }
   }
   return out;
 }

@@ -10,8 +10,9 @@
  * sort field in both directions; growth-lists.ts; p95, the median of BENCH_GROWTH_ROUNDS rounds, default 3).
  * Targets: p95 under 50 ms at every size, and the largest size within 1.5× the smallest. At the largest size
  * (growth-extras.ts): the report over every request
- * (first byte under 1 s, API memory growth under 100 MB), the load-all answer of the three lists (API memory
- * growth under 100 MB while each streams, beside its first page read the same way), filing p50 against a bare workflow start plus one
+ * (first byte under 1 s, API memory growth under 100 MB), the load-all answer of the queue and the Users list
+ * (API memory growth under 100 MB while each streams as the first load-all of an API process of its own, printed
+ * beside the same call again on that process and its first page read the same way), filing p50 against a bare workflow start plus one
  * INSERT (at most 2×), and the queue's throughput on one API process and on two (printed only: the load
  * generator and both processes share the machine's two cores).
  *
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     }
 
     const report = await measureReport(extra.base, admin.headers, extra.pid);
-    const loadAll = await measureLoadAll(extra.base, admin.headers, extra.pid);
+    const loadAll = await measureLoadAll(stack.env, admin.headers);
     const filing = await measureFiling({
       base: stack.urls.portal,
       user: await signIn(stack.urls.portal, 'user'),
@@ -172,20 +173,21 @@ async function main(): Promise<void> {
     console.log(
       `\nload-all (page 1, size 1,000,000) at ${SIZES[SIZES.length - 1]!.toLocaleString('en')}, beside the first page`,
     );
-    const loadAllRows = loadAll.map(({ list, all, firstPage }) => ({
+    const loadAllRows = loadAll.map(({ list, cold, warm, firstPage }) => ({
       list,
-      mb: round(all.bytes / 1e6),
-      firstByteMs: round(all.firstByteMs),
-      totalMs: round(all.totalMs),
-      memoryGrowthMb: round(all.memoryGrowthMb),
+      mb: round(cold.bytes / 1e6),
+      firstByteMs: round(cold.firstByteMs),
+      totalMs: round(cold.totalMs),
+      memoryGrowthMb: round(cold.memoryGrowthMb),
       memoryGrowthTargetMb: TARGETS.loadAllMemoryGrowthMb,
+      warmMemoryGrowthMb: round(warm.memoryGrowthMb),
       firstPageMemoryGrowthMb: round(firstPage.memoryGrowthMb),
       firstPageTotalMs: round(firstPage.totalMs),
     }));
     console.table(loadAllRows);
     for (const row of loadAllRows) {
       if (row.memoryGrowthMb > TARGETS.loadAllMemoryGrowthMb) {
-        missed.push(`${row.list} load-all memory growth ${row.memoryGrowthMb} MB`);
+        missed.push(`${row.list} load-all memory growth ${row.memoryGrowthMb} MB (first on a fresh process)`);
       }
     }
     if (report.firstByteMs > TARGETS.reportFirstByteMs)
