@@ -6,13 +6,17 @@
  * - once a reviewer removes that system on the user's Access tab, the demo's next refresh fails ('Your access to
  *   this system has ended.') and its next sign-in ends on the portal's 'not authorized' page with 'Request access
  *   to Electronic Data Capture';
- * - a person without the system who opens the demo's sign-in gets the same page.
+ * - a person without the system who opens the demo's sign-in gets the same page;
+ * - the demo's 'Sign in with a second step' (acr_values = the multi-factor level): a session opened with the
+ *   password alone is asked for the authenticator code first, and the demo shows the level it got; a person with
+ *   no second factor ends on the portal's page that says why.
  * axe (WCAG 2.2 AA) on the demo system's pages at 1280 px and at phone size. The users are this journey's own.
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { ssoRefusalText } from '@portal/contract';
+import { beginTotp, confirmTotp, totpCode } from '../../api/src/auth/totp';
 import type { PrismaClient } from '@portal/db';
-import { type JourneyUser, journeyPrisma, makeJourneyUser } from '../support/journey-users';
+import { type JourneyUser, journeyEnv, journeyPrisma, makeJourneyUser } from '../support/journey-users';
 import { signInAs } from './profile-change-support';
 import { shot, signIn, signOut } from './support';
 
@@ -126,5 +130,40 @@ test.describe('at phone size', () => {
     await page.getByRole('link', { name: 'Refresh my access' }).click();
     await expect(page.getByRole('alert')).toHaveText('Your access to this system has ended.');
     await shot(page, 'phone-99-sso-demo-access-ended');
+  });
+});
+
+test.describe('a system that asks for a second step', () => {
+  test('steps a password-only session up with the code, and the system sees the level', async ({ page, context }) => {
+    const user = await withEdc('edcmfa');
+    await signInAs(page, user);
+    // Enrolled after this sign-in (through the real store): the session holds the password alone.
+    const key = journeyEnv().SECOND_FACTOR_KEY!;
+    const enrolment = await beginTotp(prisma, key, user, { label: 'Phone', issuer: 'Portal Gateway' });
+    const earlier = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
+    expect(await confirmTotp(prisma, key, user.id, enrolment.factorId, earlier)).toBe(true);
+
+    const demo = await context.newPage();
+    await demo.goto(new URL('/', demoLogin).href);
+    await demo.getByRole('link', { name: 'Sign in with a second step' }).click();
+    await expect(demo.getByRole('heading', { name: 'Second Sign-In Step', level: 1 })).toBeVisible();
+    await shot(demo, '99-sso-step-up');
+    await demo.getByLabel('Authentication code').fill(await totpCode(enrolment.secret));
+    await demo.getByRole('button', { name: 'Verify' }).click();
+    await expectSignedIn(demo, user);
+    await expect(
+      demo.getByText(/^Signed in with your password and a second step \(urn:portal:acr:mfa; /),
+    ).toBeVisible();
+    await shot(demo, '99-sso-step-up-signed-in');
+  });
+
+  test('ends on the page that says why for a person without a second factor', async ({ page, context }) => {
+    const user = await withEdc('edcnomfa');
+    await signInAs(page, user);
+    const demo = await context.newPage();
+    await demo.goto(new URL('/', demoLogin).href);
+    await demo.getByRole('link', { name: 'Sign in with a second step' }).click();
+    await expect(demo).toHaveURL(/\/app\/sso\/refused\?case=noSecondFactor/);
+    await expect(demo.getByText(ssoRefusalText('noSecondFactor'))).toBeVisible();
   });
 });

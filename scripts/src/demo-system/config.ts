@@ -54,3 +54,9 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoSystem
     clientSecret: e.DEMO_SYSTEM_CLIENT_SECRET,
   };
 }
+
+/**
+ * The portal's multi-factor sign-in level (its discovery document's `acr_values_supported`, highest last), as a
+ * study system configures it: the demo's 'Sign in with a second step' asks for it (issue 37).
+ */
+export const PORTAL_MFA_ACR = 'urn:portal:acr:mfa';

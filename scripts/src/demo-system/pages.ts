@@ -2,7 +2,7 @@
  * The demo system's pages: small, accessible HTML (a language, a title, one h1, landmarks, a table with a
  * caption and column headers, visible focus, contrast above WCAG AA). Every value from outside is escaped.
  */
-import { DEMO_SYSTEM_TITLE } from './config';
+import { DEMO_SYSTEM_TITLE, PORTAL_MFA_ACR } from './config';
 import type { SignedIn } from './sessions';
 
 /** HTML-escapes `text`. */
@@ -52,7 +52,15 @@ ${body}
 `;
 }
 
-const signInLink = '<p><a class="button" href="/login">Sign in with the Portal Gateway</a></p>';
+const signInLink = `<p><a class="button" href="/login">Sign in with the Portal Gateway</a></p>
+<p><a class="button" href="/login?level=mfa">Sign in with a second step</a></p>`;
+
+/** How the person signed in, in words, from the ID token's `acr` and `amr` (issue 37). */
+function signInLevel(user: SignedIn): string {
+  if (!user.acr) return '';
+  const how = user.acr === PORTAL_MFA_ACR ? 'your password and a second step' : 'your password';
+  return `<p>Signed in with ${how} (${escapeHtml(user.acr)}; ${escapeHtml((user.amr ?? []).join(', '))})</p>`;
+}
 
 /** The home page of someone not signed in here, with an optional message (`alert`: an error). */
 export function signedOutPage(message?: { text: string; alert?: boolean }): string {
@@ -93,6 +101,7 @@ ${rows}
     `<h1>Your studies</h1>
 ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ''}
 <p>Signed in as ${escapeHtml(user.name)} (${escapeHtml(user.email)})</p>
+${signInLevel(user)}
 ${table}
 <nav aria-label="Session">
 <a class="button" href="/refresh">Refresh my access</a>

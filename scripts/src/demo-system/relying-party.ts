@@ -69,8 +69,11 @@ export class RelyingParty {
     return this.discovered;
   }
 
-  /** Starts a sign-in. @returns the provider's authorization URL and what the callback must check. */
-  async startLogin(loginHint?: string): Promise<{ url: URL; pending: PendingLogin }> {
+  /**
+   * Starts a sign-in; `acr` asks the portal for that sign-in level (issue 37: the multi-factor one).
+   * @returns the provider's authorization URL and what the callback must check.
+   */
+  async startLogin(loginHint?: string, acr?: string): Promise<{ url: URL; pending: PendingLogin }> {
     const config = await this.configuration();
     const pending: PendingLogin = {
       state: oidc.randomState(),
@@ -85,6 +88,7 @@ export class RelyingParty {
       code_challenge: await oidc.calculatePKCECodeChallenge(pending.codeVerifier),
       code_challenge_method: 'S256',
       ...(loginHint ? { login_hint: loginHint } : {}),
+      ...(acr ? { acr_values: acr } : {}),
     });
     return { url, pending };
   }
@@ -101,8 +105,13 @@ export class RelyingParty {
       expectedNonce: pending.nonce,
       idTokenExpected: true,
     });
-    const sub = tokens.claims()!.sub;
-    return this.signedIn(config, sub, tokens);
+    const claims = tokens.claims()!;
+    const signedIn = await this.signedIn(config, claims.sub, tokens);
+    return {
+      ...signedIn,
+      ...(typeof claims.acr === 'string' ? { acr: claims.acr } : {}),
+      ...(Array.isArray(claims.amr) ? { amr: claims.amr.map(String) } : {}),
+    };
   }
 
   /**
@@ -143,6 +152,8 @@ export class RelyingParty {
       name: typeof info.name === 'string' ? info.name : '',
       email: typeof info.email === 'string' ? info.email : '',
       studyAccess: studyAccessOf(info.study_access),
+      ...(before?.acr ? { acr: before.acr } : {}),
+      ...(before?.amr ? { amr: before.amr } : {}),
       idToken: tokens.id_token ?? before?.idToken,
       refreshToken: tokens.refresh_token ?? before?.refreshToken,
       accessToken: tokens.access_token,

@@ -11,7 +11,7 @@
  * the registered redirect URIs are.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { DemoSystemConfig } from './config';
+import { type DemoSystemConfig, PORTAL_MFA_ACR } from './config';
 import { accessEndedPage, errorPage, signedInPage, signedOutPage } from './pages';
 import { AccessEndedError, type RelyingParty } from './relying-party';
 import type { SessionStore } from './sessions';
@@ -55,7 +55,9 @@ export function createDemoServer(cfg: DemoSystemConfig, rp: RelyingParty, sessio
       }
       let started;
       try {
-        started = await rp.startLogin(url.searchParams.get('login_hint') ?? undefined);
+        // '?level=mfa': the demo's own link asking the portal for the multi-factor level (issue 37).
+        const acr = url.searchParams.get('level') === 'mfa' ? PORTAL_MFA_ACR : undefined;
+        started = await rp.startLogin(url.searchParams.get('login_hint') ?? undefined, acr);
       } catch (err) {
         unreachable(res, err);
         return;

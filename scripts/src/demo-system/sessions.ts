@@ -32,6 +32,9 @@ export interface SignedIn {
   name: string;
   email: string;
   studyAccess: StudyAccess[];
+  /** How the portal says the person signed in: the ID token's `acr` and `amr` (issue 37). */
+  acr?: string;
+  amr?: string[];
   idToken?: string;
   refreshToken?: string;
   accessToken: string;
