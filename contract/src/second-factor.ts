@@ -91,6 +91,7 @@ export const SECOND_FACTOR_TEXTS = {
   lastFactor:
     'Your only authenticator app cannot be removed. Add another one first, or ask an administrator to reset your sign-in methods.',
   unavailable: 'Second sign-in steps are not available on this portal.',
+  mailUnavailable: 'The confirmation email could not be sent. Please try again in a few minutes.',
   directoryUnavailable: 'Your password cannot be checked right now. Please try again in a few minutes.',
   noFactor: 'Add an authenticator app first.',
   mailSubjectConfirm: 'Portal Gateway: confirm your new sign-in method',

@@ -131,7 +131,7 @@ export async function confirmEnrolment(
     await mailConfirmationLink(deps, auth, token, expiresAt);
   } catch (err) {
     await deps.prisma.secondFactor.delete({ where: { id: factorId } });
-    throw Object.assign(unavailable(`The confirmation mail could not be sent. Please try again later.`), {
+    throw Object.assign(unavailable(T.mailUnavailable), {
       cause: err,
     });
   }
