@@ -78,6 +78,11 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
     .string()
     .regex(/^smtps?:\/\/.+/, 'must be an smtp:// or smtps:// URL')
     .default('smtp://127.0.0.1:1025'),
+  /**
+   * How long the API's own mail (the password links, the second factors' notices) waits on the SMTP server:
+   * to connect, for its greeting, and for each answer. Past it the person is told to try again (503).
+   */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   MAIL_FROM: z.string().min(3).default('portal-gateway@portal.test'),
   /** The portal's public base URL, for the links in mail. */
   PORTAL_URL: z.url().default('http://127.0.0.1:8080'),
