@@ -5,6 +5,36 @@ import { useBeginTotp, useConfirmTotp } from './api';
 import { errorText, fieldError } from './errorText';
 import { RecoveryCodesList } from './RecoveryCodesList';
 
+/** A step's refusal (when no field shows it) and its buttons. */
+function StepFooter(props: {
+  error: unknown;
+  fields: string[];
+  pending: boolean;
+  submit: string;
+  onCancel?: () => void;
+}) {
+  const { error, fields, pending, submit, onCancel } = props;
+  return (
+    <>
+      {!!error && fields.every((f) => !fieldError(error, f)) && (
+        <Alert color="red" role="alert">
+          {errorText(error)}
+        </Alert>
+      )}
+      <Group>
+        <Button type="submit" loading={pending}>
+          {submit}
+        </Button>
+        {onCancel && (
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+      </Group>
+    </>
+  );
+}
+
 /**
  * Adding an authenticator app (issue 37; docs/decisions.md "Second factors"), in three steps: the password
  * again and the device's name; the secret as a QR code and as text (shown once) with a code from the app; then
@@ -107,21 +137,13 @@ export function AddAuthenticatorApp({ onDone, onCancel }: { onDone: () => void; 
             error={missing.code ?? fieldError(confirm.error, 'code')}
             required
           />
-          {confirm.error && !fieldError(confirm.error, 'code') && (
-            <Alert color="red" role="alert">
-              {errorText(confirm.error)}
-            </Alert>
-          )}
-          <Group>
-            <Button type="submit" loading={confirm.isPending}>
-              Confirm
-            </Button>
-            {onCancel && (
-              <Button variant="default" onClick={onCancel}>
-                Cancel
-              </Button>
-            )}
-          </Group>
+          <StepFooter
+            error={confirm.error}
+            fields={['code']}
+            pending={confirm.isPending}
+            submit="Confirm"
+            onCancel={onCancel}
+          />
         </Stack>
       </form>
     );
@@ -148,21 +170,13 @@ export function AddAuthenticatorApp({ onDone, onCancel }: { onDone: () => void; 
           error={missing.label ?? fieldError(begin.error, 'label')}
           required
         />
-        {begin.error && !fieldError(begin.error, 'password') && !fieldError(begin.error, 'label') && (
-          <Alert color="red" role="alert">
-            {errorText(begin.error)}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={begin.isPending}>
-            Continue
-          </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <StepFooter
+          error={begin.error}
+          fields={['password', 'label']}
+          pending={begin.isPending}
+          submit="Continue"
+          onCancel={onCancel}
+        />
       </Stack>
     </form>
   );
