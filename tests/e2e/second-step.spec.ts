@@ -7,10 +7,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ARGON2_DEFAULTS } from '@portal/directory';
 import { MESSAGES } from '@portal/contract';
-import { beginTotp, confirmTotp, totpCode } from '../../api/src/auth/totp';
+import { totpCode } from '../../api/src/auth/totp';
 import { issueRecoveryCodes } from '../../api/src/auth/recovery-codes';
 import { journeyEnv, journeyPrisma, makeJourneyUser, type JourneyUser } from '../support/journey-users';
 import { shot, signOut } from './support';
+import { enrolConfirmed } from '../support/totp-codes';
 
 /** A journey person with a confirmed authenticator app and recovery codes. */
 async function personWithFactor(tag: string): Promise<{ me: JourneyUser; secret: string; recovery: string[] }> {
@@ -18,10 +19,8 @@ async function personWithFactor(tag: string): Promise<{ me: JourneyUser; secret:
   const prisma = journeyPrisma();
   try {
     const me = await makeJourneyUser(prisma, tag, []);
-    const enrolment = await beginTotp(prisma, key, me, { label: 'Phone', issuer: 'Portal Gateway' });
-    // Confirmed with the code of 30 s ago, so the current code is a later step the sign-in may take.
-    const earlier = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
-    expect(await confirmTotp(prisma, key, me.id, enrolment.factorId, earlier)).toBe(true);
+    // Confirmed with no code used: the sign-in takes the current one (support/totp-codes.ts).
+    const enrolment = await enrolConfirmed(prisma, key, me, 'Phone');
     const recovery = await issueRecoveryCodes(prisma, me.id, ARGON2_DEFAULTS);
     return { me, secret: enrolment.secret, recovery };
   } finally {

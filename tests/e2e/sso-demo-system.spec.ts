@@ -14,11 +14,12 @@
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { ssoRefusalText } from '@portal/contract';
-import { beginTotp, confirmTotp, totpCode } from '../../api/src/auth/totp';
+import { totpCode } from '../../api/src/auth/totp';
 import type { PrismaClient } from '@portal/db';
 import { type JourneyUser, journeyEnv, journeyPrisma, makeJourneyUser } from '../support/journey-users';
 import { signInAs } from './profile-change-support';
 import { shot, signIn, signOut } from './support';
+import { enrolConfirmed } from '../support/totp-codes';
 
 const SYSTEM = 'Electronic Data Capture';
 
@@ -139,9 +140,8 @@ test.describe('a system that asks for a second step', () => {
     await signInAs(page, user);
     // Enrolled after this sign-in (through the real store): the session holds the password alone.
     const key = journeyEnv().SECOND_FACTOR_KEY!;
-    const enrolment = await beginTotp(prisma, key, user, { label: 'Phone', issuer: 'Portal Gateway' });
-    const earlier = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
-    expect(await confirmTotp(prisma, key, user.id, enrolment.factorId, earlier)).toBe(true);
+    // Confirmed with no code used: the sign-in takes the current one (support/totp-codes.ts).
+    const enrolment = await enrolConfirmed(prisma, key, user, 'Phone');
 
     const demo = await context.newPage();
     await demo.goto(new URL('/', demoLogin).href);

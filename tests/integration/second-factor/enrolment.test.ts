@@ -12,7 +12,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECOND_FACTOR_TEXTS as T } from '@portal/contract';
-import { totpCode } from '../../../api/src/auth/totp';
+import { currentCode, nextStepCode } from '../../support/totp-codes';
 import { createTestUser, type TestUser } from '../auth-helpers';
 import { waitForMail } from '../fixtures';
 import { type Session, type TestApi, caller, signInCall, startApi } from '../harness';
@@ -42,9 +42,6 @@ async function signedIn(app: TestApi, user: TestUser): Promise<Session & { body:
 const call = (app: TestApi, s: Session, method: 'GET' | 'POST', url: string, body?: object) =>
   caller(app.app)(s, method, url, body);
 
-/** The code of the app's step before the current one, so a later sign-in's current code is still unused. */
-const earlierCode = (secret: string) => totpCode(secret, Math.floor(Date.now() / 1000) - 30);
-
 /** The token of the confirmation link in the person's latest confirmation mail. */
 async function mailedToken(email: string): Promise<string> {
   const mail = await waitForMail(email, T.mailSubjectConfirm);
@@ -67,7 +64,7 @@ async function addApp(app: TestApi, s: Session, user: TestUser, label = 'Phone')
   expect(uri).toMatch(/^otpauth:\/\/totp\//);
   expect(qrSvg).toMatch(/^<svg/);
   const confirmed = await call(app, s, 'POST', `/rest/secure/second_factor/totp/${factorId}/confirm`, {
-    code: await earlierCode(secret),
+    code: await currentCode(secret),
   });
   expect(confirmed.statusCode, confirmed.body).toBe(200);
   return { secret, factorId: factorId as number, answer: confirmed.json() };
@@ -123,7 +120,8 @@ describe('enrolling an authenticator app', () => {
     const next = await signedIn(api, user);
     expect(next.body).toMatchObject({ secondFactor: { methods: ['TOTP', 'RECOVERY_CODE'] } });
     expect(
-      (await call(api, next, 'POST', '/rest/secure/token/second_factor', { code: await totpCode(secret) })).statusCode,
+      (await call(api, next, 'POST', '/rest/secure/token/second_factor', { code: await nextStepCode(secret) }))
+        .statusCode,
     ).toBe(200);
     const overview = (await call(api, next, 'GET', '/rest/secure/second_factor')).json();
     expect(overview).toMatchObject({ factors: [{ state: 'ACTIVE' }], recoveryCodesLeft: 10, required: false });
@@ -200,7 +198,7 @@ describe('a person who must use a second factor', () => {
     const next = await signedIn(obliging, user);
     expect(next.body).toMatchObject({ secondFactor: { methods: ['TOTP', 'RECOVERY_CODE'] } });
     expect(next.body).not.toHaveProperty('secondFactorEnrolment');
-    await call(obliging, next, 'POST', '/rest/secure/token/second_factor', { code: await totpCode(secret) });
+    await call(obliging, next, 'POST', '/rest/secure/token/second_factor', { code: await nextStepCode(secret) });
     expect((await call(obliging, next, 'GET', '/rest/secure/user_management/user_requests/all')).statusCode).toBe(200);
   });
 

@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECOND_FACTOR_TEXTS as T } from '@portal/contract';
-import { totpCode } from '../../../api/src/auth/totp';
+import { currentCode } from '../../support/totp-codes';
 import { FAULTS, type FaultProxy, faultName, proxyFor } from '../../support/fault-proxy';
 import { createTestUser } from '../auth-helpers';
 import { stackEnv, waitForMail } from '../fixtures';
@@ -47,7 +47,7 @@ describe.each(FAULTS)('the SMTP server %s', (fault) => {
       expect(begun.statusCode, begun.body).toBe(200);
       const { factorId, secret } = begun.json();
       return call(s, 'POST', `/rest/secure/second_factor/totp/${factorId}/confirm`, {
-        code: await totpCode(secret, Math.floor(Date.now() / 1000) - 30),
+        code: await currentCode(secret),
       });
     };
 

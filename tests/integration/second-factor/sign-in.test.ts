@@ -13,11 +13,12 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARGON2_DEFAULTS, DEFAULT_PASSWORD_POLICY, findPerson } from '@portal/directory';
 import { MESSAGES } from '@portal/contract';
-import { beginTotp, confirmTotp, totpCode } from '../../../api/src/auth/totp';
+import { totpCode } from '../../../api/src/auth/totp';
 import { issueRecoveryCodes } from '../../../api/src/auth/recovery-codes';
 import { createTestUser, type TestUser } from '../auth-helpers';
 import { type Session, type TestApi, caller, signInCall, startApi } from '../harness';
 import { until } from '../lifecycle/support';
+import { enrolConfirmed } from '../../support/totp-codes';
 
 const KEY = crypto.randomBytes(32).toString('base64url');
 let api: TestApi;
@@ -33,10 +34,8 @@ afterAll(async () => {
 /** A person with a confirmed authenticator app. @returns the person and the app's secret. */
 async function withApp(tag: string): Promise<{ user: TestUser; secret: string }> {
   const user = await createTestUser(api, tag);
-  const enrolment = await beginTotp(api.prisma, KEY, user.user, { label: 'Phone', issuer: 'Portal Gateway' });
-  // Confirmed with the code of 30 s ago, so the current code is a later step.
-  const earlier = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
-  expect(await confirmTotp(api.prisma, KEY, user.user.id, enrolment.factorId, earlier)).toBe(true);
+  // Confirmed with no code used: the sign-in takes the current one (support/totp-codes.ts).
+  const enrolment = await enrolConfirmed(api.prisma, KEY, user.user, 'Phone');
   return { user, secret: enrolment.secret };
 }
 

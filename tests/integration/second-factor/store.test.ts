@@ -16,6 +16,7 @@ import {
   useRecoveryCode,
 } from '../../../api/src/auth/recovery-codes';
 import { testPrisma } from '../fixtures';
+import { currentCode, nextStepCode } from '../../support/totp-codes';
 
 const KEY = crypto.randomBytes(32).toString('base64url');
 let prisma: PrismaClient;
@@ -59,12 +60,12 @@ describe('a TOTP enrolment', () => {
   it('accepts each code once, whichever process is handed it', async () => {
     const user = await person();
     const enrolment = await enrol(user);
-    // Confirmed with the code of 30 s ago, so the current code is a later step.
-    const earlier = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
+    // Confirmed with the current code; the sign-ins then take the next step's (support/totp-codes.ts).
+    const earlier = await currentCode(enrolment.secret);
     expect(await confirmTotp(prisma, KEY, user.id, enrolment.factorId, earlier)).toBe(true);
     expect(await confirmTotp(prisma, KEY, user.id, enrolment.factorId, earlier)).toBe(false);
 
-    const code = await totpCode(enrolment.secret);
+    const code = await nextStepCode(enrolment.secret);
     const answers = await Promise.all([acceptTotp(prisma, KEY, user.id, code), acceptTotp(other, KEY, user.id, code)]);
     expect(answers.filter(Boolean)).toEqual([{ factorId: enrolment.factorId }]);
     expect(await acceptTotp(prisma, KEY, user.id, code)).toBeNull();

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import { ACR, ssoRefusalText } from '@portal/contract';
 import { ARGON2_DEFAULTS } from '@portal/directory';
-import { beginTotp, confirmTotp, totpCode } from '../../../api/src/auth/totp';
+import { totpCode } from '../../../api/src/auth/totp';
 import { issueRecoveryCodes } from '../../../api/src/auth/recovery-codes';
 import { createTestUser } from '../auth-helpers';
 import { caller, type Session } from '../harness';
@@ -34,6 +34,7 @@ import {
   startSsoApi,
   type SsoStack,
 } from './support';
+import { enrolConfirmed } from '../../support/totp-codes';
 
 const KEY = crypto.randomBytes(32).toString('base64url');
 let sso: SsoStack;
@@ -54,9 +55,8 @@ async function member(tag: string, systemId: number) {
 
 /** Enrols a confirmed authenticator app (confirmed with the code of 30 s ago) and recovery codes for `p`. */
 async function enrol(p: Person): Promise<{ secret: string; recovery: string[] }> {
-  const enrolment = await beginTotp(sso.t.prisma, KEY, p, { label: 'Phone', issuer: 'Portal Gateway' });
-  const earlier = await totpCode(enrolment.secret, Math.floor(Date.now() / 1000) - 30);
-  expect(await confirmTotp(sso.t.prisma, KEY, p.id, enrolment.factorId, earlier)).toBe(true);
+  // Confirmed with no code used: the sign-in takes the current one (support/totp-codes.ts).
+  const enrolment = await enrolConfirmed(sso.t.prisma, KEY, p, 'Phone');
   return { secret: enrolment.secret, recovery: await issueRecoveryCodes(sso.t.prisma, p.id, ARGON2_DEFAULTS) };
 }
 
