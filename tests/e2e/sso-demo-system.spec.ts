@@ -136,7 +136,7 @@ test.describe('at phone size', () => {
 
 test.describe('a system that asks for a second step', () => {
   test('steps a password-only session up with the code, and the system sees the level', async ({ page, context }) => {
-    const user = await withEdc('edcmfa');
+    const user = await withEdc('edcmf');
     await signInAs(page, user);
     // Enrolled after this sign-in (through the real store): the session holds the password alone.
     const key = journeyEnv().SECOND_FACTOR_KEY!;
@@ -158,7 +158,7 @@ test.describe('a system that asks for a second step', () => {
   });
 
   test('ends on the page that says why for a person without a second factor', async ({ page, context }) => {
-    const user = await withEdc('edcnomfa');
+    const user = await withEdc('edcno');
     await signInAs(page, user);
     const demo = await context.newPage();
     await demo.goto(new URL('/', demoLogin).href);

@@ -171,6 +171,14 @@ export const accessAudit = (prisma: PrismaClient, portalUserId: number, action: 
   });
 
 /**
+ * The held item's reviewing pool: one no snapshot writes. The item counts' trigger adds the held row to the
+ * count of (campaign, pool, decision, slot), the slot being the backend pid modulo 16; with the snapshot's
+ * pool ('{}') a snapshot whose backend shared the slot (1 run in 16) waited on the held count row instead of
+ * at the held record, before storing any item.
+ */
+const HELD_POOL = ['held-by-the-test'];
+
+/**
  * Holds the item slot (campaign, access record) in an open transaction: the snapshot batch that reaches that
  * record waits inside its activity (ON CONFLICT waits for the open insert) until the release, which rolls it back.
  * @returns the release (idempotent) once held. @throws when the slot could not be held (the transaction ended
@@ -193,7 +201,7 @@ export async function holdItemSlot(
           INSERT INTO "AccessReviewItem" ("campaignId", "accessId", "portalUserId", username, "firstName", "lastName",
                  email, "roleName", "siteCodes", "laoIds", "studyNames", "systemAccessIds", "reviewLaoIds")
           VALUES (${campaignId}, ${access.id}, ${access.portalUserId}, 'held', 'Held', 'Held', 'held@it.portal.test',
-                 ${access.roleName}, '{}', '{}', '{}', '{}', '{}')`;
+                 ${access.roleName}, '{}', '{}', '{}', '{}', ${HELD_POOL}::text[])`;
         held();
         await released;
         throw new Error('rolled back by the test');
