@@ -4,9 +4,18 @@
  * ('No records found'), comes back and opens the user from the row.
  */
 import { expect, test } from '@playwright/test';
-import { shot, signIn, signOut } from './support';
+import { makeJourneyUser, journeyPrisma } from '../support/journey-users';
+import { expectNoSidewaysScroll, shot, signIn, signOut } from './support';
 
 test('an administrator filters the Users list and opens a user', async ({ page }) => {
+  // A long address on the first page (last names sort 'Aa…' first): the table wraps it and stays as wide as
+  // the page at 1280 px whatever the data (other journeys' users land on this page too).
+  const prisma = journeyPrisma();
+  try {
+    await makeJourneyUser(prisma, 'aaverylongaddressforthewidthofthetable');
+  } finally {
+    await prisma.$disconnect();
+  }
   await signIn(page, 'admin');
   const table = page.getByRole('table');
 
@@ -28,6 +37,8 @@ test('an administrator filters the Users list and opens a user', async ({ page }
     ]) {
       await expect(table.locator('thead')).toContainText(title);
     }
+    await expect(table.getByRole('row').nth(1)).toContainText('aaverylongaddressforthewidthofthetable');
+    await expectNoSidewaysScroll(table);
     await shot(page, '43-users-list');
   });
 
