@@ -15,6 +15,7 @@ import { CondensedList } from '../shared/CondensedList';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { orMissing } from '../shared/format';
+import { BoundedText } from '../shared/TableCells';
 import { pageFromUrl, urlPaging, useUrlFilter, useUrlView } from '../shared/urlView';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useUsers } from './api/getUsers';
@@ -93,13 +94,25 @@ export function UsersListPage() {
               </Anchor>
             ),
           },
-          { accessor: 'lastName', title: 'Last Name', sortable: true },
-          { accessor: 'email', title: 'Email', sortable: true },
+          // Long names and addresses wrap inside a bounded width, so the table stays as wide as the page at
+          // 1280 px whatever the data (000 §2 Users list: every column in view).
+          {
+            accessor: 'lastName',
+            title: 'Last Name',
+            sortable: true,
+            render: (r) => <BoundedText text={r.lastName} maw="9rem" />,
+          },
+          {
+            accessor: 'email',
+            title: 'Email',
+            sortable: true,
+            render: (r) => <BoundedText text={r.email} maw="12rem" />,
+          },
           {
             accessor: 'organizationName',
             title: 'Organization',
             sortable: true,
-            render: (r) => orMissing(r.organizationName),
+            render: (r) => <BoundedText text={r.organizationName} maw="10rem" />,
           },
           {
             accessor: 'siteCodes',
