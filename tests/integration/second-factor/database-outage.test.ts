@@ -45,7 +45,8 @@ async function signedIn(app: TestApi['app'], user: { username: string; password:
   const res = await signInCall(app, user.username, user.password);
   expect(res.statusCode, res.body).toBe(200);
   const cookie = res.cookies.find((c) => c.name === 'pg_session')!;
-  return { session: { cookie: `pg_session=${cookie.value}`, xsrf: res.json().xsrfToken as string }, body: res.json() };
+  const body = res.json() as Record<string, unknown>;
+  return { session: { cookie: `pg_session=${cookie.value}`, xsrf: body.xsrfToken as string, body }, body };
 }
 
 describe.each(FAULTS)('PostgreSQL %s', (fault) => {
