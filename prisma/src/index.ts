@@ -29,3 +29,7 @@ export function createPrisma(databaseUrl: string): PrismaClient {
   const adapter = withTransactionClients(withReleasedTransactions(new PrismaPg(poolConfigFromUrl(databaseUrl))));
   return new PrismaClient({ adapter });
 }
+export * from './audit-trail/canonical';
+export * from './audit-trail/keys';
+export * from './audit-trail/seal';
+export * from './audit-trail/verify';

@@ -20,6 +20,8 @@ export const LOCK_NAMESPACES = {
   ACCESS_REVIEW: 1005,
   USER_ACCESS: 2001,
   EMAIL: 2002,
+  /** The audit trail's sealer (audit-trail/seal.ts, subject 0): one seal is written at a time. */
+  AUDIT_SEAL: 3001,
 } as const;
 export type FilingLockKind = 'ACCESS_CHANGE' | 'REGISTRATION' | 'PROFILE_CHANGE' | 'PROXY_BATCH' | 'ACCESS_REVIEW';
 

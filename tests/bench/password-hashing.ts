@@ -107,7 +107,7 @@ export async function measurePasswordHashing(stack: ThrowawayStack): Promise<Pas
       portalUser: async (username) => {
         await db.query(
           `INSERT INTO "PortalUser" ("username", "firstName", "lastName", "email", "updatedAt")
-           VALUES ($1, 'Hash', 'Bench', $1 || '@bench.portal.test', now())`,
+           VALUES ($1::text, 'Hash', 'Bench', $1::text || '@bench.portal.test', now())`,
           [username],
         );
       },

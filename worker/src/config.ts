@@ -63,6 +63,19 @@ export const WorkerConfigSchema = z.object({
   ...AccessDateSettingsSchema.shape,
   /** Access review campaigns (issue 25): the study role whose holders review their LAOs' items. */
   ...AccessReviewSettingsSchema.shape,
+  /**
+   * The audit trail's seals (docs/decisions.md "A tamper-evident audit trail"): the Ed25519 key (raw 32 bytes,
+   * base64url; `npm run up` and the test stacks generate one); unset, nothing is sealed and the worker says so.
+   * The schedule runs every AUDIT_SEAL_EVERY; an id not visible for AUDIT_LATE_AFTER (twice the longest write
+   * transaction's timeout) is no longer waited for; AUDIT_SEAL_MAX_ROWS rows per seal at most.
+   */
+  AUDIT_SEAL_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes, base64url (npm run up prints how to make one)')
+    .optional(),
+  AUDIT_SEAL_EVERY: duration.default('1 minute'),
+  AUDIT_LATE_AFTER: duration.default('10 minutes'),
+  AUDIT_SEAL_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   /** The marker a proxy batch's comments are written with, as the API writes a single proxy request's (000 §3). */
   PROXY_COMMENT_MARKER: PortalRulesConfigSchema.shape.PROXY_COMMENT_MARKER,
 });

@@ -1,6 +1,6 @@
 /** @portal/worker: the worker factory, activities, reconciler and digest schedule, for the process and tests. */
 export { createWorker, workflowsPath } from './worker';
-export { createActivities, type MailSettings, type PortalActivities } from './activities';
+export { createActivities, type AuditSealSettings, type MailSettings, type PortalActivities } from './activities';
 export { WorkerConfigSchema, parseEnv } from './config';
 export { reconcileUnstartedRequests, startReconciler } from './reconciler';
 export { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
@@ -10,3 +10,4 @@ export { ensureAccessExpirySchedule } from './access-expiry-schedule';
 export { sendOnce } from './mail/outbox';
 export { createTransport } from './mail/transport';
 export { startUnstartedAccessReview, unstartedAccessReviews } from './access-review-reconcile';
+export { ensureAuditSealSchedule } from './audit-seal-schedule';

@@ -1,6 +1,6 @@
 /**
- * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest and the access
- * expiry schedules, runs the reconciler (on start and on a timer), the back-channel logout listener and the
+ * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest, the access
+ * expiry and the audit seal schedules, runs the reconciler (on start and on a timer), the back-channel logout listener and the
  * worker until SIGINT/SIGTERM.
  */
 import fs from 'node:fs';
@@ -8,11 +8,12 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
-import { createPrisma } from '@portal/db';
+import { createPrisma, sealSigningKey } from '@portal/db';
 import { startTracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { loadTemporalConnection, temporalConnectError } from '@portal/workflows/connection';
 import { WorkerConfigSchema, directoryConfig, parseEnv } from './config';
 import { ensureAccessExpirySchedule } from './access-expiry-schedule';
+import { ensureAuditSealSchedule } from './audit-seal-schedule';
 import { ensureReviewerDigestSchedule } from './digest-schedule';
 import { createWorkerMetrics } from './observability/activity-metrics';
 import { startWorkerMetricsServer } from './observability/metrics-server';
@@ -71,6 +72,13 @@ async function main(): Promise<void> {
     },
     accessReview: { ACCESS_REVIEW_STUDY_ROLE: cfg.ACCESS_REVIEW_STUDY_ROLE, mailDeadline: cfg.MAIL_DEADLINE },
     proxyCommentMarker: cfg.PROXY_COMMENT_MARKER,
+    auditSeal: cfg.AUDIT_SEAL_PRIVATE_KEY
+      ? {
+          databaseUrl: cfg.DATABASE_URL,
+          key: sealSigningKey(cfg.AUDIT_SEAL_PRIVATE_KEY),
+          gapHorizonMs: msToNumber(cfg.AUDIT_LATE_AFTER as '1m'),
+        }
+      : undefined,
     workflowBundle: prebuiltWorkflowBundle(),
     metrics,
     tracing,
@@ -89,6 +97,13 @@ async function main(): Promise<void> {
     noticeDays: cfg.ACCESS_EXPIRY_NOTICE_DAYS,
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
   });
+  if (cfg.AUDIT_SEAL_PRIVATE_KEY)
+    await ensureAuditSealSchedule(client, {
+      every: cfg.AUDIT_SEAL_EVERY,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      input: { maxRowsPerSeal: cfg.AUDIT_SEAL_MAX_ROWS },
+    });
+  else console.log('audit sealing is off: AUDIT_SEAL_PRIVATE_KEY is unset (docs/decisions.md)');
   const stopReconciler = startReconciler({
     prisma,
     client,

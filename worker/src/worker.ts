@@ -10,6 +10,7 @@ import type { PrismaClient } from '@portal/db';
 import type { DirectoryConfig } from '@portal/directory';
 import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
 import {
+  type AuditSealSettings,
   type MailSettings,
   type PortalActivities,
   type SsoSettings,
@@ -48,6 +49,8 @@ export async function createWorker(opts: {
   accessReview?: WorkerAccessReviewSettings;
   /** The marker of the comments a proxy batch files (PROXY_COMMENT_MARKER, 000 §3); the default when absent. */
   proxyCommentMarker?: string;
+  /** The audit sealer's database and key (AUDIT_SEAL_PRIVATE_KEY); without it the sealing step fails. */
+  auditSeal?: AuditSealSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -71,7 +74,15 @@ export async function createWorker(opts: {
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     ...(opts.activitySlots ? { maxConcurrentActivityTaskExecutions: opts.activitySlots } : {}),
     activities: {
-      ...createActivities(opts.prisma, opts.mail, opts.directory, opts.sso, opts.accessReview, opts.proxyCommentMarker),
+      ...createActivities(
+        opts.prisma,
+        opts.mail,
+        opts.directory,
+        opts.sso,
+        opts.accessReview,
+        opts.proxyCommentMarker,
+        opts.auditSeal,
+      ),
       ...opts.overrides,
     },
     // A bundle built ahead of time already holds the workflow interceptors (WORKFLOW_TRACING_MODULE).

@@ -11,3 +11,4 @@ export { ssoLogoutWorkflow } from './sso-logout/workflow';
 export { accessExpiryWorkflow } from './access-expiry/workflow';
 export { accessReviewWorkflow } from './access-review/workflow';
 export { accessReviewScheduledWorkflow } from './access-review/scheduled-workflow';
+export { auditSealWorkflow } from './audit-seal/workflow';

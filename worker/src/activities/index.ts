@@ -6,6 +6,7 @@ import type {
   AccessExpiryActivities,
   AccessReviewActivities,
   AccessReviewScheduleActivities,
+  AuditSealActivities,
   DigestActivities,
   LifecycleActivities,
   ProxyBatchActivities,
@@ -20,6 +21,7 @@ import {
   createUndoOutsideEffects,
 } from './commit';
 import { createAccessExpiryActivities } from './access-expiry';
+import { type AuditSealSettings, createAuditSealActivities } from './audit-seal';
 import { createAccessReviewCloseActivities } from './access-review-close';
 import { createAccessReviewMailActivities } from './access-review-mail';
 import { createAccessReviewScheduleActivities } from './access-review-schedule';
@@ -30,6 +32,7 @@ import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
 
 export type { MailSettings } from '../mail/transport';
 export type { SsoSettings } from './sso-logout';
+export type { AuditSealSettings } from './audit-seal';
 
 /** The worker's campaign settings: the contract's, and the mail deadline of the campaigns it starts. */
 export type WorkerAccessReviewSettings = AccessReviewSettings & { mailDeadline?: string };
@@ -40,7 +43,8 @@ export type PortalActivities = LifecycleActivities &
   SsoLogoutActivities &
   AccessExpiryActivities &
   AccessReviewActivities &
-  AccessReviewScheduleActivities;
+  AccessReviewScheduleActivities &
+  AuditSealActivities;
 
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
@@ -57,6 +61,7 @@ export function createActivities(
   sso: SsoSettings = { issuer: '', production: false },
   accessReview: WorkerAccessReviewSettings = { ACCESS_REVIEW_STUDY_ROLE: ACCESS_REVIEW_DEFAULTS.studyRole },
   proxyCommentMarker: string = PORTAL_RULES_DEFAULTS.proxyCommentMarker,
+  auditSeal?: AuditSealSettings,
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -74,5 +79,6 @@ export function createActivities(
     ...createAccessReviewMailActivities(prisma, transport, mail, accessReview),
     ...createAccessReviewCloseActivities(prisma),
     ...createAccessReviewScheduleActivities(prisma, accessReview.mailDeadline),
+    ...createAuditSealActivities(auditSeal),
   };
 }
