@@ -33,3 +33,4 @@ export * from './audit-trail/canonical';
 export * from './audit-trail/keys';
 export * from './audit-trail/seal';
 export * from './audit-trail/verify';
+export * from './audit-trail/record';

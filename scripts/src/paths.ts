@@ -9,3 +9,6 @@ export const repoPath = (...parts: string[]): string => path.join(repoRoot, ...p
 
 /** Absolute path of an executable installed under node_modules/.bin. */
 export const binPath = (name: string): string => repoPath('node_modules', '.bin', name);
+
+/** The file in a stack's data folder `npm run up` writes for `npm run audit:verify` (no secret in it). */
+export const AUDIT_VERIFY_FILE = 'audit-verify.json';

@@ -20,6 +20,8 @@ const SecretsSchema = z.object({
   captchaHmacKey: z.string().min(32),
   /** The API's SECOND_FACTOR_KEY (issue 37): seals the second factors' secrets; one for all API processes. */
   secondFactorKey: z.string().min(32),
+  /** The worker's AUDIT_SEAL_PRIVATE_KEY (issue 39): the Ed25519 key the audit seals are signed with (32 bytes). */
+  auditSealPrivateKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   /** The demo study system's client secret (issue 22): the seed stores its digest, the demo system presents it. */
   demoSystemClientSecret: z.string().min(32),
 });
@@ -53,6 +55,7 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     elearningUrlKey: stored.elearningUrlKey ?? generate(48),
     demoSystemClientSecret: stored.demoSystemClientSecret ?? generate(32),
     secondFactorKey: stored.secondFactorKey ?? generate(48),
+    auditSealPrivateKey: stored.auditSealPrivateKey ?? generate(32),
   };
   const secrets = SecretsSchema.parse(candidate);
   if ((Object.keys(secrets) as Array<keyof LocalSecrets>).some((name) => secrets[name] !== stored[name])) {

@@ -15,6 +15,7 @@ import { repoPath } from './paths';
 import { type PortName, planPorts } from './ports';
 import { type ExitInfo, type Log, killAllManaged } from './procs';
 import { loadOrCreateSecrets } from './secrets';
+import { sealSigningKey } from '@portal/db';
 import { clearLeftovers, type RunningService, startServices, stopServices } from './services';
 
 export interface StackOptions {
@@ -97,6 +98,9 @@ export interface PortalEnv extends Record<string, string | undefined> {
   SECOND_FACTOR_KEY: string;
   /** The API's key for the captcha's challenges (issue 24): the same for every API process. */
   CAPTCHA_HMAC_KEY: string;
+  /** The workers' key for the audit seals and its public half for verifying them (issue 39). */
+  AUDIT_SEAL_PRIVATE_KEY: string;
+  AUDIT_SEAL_PUBLIC_KEYS: string;
   /** The API's key for the e-learning packages' signed paths: the same for every API process. */
   ELEARNING_URL_KEY: string;
   NODE_ENV: string;
@@ -230,6 +234,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SECOND_FACTOR_KEY: cfg.SECOND_FACTOR_KEY ?? secrets.secondFactorKey,
     CAPTCHA_HMAC_KEY: cfg.CAPTCHA_HMAC_KEY ?? secrets.captchaHmacKey,
     ELEARNING_URL_KEY: cfg.ELEARNING_URL_KEY ?? secrets.elearningUrlKey,
+    AUDIT_SEAL_PRIVATE_KEY: secrets.auditSealPrivateKey,
+    AUDIT_SEAL_PUBLIC_KEYS: sealSigningKey(secrets.auditSealPrivateKey).publicRaw,
     NODE_ENV: cfg.NODE_ENV,
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];

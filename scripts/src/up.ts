@@ -2,11 +2,13 @@
  * `npm run up` (scripts/up.sh after scripts/install.sh): the whole product on this machine, in the
  * project's data folder (.data/dev, reused by the next start), until Ctrl-C.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError } from './config';
 import { parseInstances } from './instances';
-import { repoPath } from './paths';
+import { AUDIT_VERIFY_FILE, repoPath } from './paths';
 import { type Stack, startStack } from './stack';
 import { describeExit } from './supervisor';
 
@@ -121,6 +123,20 @@ async function main(): Promise<void> {
       shutDown(1);
     },
   });
+  // What `npm run audit:verify` needs to verify this stack's audit trail (no secret: the public key only).
+  fs.writeFileSync(
+    path.join(dataDir, AUDIT_VERIFY_FILE),
+    `${JSON.stringify(
+      {
+        DATABASE_URL: stack.portalEnv.DATABASE_URL,
+        AUDIT_SEAL_PUBLIC_KEYS: stack.portalEnv.AUDIT_SEAL_PUBLIC_KEYS,
+        TEMPORAL_ADDRESS: stack.portalEnv.TEMPORAL_ADDRESS,
+        TEMPORAL_NAMESPACE: stack.portalEnv.TEMPORAL_NAMESPACE ?? 'default',
+      },
+      null,
+      2,
+    )}\n`,
+  );
   await printBanner(stack, dataDir);
   if (!apps) {
     const shown = {
@@ -132,6 +148,7 @@ async function main(): Promise<void> {
       SECOND_FACTOR_KEY: '(see secrets.json)',
       CAPTCHA_HMAC_KEY: '(see secrets.json)',
       ELEARNING_URL_KEY: '(see secrets.json)',
+      AUDIT_SEAL_PRIVATE_KEY: '(see secrets.json)',
     };
     console.log(
       `\nEnvironment for the worker and the API:\n${table(Object.entries(shown).map(([k, v]) => [k, v ?? '']))}`,

@@ -11,7 +11,7 @@ import { buildServer, loadApiConfig, type ApiConfig, type Deps } from '@portal/a
 import type { PrismaClient } from '@portal/db';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import type { DirectoryConfig } from '@portal/directory';
-import { type PortalActivities, createWorker } from '@portal/worker';
+import { type AuditSealSettings, type PortalActivities, createWorker } from '@portal/worker';
 import { type Tracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { stackEnv, testMailSettings, testPrisma } from './fixtures';
 
@@ -80,6 +80,8 @@ export async function startWorker(
     directory?: DirectoryConfig;
     /** Where the worker's workflow spans go (tracing.test.ts). */
     tracing?: Tracing;
+    /** The audit sealer's database and key (audit-trail/); without it the sealing step fails. */
+    auditSeal?: AuditSealSettings;
   } = {},
 ): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
@@ -98,6 +100,7 @@ export async function startWorker(
       production: false,
     },
     tracing: opts.tracing,
+    auditSeal: opts.auditSeal,
     // The worker of a deployment reads the same environment as the API.
     proxyCommentMarker: api.cfg.PROXY_COMMENT_MARKER,
   });

@@ -10,6 +10,7 @@ export * from './profile-change/definition';
 export * from './digest/types';
 export * from './access-expiry/types';
 export * from './audit-seal/types';
+export * from './audit-seal/witness';
 export * from './access-review/types';
 export * from './access-review/start';
 export * from './access-review/activities';

@@ -69,6 +69,8 @@ export interface AuditVerification {
   findings: AuditFinding[];
   findingsTotal: number;
   newestSeal: SealRef | null;
+  /** The seal Temporal's history witnessed, when one was given. */
+  witnessed: SealRef | null;
   ms: number;
 }
 
@@ -177,6 +179,7 @@ export async function verifyAuditTrail(client: pg.ClientBase, opts: AuditVerifyO
       findings: found.slice(0, opts.maxFindings ?? 100),
       findingsTotal: found.length,
       newestSeal: newest ? { id: newest.id, hash: newest.hash } : null,
+      witnessed: opts.witness ?? null,
       ms: Math.round(performance.now() - started),
     };
   } catch (err) {
