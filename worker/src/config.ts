@@ -65,13 +65,13 @@ export const WorkerConfigSchema = z.object({
   ...AccessReviewSettingsSchema.shape,
   /**
    * The audit trail's seals (docs/decisions.md "A tamper-evident audit trail"): the Ed25519 key (raw 32 bytes,
-   * base64url; `npm run up` and the test stacks generate one); unset, nothing is sealed and the worker says so.
+   * base64url; `npm run up` and the test stacks generate one); unset or empty, nothing is sealed and the worker
+   * says so.
    * The schedule runs every AUDIT_SEAL_EVERY; an id not visible for AUDIT_LATE_AFTER (twice the longest write
    * transaction's timeout) is no longer waited for; AUDIT_SEAL_MAX_ROWS rows per seal at most.
    */
   AUDIT_SEAL_PRIVATE_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes, base64url (npm run up prints how to make one)')
+    .union([z.literal(''), z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes, base64url')])
     .optional(),
   AUDIT_SEAL_EVERY: duration.default('1 minute'),
   AUDIT_LATE_AFTER: duration.default('10 minutes'),
