@@ -35,6 +35,8 @@ export interface Bend {
   uv?: boolean;
   /** The signature counter to report (default: one more than the last). */
   counter?: number;
+  /** Registration: the key and id of a credential already held (one authenticator registering twice). */
+  reuse?: SoftCredential;
 }
 
 /** The options' fields the authenticator reads (the API's WebAuthn options JSON). */
@@ -83,7 +85,9 @@ export class SoftAuthenticator {
    * RegistrationResponseJSON a browser posts, and the credential held.
    */
   register(options: OptionsJSON, bend: Bend = {}): { json: RegistrationJSON; credential: SoftCredential } {
-    const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey, publicKey } = bend.reuse
+      ? { privateKey: bend.reuse.privateKey, publicKey: crypto.createPublicKey(bend.reuse.privateKey) }
+      : crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const cose = isoCBOR.encode(
       new Map<number, number | Uint8Array>([
@@ -94,7 +98,7 @@ export class SoftAuthenticator {
         [-3, Buffer.from(jwk.y!, 'base64url')],
       ]),
     );
-    const id = crypto.randomBytes(16);
+    const id = bend.reuse ? Buffer.from(bend.reuse.id, 'base64url') : crypto.randomBytes(16);
     const credential: SoftCredential = {
       id: b64url(id),
       privateKey,

@@ -182,6 +182,8 @@ export async function verifyRegistration(
     });
     if (!verified.verified) return null;
     const info = verified.registrationInfo;
+    // The library reads the id from the authenticator data; a browser posts the same one, anything else lies.
+    if (info.credential.id !== credential.id || credential.rawId !== credential.id) return null;
     return {
       label: taken.label,
       credentialId: info.credential.id,
