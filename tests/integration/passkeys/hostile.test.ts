@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSKEY_TEXTS } from '@portal/contract';
-import { createTestUser, type TestUser } from '../auth-helpers';
+import { createTestUser, type TestUser, uniqueClientAddress } from '../auth-helpers';
 import { type Session, type TestApi, startApi } from '../harness';
 import type { Bend, RegistrationJSON } from '../../support/webauthn-authenticator';
 import {
@@ -209,6 +209,29 @@ describe('an assertion', () => {
       assertion: key.assert(await stepOptions(api, s)),
     });
     expect(ok.statusCode, ok.body).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  it('limits both calls of a passkey sign-in per client address, as the password sign-in', async () => {
+    const limited = await startApi(passkeyEnv({ RATE_LIMIT_SIGN_IN_MAX: '2' }));
+    try {
+      // The limits count in PostgreSQL for every API of the run: an address no other test counts from.
+      const remoteAddress = uniqueClientAddress();
+      const send = (url: string, payload?: object) =>
+        limited.app.inject({ method: 'POST', url, remoteAddress, ...(payload ? { payload } : {}) });
+      const options = [];
+      for (let i = 0; i < 3; i++) options.push((await send('/rest/token/webauthn/options')).statusCode);
+      expect(options).toEqual([200, 200, 429]);
+      const bogus = { assertion: { ...authenticator().register({ challenge: 'AAAA' }).json, response: {} } };
+      const verify = [];
+      for (let i = 0; i < 3; i++) verify.push((await send('/rest/token/webauthn', bogus)).statusCode);
+      // Malformed answers count too.
+      expect(verify).toEqual([422, 422, 429]);
+      expect((await send('/rest/token/webauthn/options')).json()).toHaveProperty('message');
+    } finally {
+      await limited.close();
+    }
   });
 });
 

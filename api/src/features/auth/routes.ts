@@ -22,7 +22,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clearSessionCookie, setSessionCookie } from '../../auth/cookies';
 import { requireAuth } from '../../auth/guard';
-import { signInRateLimit } from '../../auth/security';
+import { passkeySignInRateLimit, signInRateLimit } from '../../auth/security';
 import { endSsoSessions } from '@portal/db';
 import { createSession, invalidateSession } from '../../auth/session';
 import type { Deps } from '../../deps';
@@ -78,11 +78,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
   );
 
   // A passkey as the whole sign-in: options for a discoverable credential (no username), then its answer.
-  // Rate-limited as the password's sign-in: the options route stores a challenge.
+  // Rate-limited as the password's sign-in (the options route stores a challenge).
   app.post(
     '/rest/token/webauthn/options',
     {
-      config: { rateLimit, destructive: true },
+      config: { rateLimit: passkeySignInRateLimit(deps.cfg, 'options'), destructive: true },
       schema: { body: NoBodySchema, response: { 200: PasskeyOptionsAnswerSchema, 429: MessageSchema } },
     },
     async () => ({ options: await assertionOptions(deps.prisma, relyingPartyOf(deps.cfg), 'SIGN_IN', null) }),
@@ -91,7 +91,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
   app.post(
     '/rest/token/webauthn',
     {
-      config: { rateLimit, destructive: true },
+      config: { rateLimit: passkeySignInRateLimit(deps.cfg, 'verify'), destructive: true },
       schema: { ...signInSchema, body: PasskeySignInBodySchema },
     },
     async (req, reply) => {
