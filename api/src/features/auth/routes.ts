@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { d
     response: { 200: TokenCreateResponseSchema, '4xx': TokenCreateResponseSchema, 429: MessageSchema },
   };
   const rateLimit = signInRateLimit(deps.cfg);
-  /** Issue 37: signing in again with a live session replaces it, so the older sign-in does not live on. */
+  /** Signing in again with a live session replaces it, so the older sign-in does not live on beside it. */
   const replacePrevious = async (req: FastifyRequest, reply: FastifyReply, token: string) => {
     const previous = req.cookies[CONSTANTS.sessionCookie];
     if (previous) await invalidateSession(deps.prisma, previous);
