@@ -156,6 +156,17 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   SECOND_FACTOR_REQUIRED_PERMISSIONS: commaSeparated('ADMIN,WRITE_USERS,READ_USERS').pipe(z.array(z.enum(PERMISSIONS))),
   /** How long the link that confirms a person's first second factor works. */
   SECOND_FACTOR_LINK_TTL_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
+  /**
+   * Passkeys and security keys (WebAuthn; docs/decisions.md "Passkeys"): the relying party id (a host name,
+   * never an IP address: browsers refuse one; default PORTAL_URL's host), the origins the browser may report
+   * (comma-separated; default PORTAL_URL's origin) and how long a challenge may be answered, in seconds.
+   */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9.-]{1,253}$/i, 'must be a host name')
+    .optional(),
+  WEBAUTHN_ORIGINS: commaSeparated('').pipe(z.array(z.url())),
+  WEBAUTHN_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   OIDC_ISSUER: z.url().optional(),
   OIDC_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   SSO_PROVIDER_NAME: z.string().min(1).default('Frontier Science'),

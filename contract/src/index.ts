@@ -26,3 +26,4 @@ export * from './portal-settings';
 export * from './sso';
 export * from './sso-client';
 export * from './second-factor';
+export * from './passkeys';

@@ -5,6 +5,7 @@ import { FIELD_LIMITS } from './limits';
 import { BodyIdSchema, bodyIntSchema, queryIntSchema } from './ids';
 import { textSchema } from './text';
 import { AccessEndDateSchema } from './access-dates';
+import { PasskeySignInBodySchema } from './passkeys';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -38,22 +39,31 @@ export const TokenCreateResponseSchema = z.object({
   message: z.string().optional(),
   /**
    * Issue 37: the person has a second factor; the session may only take the second step
-   * (POST /rest/secure/token/second_factor) with one of `methods`, within 5 minutes. Absent otherwise, so the
+   * (POST /rest/secure/token/second_factor) with one of `methods` (a passkey first), within 5 minutes. Absent otherwise, so the
    * answer is exactly 000 §3's for a person without one.
    */
-  secondFactor: z.object({ methods: z.array(z.enum(['TOTP', 'RECOVERY_CODE'])) }).optional(),
+  secondFactor: z.object({ methods: z.array(z.enum(['WEBAUTHN', 'TOTP', 'RECOVERY_CODE'])) }).optional(),
   /**
    * Issue 37: the person must use a second factor (SECOND_FACTOR_REQUIRED_PERMISSIONS) and has none; the
    * session may only enrol one. Absent otherwise.
    */
   secondFactorEnrolment: z.literal(true).optional(),
+  /**
+   * A passkey sign-in refused because the password must be changed first (expired or reset): 000 §3's change
+   * needs the current password, so the web goes to the password form. Absent otherwise.
+   */
+  usePasswordForm: z.literal(true).optional(),
 });
 export type TokenCreateResponse = z.infer<typeof TokenCreateResponseSchema>;
 
-/** The sign-in's second step (issue 37): an authenticator app's code, or one recovery code. */
+/**
+ * The sign-in's second step (issue 37): an authenticator app's code, one recovery code, or a passkey's answer
+ * to the challenge of POST /rest/secure/token/second_factor/webauthn/options.
+ */
 export const SecondFactorStepBodySchema = z.union([
   z.strictObject({ code: z.string().min(1).max(16) }),
   z.strictObject({ recoveryCode: z.string().min(1).max(64) }),
+  PasskeySignInBodySchema,
 ]);
 export type SecondFactorStepBody = z.infer<typeof SecondFactorStepBodySchema>;
 

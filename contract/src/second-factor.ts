@@ -7,13 +7,17 @@
 import { z } from 'zod';
 import { textSchema } from './text';
 
+/** The kinds of factor: an authenticator app's codes, a passkey or security key (contract/src/passkeys.ts). */
+export const SECOND_FACTOR_KINDS = ['TOTP', 'WEBAUTHN'] as const;
+export type SecondFactorKind = (typeof SECOND_FACTOR_KINDS)[number];
+
 /** An enrolled factor's state: signing in, or a first factor waiting for the mailed link. */
 export const SECOND_FACTOR_STATES = ['ACTIVE', 'AWAITING_EMAIL'] as const;
 export type SecondFactorState = (typeof SECOND_FACTOR_STATES)[number];
 
 export const SecondFactorSchema = z.object({
   id: z.number().int(),
-  kind: z.literal('TOTP'),
+  kind: z.enum(SECOND_FACTOR_KINDS),
   label: z.string(),
   state: z.enum(SECOND_FACTOR_STATES),
   createdAt: z.string(),
@@ -77,7 +81,7 @@ export type RecoveryCodesAnswer = z.infer<typeof RecoveryCodesSchema>;
 
 /** What READ_USERS sees of a person's second factors (never a secret, never a code). */
 export const UserSecondFactorsSchema = z.object({
-  kinds: z.array(z.literal('TOTP')),
+  kinds: z.array(z.enum(SECOND_FACTOR_KINDS)),
   awaitingEmail: z.boolean(),
   recoveryCodesLeft: z.number().int(),
 });

@@ -9,18 +9,24 @@ import { z } from 'zod';
 
 /**
  * The sign-in levels the provider publishes (`acr_values_supported`, issue 37 "Study systems can ask for it"),
- * lowest first: the password alone, then the password and a second factor. A higher level meets a demand for a
- * lower one. A system asks for one in `acr_values`, as an essential `acr` claim, or by its client's default
+ * lowest first: the password alone, then the password and a second factor, then a phishing-resistant sign-in
+ * (a passkey or security key was used: its answer is bound to the portal's origin). A higher level meets a
+ * demand for a lower one. A system asks for one in `acr_values`, as an essential `acr` claim, or by its client's default
  * (Configure → Systems); docs/decisions.md "Sign-in levels".
  */
-export const ACR = { password: 'urn:portal:acr:pwd', multiFactor: 'urn:portal:acr:mfa' } as const;
-export const ACR_LEVELS = [ACR.password, ACR.multiFactor] as const;
+export const ACR = {
+  password: 'urn:portal:acr:pwd',
+  multiFactor: 'urn:portal:acr:mfa',
+  phishingResistant: 'urn:portal:acr:phr',
+} as const;
+export const ACR_LEVELS = [ACR.password, ACR.multiFactor, ACR.phishingResistant] as const;
 export type AcrLevel = (typeof ACR_LEVELS)[number];
 
 /**
  * The four 000 §8 single sign-on failures, 'error': the portal itself failed (000 §8 'unspecified or
  * unknown'), which is not the person's identity, and 'noSecondFactor' (issue 37): the system asks for the
- * multi-factor level and the person has no second factor enrolled yet.
+ * multi-factor level and the person has no second factor enrolled yet, and 'noPasskey': the system asks for the
+ * phishing-resistant level and the person has no passkey or security key.
  */
 export const SSO_REFUSAL_CASES = [
   'identity',
@@ -29,6 +35,7 @@ export const SSO_REFUSAL_CASES = [
   'undetermined',
   'error',
   'noSecondFactor',
+  'noPasskey',
 ] as const;
 export type SsoRefusalCase = (typeof SSO_REFUSAL_CASES)[number];
 
@@ -47,6 +54,8 @@ export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Sc
       return 'An error has occurred. Please contact User Support.';
     case 'noSecondFactor':
       return `The requested ${providerName} portal application asks for a second sign-in step, and you have none set up yet. You can add one under Security in your profile, then open the application again.`;
+    case 'noPasskey':
+      return `The requested ${providerName} portal application asks for a sign-in with a passkey or security key, and you have none set up yet. You can add one under Security in your profile, then open the application again.`;
   }
 }
 
@@ -68,7 +77,8 @@ export const SSO_LOGIN_PATH = (uid: string): string => `/oidc/interaction/${enco
  */
 export const SsoLoginAnswerSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('CONTINUE'), redirectTo: z.string() }),
-  z.object({ outcome: z.literal('STEP_UP') }),
+  /** `level`: the level to reach (a passkey is needed for the phishing-resistant one). */
+  z.object({ outcome: z.literal('STEP_UP'), level: z.enum(ACR_LEVELS).optional() }),
   z.object({ outcome: z.literal('SIGN_IN_AGAIN') }),
   z.object({
     outcome: z.literal('REFUSED'),

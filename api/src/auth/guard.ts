@@ -33,12 +33,19 @@ export interface AuthContext {
   secondFactorEnrolmentDue: boolean;
   /** Issue 37: when the person last proved who they are in this session (the ID token's `auth_time`). */
   authenticatedAt: Date;
-  /** Issue 37: how, as RFC 8176 `amr` values: ['pwd'], or ['pwd', 'otp'] after the second step. */
+  /**
+   * Issue 37: how, as RFC 8176 `amr` values: ['pwd'], ['pwd', 'otp'] after a code, ['pwd', 'hwk'] or
+   * ['pwd', 'swk'] after a passkey, ['hwk'] or ['swk'] for a passkey sign-in (docs/decisions.md "Passkeys").
+   */
   amr: string[];
 }
 
-/** What a session waiting for its second step may call (issue 37): the step itself and sign-out. */
-const SECOND_STEP_ALLOWED = new Set(['/rest/secure/token/second_factor', '/rest/secure/token/invalidate']);
+/** What a session waiting for its second step may call (issue 37): the step (a passkey's options too) and sign-out. */
+const SECOND_STEP_ALLOWED = new Set([
+  '/rest/secure/token/second_factor',
+  '/rest/secure/token/second_factor/webauthn/options',
+  '/rest/secure/token/invalidate',
+]);
 
 /**
  * What a session due to enrol a second factor may call (issue 37): the person's own enrolment calls (never

@@ -79,6 +79,19 @@ export const signInRateLimit = (cfg: ApiConfig): RateLimitOptions => ({
   keyGenerator: (req) => `sign-in|${req.ip}|${loginOf(req)}`,
 });
 
+/**
+ * A passkey sign-in's two calls (POST /rest/token/webauthn/options and /rest/token/webauthn):
+ * RATE_LIMIT_SIGN_IN_MAX per window per client address and call, as the password's sign-in (no username is
+ * typed, so the address alone is the key, counted before the body is read, malformed ones too; each call
+ * counts apart, so one sign-in costs one of each).
+ */
+export const passkeySignInRateLimit = (cfg: ApiConfig, call: 'options' | 'verify'): RateLimitOptions => ({
+  max: cfg.RATE_LIMIT_SIGN_IN_MAX,
+  timeWindow: cfg.RATE_LIMIT_WINDOW_SECONDS * 1000,
+  hook: 'onRequest',
+  keyGenerator: (req) => `passkey-${call}|${req.ip}`,
+});
+
 /** POST /rest/public/forgot_password: RATE_LIMIT_FORGOT_PASSWORD_MAX per window per client address. */
 export const forgotPasswordRateLimit = (cfg: ApiConfig): RateLimitOptions => ({
   max: cfg.RATE_LIMIT_FORGOT_PASSWORD_MAX,

@@ -15,7 +15,8 @@ const randomToken = (): string => crypto.randomBytes(32).toString('base64url');
 /**
  * Creates a session for a user; `passwordChangeRequired` (000 §4 FORCE_CHANGE) limits it to changing the
  * password, `secondFactorDueBy` (issue 37) to the sign-in's second step until then (which comes first), and
- * `secondFactorEnrolmentDue` (issue 37) to enrolling a second factor (which comes last).
+ * `secondFactorEnrolmentDue` (issue 37) to enrolling a second factor (which comes last); `amr` says how the
+ * person signed in (RFC 8176: ['pwd'], or ['hwk'] / ['swk'] for a passkey sign-in, docs/decisions.md "Passkeys").
  * @returns the cookie token and the XSRF token (shown once).
  */
 export async function createSession(
@@ -25,6 +26,7 @@ export async function createSession(
   passwordChangeRequired = false,
   secondFactorDueBy: Date | null = null,
   secondFactorEnrolmentDue = false,
+  amr: string[] = ['pwd'],
 ): Promise<{ token: string; xsrfToken: string }> {
   const token = randomToken();
   const xsrfToken = randomToken();
@@ -36,6 +38,7 @@ export async function createSession(
       passwordChangeRequired,
       secondFactorDueBy,
       secondFactorEnrolmentDue,
+      amr,
       expiresAt: new Date(Date.now() + timeoutSeconds * 1000),
     },
   });
@@ -136,13 +139,19 @@ const liveSessionOf = (row: z.infer<typeof LiveSessionRowSchema>): LiveSession =
 });
 
 /**
- * The sign-in's second step was taken (issue 37): session `token` is no longer limited to it, and it records
- * the one-time code beside the password (RFC 8176 `otp`; a recovery code is one too).
+ * The sign-in's second step (or a step-up) was taken (issue 37): session `token` is no longer limited to it,
+ * and it records the method beside the session's `amr` so far (RFC 8176 `otp` for a one-time code, a
+ * recovery code being one too; `hwk` / `swk` for a passkey, docs/decisions.md "Passkeys").
  */
-export async function afterSecondStep(prisma: PrismaClient, token: string): Promise<void> {
+export async function afterSecondStep(
+  prisma: PrismaClient,
+  token: string,
+  amr: readonly string[],
+  method: 'otp' | 'hwk' | 'swk' = 'otp',
+): Promise<void> {
   await prisma.session.updateMany({
     where: { id: digest(token) },
-    data: { secondFactorDueBy: null, amr: ['pwd', 'otp'] },
+    data: { secondFactorDueBy: null, amr: [...new Set([...amr, method])] },
   });
   forgetSessions(prisma, { session: digest(token) });
 }

@@ -56,10 +56,11 @@ export async function beginTotp(
 async function takeCode(
   prisma: PrismaClient,
   key: string,
-  factor: { id: number; secretSealed: string; lastTimeStep: bigint | null },
+  factor: { id: number; secretSealed: string | null; lastTimeStep: bigint | null },
   code: string,
   mode: 'activate' | 'prove' | 'use',
 ): Promise<boolean> {
+  if (factor.secretSealed === null) return false;
   const result = await verify({
     secret: openText(key, PURPOSE, factor.secretSealed),
     token: code,

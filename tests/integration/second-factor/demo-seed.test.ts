@@ -29,7 +29,7 @@ describe('the demo seed', () => {
     await seedDemoSecondFactors(prisma, KEY, () => {});
     const factors = await prisma.secondFactor.findMany({ include: { user: { select: { username: true } } } });
     expect(factors.map((f) => f.user.username).sort()).toEqual([...DEMO_SECOND_FACTOR_USERS].sort());
-    expect(factors.every((f) => f.confirmedAt !== null && !f.secretSealed.includes(DEMO_TOTP_SECRET))).toBe(true);
+    expect(factors.every((f) => f.confirmedAt !== null && !f.secretSealed?.includes(DEMO_TOTP_SECRET))).toBe(true);
     const reviewer = factors.find((f) => f.user.username === 'reviewer')!;
     expect(await acceptTotp(prisma, KEY, reviewer.portalUserId, await totpCode(DEMO_TOTP_SECRET))).toEqual({
       factorId: reviewer.id,

@@ -1,7 +1,7 @@
 /**
  * Sign-in levels of single sign-on (issue 37 "Study systems can ask for it"; docs/decisions.md "Sign-in
  * levels"), with openid-client as the relying party against the real API, PostgreSQL and slapd:
- * - discovery publishes the two levels, lowest first; every ID token has `acr`, `amr` (RFC 8176) and
+ * - discovery publishes the three levels, lowest first; every ID token has `acr`, `amr` (RFC 8176) and
  *   `auth_time` (the portal session's sign-in), for a password-only sign-in and after the second step;
  * - the multi-factor level asked in `acr_values`, by the client's default or as an essential `acr` claim steps
  *   a password-only session up (the portal's step answers STEP_UP; the second step, then the same step again);
@@ -127,7 +127,11 @@ async function setUp(tag: string, defaultAcr: string | null = null) {
 describe('sign-in levels in discovery and the ID token', () => {
   it('publishes the levels lowest first; a password sign-in says pwd, its method and its time', async () => {
     const { config, p, browser } = await setUp('lvlpwd');
-    expect(config.serverMetadata().acr_values_supported).toEqual([ACR.password, ACR.multiFactor]);
+    expect(config.serverMetadata().acr_values_supported).toEqual([
+      ACR.password,
+      ACR.multiFactor,
+      ACR.phishingResistant,
+    ]);
     expect(config.serverMetadata().claims_supported).toEqual(expect.arrayContaining(['acr', 'amr', 'auth_time']));
     expect(config.serverMetadata().claims_parameter_supported).toBe(true);
 

@@ -7,12 +7,13 @@
  * implied: the grant gets what the system asked for. Refusals answer their 000 §8 case, never a callback.
  * Issue 37 ("Study systems can ask for it"): a request for a newer sign-in (`prompt=login`, `max_age`) answers
  * SIGN_IN_AGAIN and one for the multi-factor level STEP_UP (the person has a factor) or the 'noSecondFactor'
- * refusal (none enrolled yet); the provider is told the session's level, methods and sign-in time
+ * refusal (none enrolled yet), and one for the phishing-resistant level STEP_UP with that level (the person
+ * has a passkey) or the 'noPasskey' refusal; the provider is told the session's level, methods and sign-in time
  * (levels.ts; docs/decisions.md "Sign-in levels").
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { RESOLVED_STATUSES, type SsoLoginAnswer, type SsoRefusalCase, ssoRefusalText } from '@portal/contract';
+import { ACR, RESOLVED_STATUSES, type SsoLoginAnswer, type SsoRefusalCase, ssoRefusalText } from '@portal/contract';
 import type { Deps } from '../../deps';
 import { accessToSystem } from './account';
 import { systemOfClient } from './clients';
@@ -81,9 +82,13 @@ function mustSignInAgain(params: Record<string, unknown>, interactionIat: number
   return Number.isFinite(maxAge) && Math.floor(Date.now() / 1000) - at > maxAge;
 }
 
-/** Whether `userId` has a confirmed second factor, so a step-up can be taken (features/auth/second-step.ts). */
-async function hasSecondFactor(deps: Deps, userId: number): Promise<boolean> {
-  return (await deps.prisma.secondFactor.count({ where: { portalUserId: userId, confirmedAt: { not: null } } })) > 0;
+/**
+ * Whether `userId` has a confirmed second factor (of `kind` when given: a passkey for the phishing-resistant
+ * level), so a step-up can be taken (features/auth/second-step.ts).
+ */
+async function hasSecondFactor(deps: Deps, userId: number, kind?: 'WEBAUTHN'): Promise<boolean> {
+  const where = { portalUserId: userId, confirmedAt: { not: null }, ...(kind ? { kind } : {}) };
+  return (await deps.prisma.secondFactor.count({ where })) > 0;
 }
 
 /**
@@ -141,6 +146,13 @@ async function decide(
   const reached = levelOfAmr(auth.amr);
   const acr = meets(reached, demand) ? reportedAcr(reached, demand) : null;
   if (acr === null) {
+    // The phishing-resistant level needs a passkey: a code would leave the session where it is.
+    if (demand.level === ACR.phishingResistant) {
+      if (await hasSecondFactor(deps, user.id, 'WEBAUTHN')) {
+        return { clientId, answer: { outcome: 'STEP_UP', level: ACR.phishingResistant } };
+      }
+      return no(refused(deps, 'noPasskey', system));
+    }
     if (await hasSecondFactor(deps, user.id)) return { clientId, answer: { outcome: 'STEP_UP' } };
     return no(refused(deps, 'noSecondFactor', system));
   }

@@ -44,6 +44,19 @@ describe('sign-in levels', () => {
     expect(reportedAmr(['pwd', 'otp'])).toEqual(['pwd', 'otp', 'mfa']);
   });
 
+  it('ranks a session that used a passkey phishing-resistant, above the multi-factor level', () => {
+    expect(levelOfAmr(['hwk'])).toBe(ACR.phishingResistant);
+    expect(levelOfAmr(['pwd', 'otp', 'swk'])).toBe(ACR.phishingResistant);
+    const phr = demandOf({ acr_values: ACR.phishingResistant });
+    expect(meets(ACR.multiFactor, phr)).toBe(false);
+    expect(meets(ACR.phishingResistant, demandOf({ acr_values: ACR.multiFactor }))).toBe(true);
+    expect(reportedAcr(ACR.phishingResistant, demandOf({ claims: essential([ACR.multiFactor]) }))).toBe(
+      ACR.multiFactor,
+    );
+    expect(reportedAmr(['hwk'])).toEqual(['hwk', 'mfa']);
+    expect(reportedAmr(['pwd', 'swk'])).toEqual(['pwd', 'swk', 'mfa']);
+  });
+
   it('names the claims of the claims parameter', () => {
     expect(
       claimsNamed({ claims: JSON.stringify({ id_token: { acr: null, email: null }, userinfo: { email: null } }) }),

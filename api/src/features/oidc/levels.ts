@@ -87,8 +87,19 @@ export function claimsNamed(params: Record<string, unknown>): string[] {
   return [...new Set([...Object.keys(parsed.data.id_token ?? {}), ...Object.keys(parsed.data.userinfo ?? {})])];
 }
 
-/** The level a session's RFC 8176 `amr` reached: multi-factor once a one-time code was taken. */
-export const levelOfAmr = (amr: readonly string[]): AcrLevel => (amr.includes('otp') ? ACR.multiFactor : ACR.password);
+/** RFC 8176 methods of a passkey or security key (docs/decisions.md "Passkeys"): device-bound, or synced. */
+const PASSKEY_AMR = ['hwk', 'swk'];
+
+/**
+ * The level a session's RFC 8176 `amr` reached: phishing-resistant once a passkey answered (`hwk`/`swk`: its
+ * signature is bound to the portal's origin), multi-factor once a one-time code was taken, else the password.
+ */
+export const levelOfAmr = (amr: readonly string[]): AcrLevel =>
+  amr.some((m) => PASSKEY_AMR.includes(m))
+    ? ACR.phishingResistant
+    : amr.includes('otp')
+      ? ACR.multiFactor
+      : ACR.password;
 
 /** Whether a session at `reached` meets `demand`'s level. */
 export const meets = (reached: AcrLevel, demand: LevelDemand): boolean =>
@@ -105,6 +116,10 @@ export function reportedAcr(reached: AcrLevel, demand: LevelDemand): AcrLevel | 
   return met[0] ?? null;
 }
 
-/** RFC 8176 `amr` as the ID token says it: the session's methods, and `mfa` when there is more than one factor. */
+/**
+ * RFC 8176 `amr` as the ID token says it: the session's methods, and `mfa` when there is more than one factor
+ * (a one-time code or a passkey beside the password; a passkey alone too, its user verification being
+ * required: the key held and a PIN or biometric).
+ */
 export const reportedAmr = (amr: readonly string[]): string[] =>
-  amr.includes('otp') ? [...new Set([...amr, 'mfa'])] : [...amr];
+  amr.some((m) => m === 'otp' || PASSKEY_AMR.includes(m)) ? [...new Set([...amr, 'mfa'])] : [...amr];

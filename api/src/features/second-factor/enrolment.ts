@@ -100,7 +100,8 @@ export async function beginEnrolment(
   return { ...enrolment, qrSvg };
 }
 
-const activeCount = (deps: Deps, userId: number) =>
+/** How many factors sign `userId` in (0: the next one is a first factor, confirmed by the mailed link). */
+export const activeCount = (deps: Deps, userId: number) =>
   deps.prisma.secondFactor.count({ where: { portalUserId: userId, confirmedAt: { not: null } } });
 
 /**
@@ -121,6 +122,16 @@ export async function confirmEnrolment(
     throw unprocessable({ code: [T.codeWrong] });
   }
   if (!first) return { state: 'ACTIVE', recoveryCodes: await activated(deps, auth, factorId) };
+  await awaitMailedLink(deps, auth, factorId);
+  return { state: 'AWAITING_EMAIL' };
+}
+
+/**
+ * A proven first factor `factorId` waits for the link mailed to the person (AWAITING_EMAIL): the link's digest
+ * is stored, the mail sent and the step audited. @throws HttpError 503 when the mail cannot be sent (the
+ * enrolment is dropped, so the person can try again).
+ */
+export async function awaitMailedLink(deps: Deps, auth: AuthContext, factorId: number): Promise<void> {
   const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.cfg.SECOND_FACTOR_LINK_TTL_MINUTES * 60_000);
   const factor = await deps.prisma.secondFactor.update({
@@ -143,7 +154,6 @@ export async function confirmEnrolment(
       after: { kind: factor.kind, label: factor.label, factorId },
     }),
   );
-  return { state: 'AWAITING_EMAIL' };
 }
 
 /**
@@ -172,7 +182,7 @@ export async function confirmLink(deps: Deps, auth: AuthContext, token: string):
  * Bookkeeping of a factor that now signs the person in: the audit row, the mail, and recovery codes when
  * none are left (or `always`). @returns the new codes, if any.
  */
-async function activated(
+export async function activated(
   deps: Deps,
   auth: AuthContext,
   factorId: number,

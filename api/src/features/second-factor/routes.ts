@@ -1,16 +1,20 @@
 /**
  * The second-factor calls (issue 37; docs/decisions.md "Second factors"), beside the spec's (000 §7 has none):
- * the signed-in person's own, under /rest/secure/second_factor (any signed-in person; enrolment.ts), and the
+ * the signed-in person's own, under /rest/secure/second_factor (any signed-in person; enrolment.ts, and
+ * passkeys.ts for passkeys and security keys), and the
  * staff's under /rest/secure/user_management/users/{id}/second_factor (READ_USERS to see, ADMIN to reset;
  * admin-reset.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AddPasskeyBodySchema,
+  BeginPasskeyBodySchema,
   BeginTotpBodySchema,
   ConfirmFactorLinkBodySchema,
   ConfirmTotpAnswerSchema,
   ConfirmTotpBodySchema,
+  PasskeyOptionsAnswerSchema,
   PasswordAgainBodySchema,
   PortalUserIdParamSchema,
   RecoveryCodesSchema,
@@ -24,6 +28,7 @@ import { notFound } from '../../http/errors';
 import { EmptyObjectSchema, MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { resetSecondFactors, userSecondFactors } from './admin-reset';
 import { beginEnrolment, confirmEnrolment, confirmLink, overview, removeFactor, renewRecoveryCodes } from './enrolment';
+import { addPasskey, beginPasskey } from './passkeys';
 
 const FACTOR_NOT_FOUND = 'No such sign-in method.';
 const USER_NOT_FOUND = 'Unable to load the specified user.';
@@ -48,6 +53,25 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
       schema: { params: FactorIdParamSchema, body: ConfirmTotpBodySchema, response: answers(ConfirmTotpAnswerSchema) },
     },
     async (req) => confirmEnrolment(deps, requireAuth(req), req.params.id, req.body.code),
+  );
+
+  // A passkey or security key: the options (after the password), then the browser's new credential.
+  app.post(
+    '/rest/secure/second_factor/webauthn/options',
+    {
+      config: { destructive: true },
+      schema: { body: BeginPasskeyBodySchema, response: answers(PasskeyOptionsAnswerSchema) },
+    },
+    async (req) => ({ options: await beginPasskey(deps, requireAuth(req), req.body) }),
+  );
+
+  app.post(
+    '/rest/secure/second_factor/webauthn',
+    {
+      config: { destructive: true },
+      schema: { body: AddPasskeyBodySchema, response: answers(ConfirmTotpAnswerSchema) },
+    },
+    async (req) => addPasskey(deps, requireAuth(req), req.body.credential),
   );
 
   app.post(
