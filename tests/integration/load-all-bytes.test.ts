@@ -48,6 +48,8 @@ let api: TestApi;
 let admin: Session;
 let base: string;
 let subjectId: number;
+/** A user with requests filed for others only: their own lists are empty. */
+let requesterId: number;
 
 const tag = `lab${crypto.randomBytes(3).toString('hex')}`;
 /** Every character JSON.stringify escapes, and some it does not (DEL, é, an emoji, U+2028, a slash). */
@@ -112,6 +114,7 @@ beforeAll(async () => {
       email: `${tag}.b@bytes.portal.test`,
     },
   });
+  requesterId = requester.id;
   // Resolved and started: no reconciler, reminder or open-request count of another file takes them up.
   const requests = [
     { workflowId: `${tag}-plain`, accessControls: [], isProxyRequest: false, sysdat: AT0 },
@@ -284,6 +287,8 @@ describe('the load-all answer, byte for byte (000 §9)', () => {
       'sysdat,desc',
     );
     expectOurs(await loadAll('/rest/secure/ldap_user_profile_mod_request/status/all'), rows);
+    // No rows: the envelope around an empty array.
+    expectBytes(await loadAll(`/rest/secure/ldap_user_profile_mod_request/user/${requesterId}`), [], 'sysdat,desc');
   });
 
   it("of a proxy's registration history, and of the registrations of every status", async () => {
@@ -299,6 +304,28 @@ describe('the load-all answer, byte for byte (000 §9)', () => {
       'sysdat,desc',
     );
     expectOurs(await loadAll('/rest/secure/user_registration/status/all'), rows);
+  });
+});
+
+describe('the values of a load-all statement, written into its COPY', () => {
+  it('select as the bound values do: the queue filtered by a status name, the Users list with exclusions', async () => {
+    const queue = JSON.parse(await loadAll(`/rest/secure/user_management/user_requests/all?filter=rejected`)) as {
+      totalElements: number;
+      content: Array<{ id: number; requestStatus: string }>;
+    };
+    expect(queue.content).toHaveLength(queue.totalElements);
+    const rejected = await api.prisma.accessModRequest.findMany({
+      where: { workflowId: { startsWith: tag }, requestStatus: 'REJECTED' },
+    });
+    expect(rejected).toHaveLength(2);
+    const listed = new Set(queue.content.map((r) => r.id));
+    expect(rejected.filter((r) => !listed.has(r.id))).toEqual([]);
+    // An array of texts with a quote and a non-ASCII character: the subject holds A"1.
+    const sites = encodeURIComponent('A"1,é,X\\Y');
+    const users = JSON.parse(
+      await loadAll(`/rest/secure/user_management/users?filter=${tag}&excludeSites=${sites}&excludeRoles=Nobody`),
+    ) as { content: Array<{ username: string }> };
+    expect(users.content.map((u) => u.username)).toEqual([`${tag}b`]);
   });
 });
 

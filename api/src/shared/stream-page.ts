@@ -81,14 +81,20 @@ export async function streamWholeList(
     client.release(ok ? undefined : true);
   };
   let total: number;
+  let rows: Readable;
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     total = CountRowsSchema.parse((await client.query(sql.count.text, sql.count.values)).rows)[0]!.total;
+    rows = copy = client.query(copyTo(copyStatement(sql.rows, json)));
+    // Between its first rows and the body's first read an error would have no listener and end the process;
+    // the body's reads still see it.
+    rows.on('error', () => undefined);
+    // Until its first rows (or its end) a refused statement is still an error answer, not a cut-off 200.
+    await firstRows(rows);
   } catch (err) {
     await release(false);
     throw err;
   }
-  const statement = copyStatement(sql.rows, json);
   const { content: _none, ...envelope } = toPage([], total, q, sort);
   const head = JSON.stringify({ ...envelope, numberOfElements: Math.min(total, q.size) });
 
@@ -96,13 +102,12 @@ export async function streamWholeList(
     started = true;
     try {
       yield `${head.slice(0, -1)},"content":[`;
-      const rows = new CopyRows((row) => json.finish(row));
-      copy = client.query(copyTo(statement));
-      for await (const chunk of copy) {
-        const out = rows.push(chunk as Buffer);
+      const joined = new CopyRows((row) => json.finish(row));
+      for await (const chunk of rows) {
+        const out = joined.push(chunk as Buffer);
         if (out.length) yield out.length === 1 ? out[0]! : Buffer.concat(out);
       }
-      rows.end();
+      joined.end();
       copy = undefined;
       yield ']}';
       await client.query('COMMIT');
@@ -119,6 +124,19 @@ export async function streamWholeList(
     if (!started) void release(false);
   });
   return stream;
+}
+
+/** Resolves once `stream` can be read (its first data, or its end); rejects on its error before then. */
+function firstRows(stream: Readable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      stream.off('readable', ready).off('error', settle);
+      if (err) reject(err);
+      else resolve();
+    };
+    const ready = () => settle();
+    stream.once('readable', ready).once('error', settle);
+  });
 }
 
 /** Sends a `streamWholeList` answer as the route's JSON body (the response schema is not applied to a stream). */
