@@ -4,12 +4,12 @@ import { CopyRows } from './copy-rows';
 const finish = (row: Record<string, unknown>) => ({ ...row, done: true });
 
 /** The rows of `copy` sent in chunks cut at `cuts`, joined as the stream sends them. */
-function joined(copy: Buffer, cuts: number[]): string {
+function joined(copy: Buffer, cuts: number[], owned = false): string {
   const rows = new CopyRows(finish);
   const out: Buffer[] = [];
   let from = 0;
   for (const to of [...cuts, copy.length]) {
-    out.push(...rows.push(copy.subarray(from, to)));
+    out.push(...rows.push(owned ? Buffer.from(copy.subarray(from, to)) : copy.subarray(from, to), owned));
     from = to;
   }
   rows.end();
@@ -25,7 +25,10 @@ describe('CopyRows', () => {
   it('joins the rows with commas and finishes the marked ones, however the copy is cut', () => {
     expect(joined(copy, [])).toBe(expected);
     for (let a = 0; a <= copy.length; a++) {
-      for (let b = a; b <= copy.length; b += 7) expect(joined(copy, [a, b]), `${a},${b}`).toBe(expected);
+      for (let b = a; b <= copy.length; b += 7) {
+        expect(joined(copy, [a, b]), `${a},${b}`).toBe(expected);
+        expect(joined(copy, [a, b], true), `${a},${b} owned`).toBe(expected);
+      }
     }
     // Every byte its own chunk.
     expect(
@@ -34,6 +37,12 @@ describe('CopyRows', () => {
         Array.from({ length: copy.length }, (_, i) => i),
       ),
     ).toBe(expected);
+  });
+
+  it('leaves a chunk it does not own as it was', () => {
+    const before = Buffer.from(copy);
+    joined(copy, [10]);
+    expect(copy.equals(before)).toBe(true);
   });
 
   it('answers nothing for no rows, one row alone, and refuses a copy ending inside a row', () => {

@@ -26,8 +26,11 @@ export class CopyRows {
 
   constructor(private readonly finish: (row: Record<string, unknown>) => Record<string, unknown>) {}
 
-  /** The bytes of `chunk`'s rows, to be sent in order; an empty array while nothing can be sent yet. */
-  push(chunk: Buffer): Buffer[] {
+  /**
+   * The bytes of `chunk`'s rows, to be sent in order; an empty array while nothing can be sent yet. `owned`:
+   * the chunk is the caller's own copy, changed in place (otherwise copied first).
+   */
+  push(chunk: Buffer, owned = false): Buffer[] {
     const out: Buffer[] = [];
     let i = 0;
     while (i < chunk.length) {
@@ -51,13 +54,14 @@ export class CopyRows {
         i++;
         continue;
       }
-      // Plain rows up to the next SLOW one: copied once (the chunk is PostgreSQL's), line feeds made commas.
+      // Plain rows up to the next SLOW one, their line feeds made commas (in a copy unless `owned`).
       const mark = chunk.indexOf(LF_MARK, i);
       const end = mark < 0 ? chunk.length : mark + 1;
-      const run = Buffer.from(chunk.subarray(i, end));
+      const endsLine = chunk[end - 1] === LF;
+      const run = owned ? chunk.subarray(i, end) : Buffer.from(chunk.subarray(i, end));
       for (let lf = run.indexOf(LF); lf >= 0; lf = run.indexOf(LF, lf + 1)) run[lf] = COMMA;
       out.push(run);
-      this.atLineStart = chunk[end - 1] === LF;
+      this.atLineStart = endsLine;
       i = end;
     }
     if (!out.length) return out;

@@ -34,6 +34,9 @@ export interface LoadAllSql {
   count: Prisma.Sql;
 }
 
+/** Bytes of rows sent at a time. */
+const BATCH_BYTES = 64 * 1024;
+
 /** COPY's framing: one row per line, no byte of the row's JSON quoted or escaped (see above). */
 const COPY_OPTIONS = `(FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`;
 
@@ -103,10 +106,19 @@ export async function streamWholeList(
     try {
       yield `${head.slice(0, -1)},"content":[`;
       const joined = new CopyRows((row) => json.finish(row));
+      // PostgreSQL sends one message per row: gathered into one buffer of BATCH_BYTES (joined in place) and one
+      // write, rather than a write and a few small buffers per row, which the heap then holds until collected.
+      let batch: Buffer[] = [];
+      let size = 0;
       for await (const chunk of rows) {
-        const out = joined.push(chunk as Buffer);
-        if (out.length) yield out.length === 1 ? out[0]! : Buffer.concat(out);
+        batch.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size < BATCH_BYTES) continue;
+        yield* joined.push(Buffer.concat(batch, size), true);
+        batch = [];
+        size = 0;
       }
+      if (size) yield* joined.push(Buffer.concat(batch, size), true);
       joined.end();
       copy = undefined;
       yield ']}';
