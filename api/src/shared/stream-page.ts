@@ -34,9 +34,6 @@ export interface LoadAllSql {
   count: Prisma.Sql;
 }
 
-/** Bytes of rows sent at a time. */
-const BATCH_BYTES = 64 * 1024;
-
 /** COPY's framing: one row per line, no byte of the row's JSON quoted or escaped (see above). */
 const COPY_OPTIONS = `(FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')`;
 
@@ -106,19 +103,9 @@ export async function streamWholeList(
     try {
       yield `${head.slice(0, -1)},"content":[`;
       const joined = new CopyRows((row) => json.finish(row));
-      // PostgreSQL sends one message per row: gathered into one buffer of BATCH_BYTES (joined in place) and one
-      // write, rather than a write and a few small buffers per row, which the heap then holds until collected.
-      let batch: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of rows) {
-        batch.push(chunk as Buffer);
-        size += (chunk as Buffer).length;
-        if (size < BATCH_BYTES) continue;
-        yield* joined.push(Buffer.concat(batch, size), true);
-        batch = [];
-        size = 0;
-      }
-      if (size) yield* joined.push(Buffer.concat(batch, size), true);
+      // pg-copy-streams hands over one buffer of its own per read from the socket (the rows' bytes copied out
+      // of their COPY messages): joined in place, no further copy.
+      for await (const chunk of rows) yield* joined.push(chunk as Buffer, true);
       joined.end();
       copy = undefined;
       yield ']}';
