@@ -44,9 +44,13 @@ export async function startExtraApi(env: NodeJS.ProcessEnv): Promise<{ base: str
   return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }
 
-/** What one streamed download cost: bytes, ms to the first byte and to the end, resident memory growth (MB). */
+/**
+ * What one streamed download cost: bytes, ms to the first byte and to the end, resident memory growth (MB),
+ * and whether the answer arrived whole (a JSON answer ends with `}`: one cut off midway does not).
+ */
 export interface DownloadFigure {
   bytes: number;
+  whole: boolean;
   firstByteMs: number;
   totalMs: number;
   memoryGrowthMb: number;
@@ -73,13 +77,22 @@ export async function measureDownload(
         if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
         let firstByteMs = 0;
         let bytes = 0;
+        let last = 0;
         res.on('data', (c: Buffer) => {
           if (!bytes) firstByteMs = performance.now() - started;
           bytes += c.length;
+          if (c.length) last = c[c.length - 1]!;
         });
         res.on('error', reject);
+        res.on('aborted', () => reject(new Error(`${url}: the answer was cut off`)));
         res.on('end', () =>
-          resolve({ bytes, firstByteMs, totalMs: performance.now() - started, memoryGrowthMb: peak - before }),
+          resolve({
+            bytes,
+            whole: !res.headers['content-type']?.includes('json') || last === 0x7d,
+            firstByteMs,
+            totalMs: performance.now() - started,
+            memoryGrowthMb: peak - before,
+          }),
         );
       });
       req.on('error', reject);

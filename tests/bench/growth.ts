@@ -175,6 +175,7 @@ async function main(): Promise<void> {
     );
     const loadAllRows = loadAll.map(({ list, cold, warm, firstPage }) => ({
       list,
+      whole: cold.whole && warm.whole,
       mb: round(cold.bytes / 1e6),
       firstByteMs: round(cold.firstByteMs),
       totalMs: round(cold.totalMs),
@@ -186,9 +187,12 @@ async function main(): Promise<void> {
     }));
     console.table(loadAllRows);
     for (const row of loadAllRows) {
-      if (row.memoryGrowthMb > TARGETS.loadAllMemoryGrowthMb) {
+      // Written so that a figure that is not a number (no memory read) misses the target rather than meets it.
+      if (!(row.memoryGrowthMb <= TARGETS.loadAllMemoryGrowthMb)) {
         missed.push(`${row.list} load-all memory growth ${row.memoryGrowthMb} MB (first on a fresh process)`);
       }
+      // An answer cut off midway costs less memory than a whole one: its figure would meet the target unearned.
+      if (!row.whole) missed.push(`${row.list} load-all answer not whole`);
     }
     if (report.firstByteMs > TARGETS.reportFirstByteMs)
       missed.push(`report first byte ${round(report.firstByteMs)} ms`);

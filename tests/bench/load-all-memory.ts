@@ -102,9 +102,15 @@ function download(base: string, url: string, headers: Record<string, string>, pi
       .get(`${base}${url}`, { headers }, (res) => {
         if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
         let bytes = 0;
-        res.on('data', (c: Buffer) => (bytes += c.length));
+        let last = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (c.length) last = c[c.length - 1]!;
+        });
         res.on('end', () => {
           clearInterval(sampler);
+          // A JSON answer ends with `}`: one cut off midway would give a figure that was never earned.
+          if (last !== 0x7d) reject(new Error(`${url}: the answer was cut off after ${bytes} bytes`));
           resolve({ bytes, ms: performance.now() - started, rssPeakMb: peak });
         });
         res.on('error', reject);

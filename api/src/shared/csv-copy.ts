@@ -29,9 +29,13 @@ export const labelled = (e: string, labels: Record<string, string>) =>
 /** A `timestamp` column (UTC, as Prisma stores it) as ISO 8601 with milliseconds and Z. */
 export const iso = (e: string) => `to_char(${e}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A text as an element of an array literal ('{"a","b"}'): quoted, its quotes and backslashes escaped. */
+const arrayElement = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
 /**
- * `sql` with its values written in as literals, for COPY (which takes no parameters): dates, numbers, booleans
- * and texts (escaped by pg), each already cast in the statement's text.
+ * `sql` with its values written in as literals, for COPY (which takes no parameters): dates, numbers, booleans,
+ * texts and arrays of texts (as array literals), escaped by pg; each typed by the statement as a bound value
+ * is (a cast, or the column it is compared with).
  * @throws Error for any other value.
  */
 export function inlined(sql: Prisma.Sql): string {
@@ -39,7 +43,10 @@ export function inlined(sql: Prisma.Sql): string {
     const v = sql.values[Number(n) - 1];
     if (v instanceof Date) return pg.escapeLiteral(v.toISOString());
     if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return pg.escapeLiteral(String(v));
-    throw new Error(`csv: value of type ${typeof v} cannot be written into COPY`);
+    if (Array.isArray(v) && v.every((e) => typeof e === 'string')) {
+      return pg.escapeLiteral(`{${v.map(arrayElement).join(',')}}`);
+    }
+    throw new Error(`copy: value of type ${typeof v} cannot be written into COPY`);
   });
 }
 

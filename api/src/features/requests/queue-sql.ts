@@ -26,6 +26,7 @@ import { Prisma } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
 import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 import type { WalkablePageSql } from '../../shared/filtered-page';
+import { type RowJson, isoJson, rowSql, valueJson } from '../../shared/row-json';
 
 /** The queue's sort fields (000 §7) and their columns of the read model `q` ("UserRequestQueue"). */
 const SORT_COLUMNS: Record<string, string> = {
@@ -61,6 +62,28 @@ export const QueueRowSchema = z.object({
   organizationName: z.string(),
 });
 export type QueueRow = z.infer<typeof QueueRowSchema>;
+
+/**
+ * The queue's wire row (UserRequestRowSchema: the route's mapping of QueueRowSchema, in its key order) as
+ * PostgreSQL writes it for the load-all stream (000 §9; shared/stream-page.ts), over the page's columns.
+ */
+export const QUEUE_ROW_JSON: RowJson = {
+  sql: rowSql([
+    ['id', valueJson('t."id"')],
+    ['userRequestType', valueJson('t."userRequestType"')],
+    ['requestType', valueJson('t."requestType"')],
+    ['requestStatus', valueJson('t."requestStatus"')],
+    ['dateSubmitted', isoJson('t."sysdat"')],
+    ['sysaidTicket', valueJson('t."sysaidTicket"')],
+    ['lastModified', isoJson('t."dchng"')],
+    ['lastModifiedBy', valueJson('t."lastModifiedBy"')],
+    ['firstName', valueJson('t."firstName"')],
+    ['lastName', valueJson('t."lastName"')],
+    ['email', valueJson('t."email"')],
+    ['organizationName', valueJson('t."organizationName"')],
+  ]),
+  finish: (row) => row,
+};
 
 /** The count statement's answer. */
 export const QueueCountSchema = CountRowsSchema;

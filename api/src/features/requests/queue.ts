@@ -23,7 +23,13 @@ import { pageAndCount } from '../../shared/sql';
 import { countThenPage } from '../../shared/filtered-page';
 import { sendStream, streamWholeList } from '../../shared/stream-page';
 import { SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
-import { QueueCountSchema, QueueRowSchema, USER_REQUEST_SORT_FIELDS, userRequestQueueSql } from './queue-sql';
+import {
+  QUEUE_ROW_JSON,
+  QueueCountSchema,
+  QueueRowSchema,
+  USER_REQUEST_SORT_FIELDS,
+  userRequestQueueSql,
+} from './queue-sql';
 
 export { USER_REQUEST_SORT_FIELDS } from './queue-sql';
 
@@ -100,7 +106,7 @@ export const userRequestQueueRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = asy
       if (q.size !== LOAD_ALL_SIZE) return listUserRequests(deps.prisma, req.params.status, q);
       const [field, dir = 'desc'] = orderOf(q);
       const sql = userRequestQueueSql(req.params.status, q, field, dir);
-      return sendStream(reply, await streamWholeList(deps.prisma, sql, q, `${field},${dir}`, queueRows));
+      return sendStream(reply, await streamWholeList(deps.prisma, sql, q, `${field},${dir}`, QUEUE_ROW_JSON));
     },
   );
 };

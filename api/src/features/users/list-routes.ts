@@ -16,7 +16,7 @@ import { requireAuth } from '../../auth/guard';
 import { checkProxyListing, readUsersOrProxy } from '../../shared/proxy-users';
 import { pageAndCount } from '../../shared/sql';
 import { countThenPage } from '../../shared/filtered-page';
-import { UserListCountSchema, usersListSql } from './list-sql';
+import { UserListCountSchema, usersListSql, usersRowJson } from './list-sql';
 import { sendStream, streamWholeList } from '../../shared/stream-page';
 
 /** The statements of `q` and the order they apply. */
@@ -68,9 +68,7 @@ export const usersListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
       if (req.query.size !== USERS_LOAD_ALL_SIZE) return listUsers(deps.prisma, req.query);
       // 000 §9 load-all: the same page envelope, streamed (shared/stream-page.ts).
       const { sql, field, dir } = listStatements(req.query);
-      const rows = z.array(UserListRowSchema);
-      const stream = await streamWholeList(deps.prisma, sql, req.query, `${field},${dir}`, (b) => rows.parse(b));
-      return sendStream(reply, stream);
+      return sendStream(reply, await streamWholeList(deps.prisma, sql, req.query, `${field},${dir}`, usersRowJson));
     },
   );
 };

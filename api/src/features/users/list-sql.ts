@@ -12,6 +12,7 @@ import { Prisma, accessDateSettings } from '@portal/db';
 import { CountRowsSchema, containsPattern } from '../../shared/sql';
 import { type OrderKey, deepPageWindow, limitOffset, orderByText } from '../../shared/deep-page';
 import type { WalkablePageSql } from '../../shared/filtered-page';
+import { type RowJson, rowSql, valueJson } from '../../shared/row-json';
 
 /**
  * The sorted, unique values of one array column over the current access records of the user `u` (what the
@@ -245,3 +246,31 @@ function countSql(
   }
   return Prisma.sql`SELECT count(*)::int AS total FROM ${users}`;
 }
+
+/**
+ * The Users list's wire row (UserListRowSchema, in its key order) as PostgreSQL writes it for the load-all
+ * stream (000 §9; shared/stream-page.ts), over the columns of `usersListSql`'s rows, which are the row's own.
+ */
+export const usersRowJson: RowJson = {
+  sql: rowSql(
+    (
+      [
+        'id',
+        'uuid',
+        'username',
+        'firstName',
+        'lastName',
+        'email',
+        'organizationName',
+        'phoneNumber',
+        'phoneExtension',
+        'inactive',
+        'siteCodes',
+        'laoIds',
+        'accessEndDate',
+        'accessEndsSoon',
+      ] as const
+    ).map((k) => [k, valueJson(`t."${k}"`)] as const),
+  ),
+  finish: (row) => row,
+};

@@ -22,7 +22,7 @@ import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-sc
 import { readableUserId } from '../../../shared/readable-user';
 import { answerList } from '../../../shared/stream-page';
 import { REQUEST_LIST_SORT } from '../../../shared/request-list-sql';
-import { type AccessModSelection, accessModListSql, parseAccessModRows } from './list-sql';
+import { type AccessModSelection, accessModListSql, accessModRowJson, parseAccessModRows } from './list-sql';
 import { accessModRequestView } from './view';
 import { temporalUiOf } from '../../../shared/views';
 
@@ -32,9 +32,10 @@ export const accessChangeListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = asy
   const temporal = temporalUiOf(deps.cfg);
 
   const views = (rows: unknown[]) => parseAccessModRows(rows).map((r) => accessModRequestView(r, temporal));
+  const json = accessModRowJson(temporal);
   /** One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9). */
   const list = (reply: FastifyReply, sel: AccessModSelection, q: FetchPageQuery) =>
-    answerList(deps.prisma, reply, (page) => accessModListSql(sel, page), q, REQUEST_LIST_SORT, views);
+    answerList(deps.prisma, reply, (page) => accessModListSql(sel, page), q, REQUEST_LIST_SORT, views, json);
 
   app.get(
     '/rest/secure/user_access_mod_request/user/:userId',

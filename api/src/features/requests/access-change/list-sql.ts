@@ -10,6 +10,17 @@ import { REQUEST_TYPES, type RequestStatus } from '@portal/contract';
 import { Prisma } from '@portal/db';
 import { RequestRowSchema, requestListSql } from '../../../shared/request-list-sql';
 import type { LoadAllSql } from '../../../shared/stream-page';
+import {
+  type RowJson,
+  accessControlsJson,
+  isoJson,
+  nextStatusesJson,
+  parsedBlocks,
+  rowSql,
+  valueJson,
+  workflowUrlJson,
+} from '../../../shared/row-json';
+import { type TemporalUi, workflowUrl } from '../../../shared/views';
 import type { RequestRow } from './view';
 
 /** Which requests one list holds. */
@@ -68,3 +79,46 @@ export const parseAccessModRows = (rows: unknown[]): RequestRow[] =>
       subject: { firstName: subjectFirstName, lastName: subjectLastName, email: subjectEmail },
       requester: { firstName: requesterFirstName, lastName: requesterLastName },
     }));
+
+/**
+ * The wire request (view.ts accessModRequestView, in its key order) as PostgreSQL writes it for the load-all
+ * stream (000 §9; shared/stream-page.ts), over the columns of `accessModListSql`'s rows; role blocks not in
+ * the contract's form and links to encode are finished by the view's code (which refuses bad role blocks).
+ */
+export function accessModRowJson(temporal: TemporalUi): RowJson {
+  const col = (k: string) => valueJson(`t."${k}"`);
+  const blocks = accessControlsJson('t."accessControls"');
+  const proxy = (e: string) => valueJson(`CASE WHEN t."isProxyRequest" THEN ${e} END`);
+  return {
+    sql: rowSql(
+      [
+        ...(['id', 'workflowId', 'requestType', 'requestStatus'] as const).map((k) => [k, col(k)] as const),
+        ...(['requesterComments', 'reviewerComments', 'sysaidTicket', 'inactive'] as const).map(
+          (k) => [k, col(k)] as const,
+        ),
+        ['sysdat', isoJson('t."sysdat"')],
+        ['dchng', isoJson('t."dchng"')],
+        ['lastModifiedBy', col('lastModifiedBy')],
+        ['subjectUserId', col('subjectUserId')],
+        ['proxyUserId', proxy('t."requesterUserId"')],
+        ['portalUserId', col('subjectUserId')],
+        ['firstName', col('subjectFirstName')],
+        ['lastName', col('subjectLastName')],
+        ['email', col('subjectEmail')],
+        ['isProxyRequest', col('isProxyRequest')],
+        ['proxyName', proxy(`t."requesterFirstName" || ' ' || t."requesterLastName"`)],
+        ['accessControls', blocks.json],
+        ['versionno', col('versionno')],
+        ['allowedNextStatuses', nextStatusesJson('t."requestStatus"')],
+        ['workflowUrl', workflowUrlJson(temporal, 't."workflowId"')],
+        ['existingUserAccessId', col('existingUserAccessId')],
+      ],
+      { accessControls: blocks.raw, workflowUrl: `'null'` },
+    ),
+    finish: (row) =>
+      Object.assign(row, {
+        accessControls: parsedBlocks(row.accessControls),
+        workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, String(row.workflowId)),
+      }),
+  };
+}

@@ -9,6 +9,8 @@ import { RESOLVED_STATUSES, type RequestStatus } from '@portal/contract';
 import { Prisma } from '@portal/db';
 import { REQUEST_LIST_SORT, RequestRowSchema, requestListSql } from '../../../shared/request-list-sql';
 import type { LoadAllSql } from '../../../shared/stream-page';
+import { type RowJson, isoJson, nextStatusesJson, rowSql, valueJson, workflowUrlJson } from '../../../shared/row-json';
+import { type TemporalUi, workflowUrl } from '../../../shared/views';
 import type { ProfileChangeRow } from './view';
 
 /** Which requests one list holds. */
@@ -73,3 +75,30 @@ export const parseProfileChangeRows = (rows: unknown[]): ProfileChangeRow[] =>
     .array(RowSchema)
     .parse(rows)
     .map(({ username, ...r }) => ({ ...r, user: { username } }));
+
+/**
+ * The wire request (view.ts profileChangeView, in its key order) as PostgreSQL writes it for the load-all
+ * stream (000 §9; shared/stream-page.ts), over the columns of `profileChangeListSql`'s rows; a link to
+ * encode is finished by the view's code.
+ */
+export function profileChangeRowJson(temporal: TemporalUi): RowJson {
+  const col = (k: string) => [k, valueJson(`t."${k}"`)] as const;
+  return {
+    sql: rowSql(
+      [
+        ...['id', 'portalUserId', 'firstName', 'lastName', 'email'].map(col),
+        ...['originalFirstName', 'originalLastName', 'originalEmail', 'username', 'requestStatus'].map(col),
+        ...['requesterComments', 'reviewerComments', 'sysaidTicket'].map(col),
+        ['sysdat', isoJson('t."sysdat"')],
+        ['dchng', isoJson('t."dchng"')],
+        ...['lastModifiedBy', 'inactive', 'versionno'].map(col),
+        ['allowedNextStatuses', nextStatusesJson('t."requestStatus"')],
+        col('workflowId'),
+        ['workflowUrl', workflowUrlJson(temporal, 't."workflowId"')],
+      ],
+      { workflowUrl: `'null'` },
+    ),
+    finish: (row) =>
+      Object.assign(row, { workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, String(row.workflowId)) }),
+  };
+}

@@ -35,6 +35,7 @@ import {
   type ProfileChangeSelection,
   parseProfileChangeRows,
   profileChangeListSql,
+  profileChangeRowJson,
 } from './list-sql';
 import { createProfileChangeRequest } from './filing';
 import { reviewProfileChange } from './review';
@@ -45,9 +46,10 @@ import { temporalUiOf } from '../../../shared/views';
 export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const temporal = temporalUiOf(deps.cfg);
   const views = (rows: unknown[]) => parseProfileChangeRows(rows).map((r) => profileChangeView(r, temporal));
+  const json = profileChangeRowJson(temporal);
   /** One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9). */
   const list = (reply: FastifyReply, sel: ProfileChangeSelection, q: FetchPageQuery) =>
-    answerList(deps.prisma, reply, (page) => profileChangeListSql(sel, page), q, PROFILE_CHANGE_LIST_SORT, views);
+    answerList(deps.prisma, reply, (page) => profileChangeListSql(sel, page), q, PROFILE_CHANGE_LIST_SORT, views, json);
   const listAnswer = {
     querystring: FetchPageQuerySchema,
     response: { 200: pageSchema(ProfileChangeRequestSchema), ...SECURE_ERRORS },

@@ -6,9 +6,18 @@
  * list, or as the load-all stream (shared/stream-page.ts). Values are always bound; rows are parsed with zod.
  */
 import { z } from 'zod';
-import { REGISTRATION_STATUSES } from '@portal/contract';
+import { AccessControlSchema, REGISTRATION_STATUSES } from '@portal/contract';
 import { Prisma, type Registration as RegistrationRow } from '@portal/db';
 import type { LoadAllSql } from '../../../shared/stream-page';
+import {
+  type RowJson,
+  accessControlsJson,
+  isoJson,
+  rowSql,
+  valueJson,
+  workflowUrlJson,
+} from '../../../shared/row-json';
+import { type TemporalUi, workflowUrl } from '../../../shared/views';
 
 /** Which registrations one list holds. */
 export type RegistrationSelection =
@@ -108,3 +117,39 @@ const RowSchema = z.object({
  * @throws ZodError when a row has an unexpected shape (a schema drift, answered 500).
  */
 export const parseRegistrationRows = (rows: unknown[]): RegistrationRow[] => z.array(RowSchema).parse(rows);
+
+/**
+ * The wire registration (view.ts registrationView, in its key order) as PostgreSQL writes it for the load-all
+ * stream (000 §9; shared/stream-page.ts), over the columns of `registrationListSql`'s rows; role blocks not in
+ * the contract's form (listed as none, as the view lists them) and links to encode are finished by the view's
+ * code.
+ */
+export function registrationRowJson(temporal: TemporalUi): RowJson {
+  const col = (k: string) => [k, valueJson(`t."${k}"`)] as const;
+  const blocks = accessControlsJson('t."accessControls"');
+  return {
+    sql: rowSql(
+      [
+        ...['id', 'versionno', 'firstName', 'lastName', 'jobTitle', 'organizationName'].map(col),
+        ...['phoneNumber', 'phoneExtension', 'email'].map(col),
+        ['accessControls', blocks.json],
+        ...['requesterComments', 'reviewerComments', 'sysaidTicket', 'registrationStatus'].map(col),
+        ...['portalRoleIds', 'isProxy', 'proxyUserId', 'proxyName', 'proxyEmail', 'proxyPhone'].map(col),
+        ...['proxyPhoneExt', 'personCompletingThisFormEmail', 'personCompletingThisFormFullName'].map(col),
+        ...['personCompletingThisFormPhoneNumber', 'personCompletingThisFormPhoneExtension', 'portalUserId'].map(col),
+        ['sysdat', isoJson('t."sysdat"')],
+        ['dchng', isoJson('t."dchng"')],
+        ...['lastModifiedBy', 'workflowId'].map(col),
+        ['workflowUrl', workflowUrlJson(temporal, 't."workflowId"')],
+      ],
+      { accessControls: blocks.raw, workflowUrl: `'null'` },
+    ),
+    finish: (row) => {
+      const parsed = AccessControlSchema.array().safeParse(row.accessControls);
+      return Object.assign(row, {
+        accessControls: parsed.success ? parsed.data : [],
+        workflowUrl: workflowUrl(temporal.uiUrl, temporal.namespace, String(row.workflowId)),
+      });
+    },
+  };
+}

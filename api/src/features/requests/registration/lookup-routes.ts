@@ -25,10 +25,10 @@ import { requireAuth } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../../http/route-schemas';
 import { readableUserId } from '../../../shared/readable-user';
-import { portalRoleView } from '../../../shared/views';
+import { portalRoleView, temporalUiOf } from '../../../shared/views';
 import { matchesByEmail, matchesByName } from './directory-matches';
 import { registrationView } from './view';
-import { parseRegistrationRows, registrationListSql } from './list-sql';
+import { parseRegistrationRows, registrationListSql, registrationRowJson } from './list-sql';
 import { answerList } from '../../../shared/stream-page';
 
 /** Query page and size (or the load-all call, 000 §9) and sort: only sysdat, either way. */
@@ -40,6 +40,7 @@ const ProxyQuery = FetchPageFieldsSchema.extend({
 }).refine(loadAllOnFirstPage, LOAD_ALL_PAGE_CHECK);
 
 export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
+  const json = registrationRowJson(temporalUiOf(deps.cfg));
   app.get(
     '/rest/secure/user_management/account_types',
     { config: { permission: 'READ_USERS' }, schema: { response: { 200: AccountTypesSchema, ...SECURE_ERRORS } } },
@@ -94,7 +95,7 @@ export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     const build = (page?: { page: number; size: number }) =>
       registrationListSql({ kind: 'proxy', proxyUserId }, { field: 'sysdat', dir }, page);
     const views = (rows: unknown[]) => parseRegistrationRows(rows).map((r) => registrationView(r, deps));
-    return answerList(deps.prisma, reply, build, q, `sysdat,${dir}`, views);
+    return answerList(deps.prisma, reply, build, q, `sysdat,${dir}`, views, json);
   };
 
   app.get(

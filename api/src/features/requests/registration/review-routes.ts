@@ -36,9 +36,11 @@ import {
   type RegistrationSortField,
   parseRegistrationRows,
   registrationListSql,
+  registrationRowJson,
 } from './list-sql';
 import { answerList } from '../../../shared/stream-page';
 import { queryRows } from '../../../shared/sql';
+import { temporalUiOf } from '../../../shared/views';
 
 /** 001 §9: the registration list's default page 1, size 300; or the load-all call (000 §9). */
 const ListQuery = FetchPageFieldsSchema.extend({
@@ -56,6 +58,7 @@ const NEWEST_FIRST = { field: 'sysdat', dir: 'desc' } as const;
 export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const view = (r: Parameters<typeof registrationView>[0]) => registrationView(r, deps);
   const views = (rows: unknown[]) => parseRegistrationRows(rows).map(view);
+  const json = registrationRowJson(temporalUiOf(deps.cfg));
   /** Every registration of `sel`, newest first (the unpaged lists of 001 §7). */
   const whole = async (sel: RegistrationSelection) =>
     views(await queryRows(deps.prisma, registrationListSql(sel, NEWEST_FIRST).rows));
@@ -95,7 +98,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       const [field, dir] = (req.query.sort ?? 'sysdat,desc').split(',') as [RegistrationSortField, 'asc' | 'desc'];
       const sel = { kind: 'status' as const, status: req.params.status };
       const build = (page?: { page: number; size: number }) => registrationListSql(sel, { field, dir }, page);
-      return answerList(deps.prisma, reply, build, req.query, `${field},${dir}`, views);
+      return answerList(deps.prisma, reply, build, req.query, `${field},${dir}`, views, json);
     },
   );
 
