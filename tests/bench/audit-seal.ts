@@ -1,0 +1,108 @@
+/**
+ * The audit trail's seals (docs/decisions.md "A tamper-evident audit trail") at BENCH_AUDIT_ROWS (default
+ * 5,000,000) audit rows, on a stack of the bench's own:
+ * - `npm run audit:verify`'s work (verifyAuditTrail) over every row (target: under 60 s on two cores), beside
+ *   its floor measured in the same run: PostgreSQL computing the same row digests in one scan, nothing else;
+ * - sealing them all from nothing (steps of 50,000 rows): seconds and rows per second;
+ * - writers beside the sealer: single-row audit INSERTs from 4 connections for BENCH_AUDIT_WRITE_S (10) s
+ *   with a sealer stepping all the while, beside the same without it (target: no drop beyond 10 %).
+ *
+ *   cd tests && npx tsx --conditions=development bench/audit-seal.ts
+ */
+import pg from 'pg';
+import {
+  ROW_DIGEST_SQL,
+  poolConfigFromUrl,
+  sealNextRows,
+  sealPublicKeys,
+  sealSigningKey,
+  verifyAuditTrail,
+} from '@portal/db';
+import { seedAudit, withoutSecondaryIndexes } from './growth-seed';
+import { runAlone } from './stack';
+import type { ThrowawayStack } from '../support/throwaway-stack';
+
+const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 5_000_000);
+const WRITE_S = Number(process.env.BENCH_AUDIT_WRITE_S ?? 10);
+export const AUDIT_SEAL_TARGETS = { verifySeconds: 60, writeDropRatio: 0.1 };
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/** Single-row INSERTs from `connections` connections for `s` seconds; @returns rows per second. */
+async function writeRate(pool: pg.Pool, connections: number, s: number): Promise<number> {
+  const until = Date.now() + s * 1000;
+  let rows = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < until) {
+        await pool.query(
+          `INSERT INTO "AuditEvent" ("actorUsername", "entityType", "entityId", "action") VALUES ('bench-writer', 'Bench', 'x', 'WRITTEN')`,
+        );
+        rows += 1;
+      }
+    }),
+  );
+  return Math.round(rows / s);
+}
+
+export async function measureAuditSeal(stack: ThrowawayStack) {
+  const pool = new pg.Pool({ ...poolConfigFromUrl(stack.urls.database), max: 8 });
+  // The stack's worker seals on its schedule too (with the stack's key): the bench signs with the same key.
+  const key = sealSigningKey(stack.portalEnv.AUDIT_SEAL_PRIVATE_KEY!);
+  try {
+    await withoutSecondaryIndexes(pool, ['AuditEvent'], () => seedAudit(pool, ROWS));
+    await pool.query('VACUUM ANALYZE "AuditEvent"');
+    const client = await pool.connect();
+    try {
+      let started = performance.now();
+      for (;;) if (!(await sealNextRows(client, { key, maxRows: 50_000, gapHorizonMs: 600_000 })).more) break;
+      const sealMs = performance.now() - started;
+
+      started = performance.now();
+      await client.query(`SELECT count(*), max(${ROW_DIGEST_SQL}) FROM "AuditEvent" e`);
+      const floorMs = performance.now() - started;
+      const v = await verifyAuditTrail(client, { publicKeys: sealPublicKeys(key.publicRaw), lateAfterMs: 600_000 });
+      if (!v.ok) throw new Error(`the bench's own trail did not verify: ${JSON.stringify(v.findings.slice(0, 3))}`);
+
+      const writesAlone = await writeRate(pool, 4, WRITE_S);
+      let sealing = true;
+      const sealer = (async () => {
+        while (sealing) await sealNextRows(client, { key, maxRows: 50_000, gapHorizonMs: 600_000 });
+      })();
+      const writesBesideSealer = await writeRate(pool, 4, WRITE_S);
+      sealing = false;
+      await sealer;
+      return {
+        rows: v.rows,
+        seals: v.seals,
+        verifySeconds: seconds(v.ms),
+        digestScanFloorSeconds: seconds(floorMs),
+        sealAllSeconds: seconds(sealMs),
+        sealRowsPerSecond: Math.round(v.rows / (sealMs / 1000)),
+        writesPerSecondAlone: writesAlone,
+        writesPerSecondBesideSealer: writesBesideSealer,
+      };
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+export function auditSealMissed(r: Awaited<ReturnType<typeof measureAuditSeal>>): string[] {
+  const missed: string[] = [];
+  if (r.verifySeconds > AUDIT_SEAL_TARGETS.verifySeconds)
+    missed.push(`verifying ${r.rows} rows took ${r.verifySeconds} s > ${AUDIT_SEAL_TARGETS.verifySeconds} s`);
+  const drop = 1 - r.writesPerSecondBesideSealer / r.writesPerSecondAlone;
+  if (drop > AUDIT_SEAL_TARGETS.writeDropRatio)
+    missed.push(
+      `writes beside the sealer dropped ${Math.round(drop * 100)} % (> ${AUDIT_SEAL_TARGETS.writeDropRatio * 100} %)`,
+    );
+  return missed;
+}
+
+runAlone(import.meta.url, 'bench-audit-seal', measureAuditSeal, (r) => ({
+  ...r,
+  targets: AUDIT_SEAL_TARGETS,
+  missed: auditSealMissed(r),
+}));
