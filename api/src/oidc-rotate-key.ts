@@ -8,6 +8,7 @@
 import { createPrisma } from '@portal/db';
 import { loadApiConfig } from './config';
 import { rotateSigningKey } from './features/oidc/keys';
+import { recordAudit } from './shared/audit-log';
 
 const ID_TOKEN_SECONDS = 3600;
 
@@ -18,9 +19,11 @@ async function main(): Promise<void> {
   try {
     const keep = Math.max(ID_TOKEN_SECONDS, cfg.OIDC_ACCESS_TOKEN_TTL_SECONDS);
     const kid = await rotateSigningKey(prisma, cfg.OIDC_KEY_ENCRYPTION_KEY, keep);
-    await prisma.auditEvent.create({
-      data: { actorUsername: 'system', entityType: 'OidcSigningKey', entityId: kid, action: 'OIDC_KEY_ROTATED' },
-    });
+    await recordAudit(
+      prisma,
+      { userId: null, username: 'system' },
+      { entityType: 'OidcSigningKey', entityId: kid, action: 'OIDC_KEY_ROTATED' },
+    );
     console.log(`signing key ${kid} made; the previous key stays published for ${keep} s. Restart the API processes.`);
   } finally {
     await prisma.$disconnect();

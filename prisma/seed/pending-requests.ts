@@ -8,7 +8,7 @@
  * database (its own SeedRun record), also on a database seeded before.
  */
 import { type AccessControl, PORTAL_RULES_DEFAULTS } from '@portal/contract';
-import { type Prisma, type PrismaClient, fileAccessChange, lockFiling, prismaRunner } from '../src';
+import { type Prisma, type PrismaClient, fileAccessChange, lockFiling, prismaRunner, recordAudit } from '../src';
 
 export const PENDING_SEED_NAME = 'pending-requests-v1';
 
@@ -94,14 +94,14 @@ export async function seedPendingRequests(
   const daysAgo = (n: number) => new Date(now.getTime() - n * DAY_MS);
   const seeded: PendingSeeded = { registrations: [], accessChanges: [], profileChanges: [] };
   const audit = (entityType: string, entityId: number, workflowId: string, after: Prisma.InputJsonValue) => ({
-    actorUsername: 'seed',
     entityType,
-    entityId: String(entityId),
+    entityId,
     action: 'CREATED',
     after,
     workflowId,
     idempotencyKey: `${workflowId}:0`,
   });
+  const seed = { userId: null, username: 'seed' };
 
   await prisma.$transaction(async (tx) => {
     for (const [i, v] of VISITORS.entries()) {
@@ -125,9 +125,7 @@ export async function seedPendingRequests(
           sysdat: daysAgo(i + 1),
         },
       });
-      await tx.auditEvent.create({
-        data: audit('Registration', id, workflowId, { email, isProxy: false, accessControls }),
-      });
+      await recordAudit(tx, seed, audit('Registration', id, workflowId, { email, isProxy: false, accessControls }));
       seeded.registrations.push(id);
     }
 
@@ -214,14 +212,14 @@ export async function seedPendingRequests(
           sysdat: daysAgo(n + 1),
         },
       });
-      await tx.auditEvent.create({
-        data: {
+      await recordAudit(
+        tx,
+        { userId: p.id, username: p.username },
+        {
           ...audit('ProfileChangeRequest', id, workflowId, { ...next, requestStatus: 'NEW' }),
-          actorUserId: p.id,
-          actorUsername: p.username,
           before: { firstName: p.firstName, lastName: p.lastName, email: p.email },
         },
-      });
+      );
       seeded.profileChanges.push(id);
     }
     await tx.seedRun.create({ data: { name: PENDING_SEED_NAME } });

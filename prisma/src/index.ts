@@ -34,3 +34,4 @@ export * from './audit-trail/keys';
 export * from './audit-trail/seal';
 export * from './audit-trail/verify';
 export * from './audit-trail/record';
+export * from './audit-trail/write';

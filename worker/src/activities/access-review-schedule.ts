@@ -5,7 +5,7 @@
  * the same transaction, so a retried filing finds that row and answers the same campaign; then the mark of
  * its workflow's start (rule 1).
  */
-import type { Prisma, PrismaClient } from '@portal/db';
+import { type Prisma, type PrismaClient, recordAudit } from '@portal/db';
 import {
   type AccessReviewInput,
   type AccessReviewScheduleActivities,
@@ -55,16 +55,16 @@ export function createAccessReviewScheduleActivities(
         },
       });
       // A concurrent attempt of the same run fails here on the key and rolls its campaign back.
-      await tx.auditEvent.create({
-        data: {
-          actorUserId: schedule.createdByUserId,
-          actorUsername: created.createdByUsername,
+      await recordAudit(
+        tx,
+        { userId: schedule.createdByUserId, username: created.createdByUsername },
+        {
           entityType: 'AccessReview',
-          entityId: String(id),
+          entityId: id,
           action: 'CREATED',
           after: {
             name: created.name,
-            scope: schedule.scope as Prisma.InputJsonValue,
+            scope: schedule.scope,
             reviewers: created.reviewers,
             durationDays: created.durationDays,
             reminderEveryDays: created.reminderEveryDays,
@@ -75,7 +75,7 @@ export function createAccessReviewScheduleActivities(
           workflowId: created.workflowId,
           idempotencyKey: key,
         },
-      });
+      );
       return created;
     }, CAMPAIGN_TX);
     if (!campaign) return null;

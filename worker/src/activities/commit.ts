@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { stringify } from 'safe-stable-stringify';
-import { type AuditEvent, type PrismaClient, lockUserAccess } from '@portal/db';
+import { type AuditEvent, type PrismaClient, lockUserAccess, recordAudit } from '@portal/db';
 import {
   type CommitReading,
   type CommitRefusal,
@@ -50,29 +50,25 @@ export function createCommitSave(prisma: PrismaClient) {
         if (refusal) return refusal;
         await store.effects(tx, input, row);
         await store.write(tx, input);
-        const audit = await tx.auditEvent.create({
-          data: {
-            actorUserId: input.actor.userId,
-            actorUsername: input.actor.username,
-            entityType: store.entityType,
-            entityId: String(input.requestId),
-            action: input.fromStatus === input.toStatus ? 'REVIEW_SAVED' : `STATUS_${input.toStatus}`,
-            before: {
-              requestStatus: row.status,
-              reviewerComments: row.reviewerComments,
-              sysaidTicket: row.sysaidTicket,
-              versionno: row.version,
-            },
-            after: {
-              requestStatus: input.toStatus,
-              reviewerComments: input.reviewerComments,
-              sysaidTicket: input.sysaidTicket,
-              versionno: input.version,
-            },
-            workflowId: input.workflowId,
-            idempotencyKey: key,
-            idempotencyDigest: digest,
+        const audit = await recordAudit(tx, input.actor, {
+          entityType: store.entityType,
+          entityId: input.requestId,
+          action: input.fromStatus === input.toStatus ? 'REVIEW_SAVED' : `STATUS_${input.toStatus}`,
+          before: {
+            requestStatus: row.status,
+            reviewerComments: row.reviewerComments,
+            sysaidTicket: row.sysaidTicket,
+            versionno: row.version,
           },
+          after: {
+            requestStatus: input.toStatus,
+            reviewerComments: input.reviewerComments,
+            sysaidTicket: input.sysaidTicket,
+            versionno: input.version,
+          },
+          workflowId: input.workflowId,
+          idempotencyKey: key,
+          idempotencyDigest: digest,
         });
         // The approval of a registration gives the request its subject (issue 21 case 9).
         const subjectUserId = row.subjectUserId ?? (await store.load(tx, input.requestId))?.subjectUserId;

@@ -3,25 +3,18 @@
  * save's actor, in its workflow, keyed `<workflowId>:<version>:<part>` beside the commit's own
  * `<workflowId>:<version>` row, so each row of one save has a key of its own.
  */
-import type { Prisma } from '@portal/db';
+import { type AuditEntry, recordAudit } from '@portal/db';
 import type { CommitSaveInput } from '@portal/workflows';
 import type { Tx } from './types';
 
 /** What the effect's audit row says: what changed, and how. */
-export type EffectEvent = Pick<
-  Prisma.AuditEventUncheckedCreateInput,
-  'entityType' | 'entityId' | 'action' | 'before' | 'after'
->;
+export type EffectEvent = Pick<AuditEntry, 'entityType' | 'entityId' | 'action' | 'before' | 'after'>;
 
 /** Writes the audit row of `event`, the `part` ('user', 'apply', ...) of the save `input`. */
 export async function auditEffect(tx: Tx, input: CommitSaveInput, part: string, event: EffectEvent): Promise<void> {
-  await tx.auditEvent.create({
-    data: {
-      actorUserId: input.actor.userId,
-      actorUsername: input.actor.username,
-      ...event,
-      workflowId: input.workflowId,
-      idempotencyKey: `${input.workflowId}:${input.version}:${part}`,
-    },
+  await recordAudit(tx, input.actor, {
+    ...event,
+    workflowId: input.workflowId,
+    idempotencyKey: `${input.workflowId}:${input.version}:${part}`,
   });
 }

@@ -18,6 +18,7 @@ import type { Deps } from '../../deps';
 import { accessToSystem } from './account';
 import { systemOfClient } from './clients';
 import { claimsNamed, demandOf, levelOfAmr, meets, reportedAcr, reportedAmr } from './levels';
+import { recordAudit } from '../../shared/audit-log';
 
 const refused = (
   deps: Deps,
@@ -55,16 +56,16 @@ async function audit(
   answer: SsoLoginAnswer,
 ): Promise<SsoLoginAnswer> {
   if (answer.outcome === 'STEP_UP' || answer.outcome === 'SIGN_IN_AGAIN') return answer;
-  await deps.prisma.auditEvent.create({
-    data: {
-      actorUserId: req.auth!.userId,
-      actorUsername: req.auth!.username,
+  await recordAudit(
+    deps.prisma,
+    { userId: req.auth!.userId, username: req.auth!.username },
+    {
       entityType: 'SsoClient',
       entityId: clientId || '(none)',
       action: answer.outcome === 'CONTINUE' ? 'SSO_SIGN_IN' : 'SSO_REFUSED',
       after: answer.outcome === 'REFUSED' ? { case: answer.case } : {},
     },
-  });
+  );
   return answer;
 }
 

@@ -26,6 +26,7 @@ import { fileAndStart, lifecycleStartOf } from '../../../shared/filing';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
 import { temporalUiOf } from '../../../shared/views';
+import { recordAudit } from '../../../shared/audit-log';
 
 type CreateBody = z.output<typeof CreateProfileChangeBodySchema>;
 
@@ -83,18 +84,14 @@ export async function createProfileChangeRequest(
           lastModifiedBy: actor.username,
         },
       });
-      await tx.auditEvent.create({
-        data: {
-          actorUserId: actor.userId,
-          actorUsername: actor.username,
-          entityType: 'ProfileChangeRequest',
-          entityId: String(requestId),
-          action: 'CREATED',
-          before: { firstName: user.firstName, lastName: user.lastName, email: user.email },
-          after: { firstName: body.firstName, lastName: body.lastName, email: body.email, requestStatus: 'NEW' },
-          workflowId,
-          idempotencyKey: `${workflowId}:0`,
-        },
+      await recordAudit(tx, actor, {
+        entityType: 'ProfileChangeRequest',
+        entityId: requestId,
+        action: 'CREATED',
+        before: { firstName: user.firstName, lastName: user.lastName, email: user.email },
+        after: { firstName: body.firstName, lastName: body.lastName, email: body.email, requestStatus: 'NEW' },
+        workflowId,
+        idempotencyKey: `${workflowId}:0`,
       });
       return { requestId, result: created };
     },

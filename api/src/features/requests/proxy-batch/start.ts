@@ -16,6 +16,7 @@ import { checkAccessControls, loadReferenceSets } from '../../../shared/access-r
 import { proxyRulesOf } from '../../../shared/proxy-capability';
 import { loadProxyScope, unreachableUsers } from '../../../shared/proxy-scope';
 import { proxyBatchDetailView } from './view';
+import { recordAudit } from '../../../shared/audit-log';
 
 export async function startProxyBatch(
   deps: Deps,
@@ -103,17 +104,13 @@ export async function startProxyBatch(
           })),
         ),
       });
-      await tx.auditEvent.create({
-        data: {
-          actorUserId: actor.userId,
-          actorUsername: actor.username,
-          entityType: 'ProxyBatch',
-          entityId: String(batchId),
-          action: 'CREATED',
-          after: { totalRequests: selected.length * body.accessControls.length, accessControls: body.accessControls },
-          workflowId: proxyBatchWorkflowId(batchId),
-          idempotencyKey: `${proxyBatchWorkflowId(batchId)}:0`,
-        },
+      await recordAudit(tx, actor, {
+        entityType: 'ProxyBatch',
+        entityId: batchId,
+        action: 'CREATED',
+        after: { totalRequests: selected.length * body.accessControls.length, accessControls: body.accessControls },
+        workflowId: proxyBatchWorkflowId(batchId),
+        idempotencyKey: `${proxyBatchWorkflowId(batchId)}:0`,
       });
       return { requestId: batchId, result: batchId };
     },

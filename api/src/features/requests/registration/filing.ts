@@ -15,6 +15,7 @@ import { unprocessable } from '../../../http/errors';
 import { checkAccessControls, loadReferenceSets } from '../../../shared/access-rules';
 import { fileAndStart, lifecycleStartOf } from '../../../shared/filing';
 import { registrationView } from './view';
+import { recordAudit } from '../../../shared/audit-log';
 
 /** The filing lock's subject: a registration has no user yet, so the address's hash stands for it. */
 const emailLockId = (email: string): number =>
@@ -87,18 +88,18 @@ export async function fileRegistration(
         }),
       };
       const created = await tx.registration.create({ data });
-      await tx.auditEvent.create({
-        data: {
-          actorUserId: proxy?.actor.userId ?? null,
-          actorUsername: actorName,
+      await recordAudit(
+        tx,
+        { userId: proxy?.actor.userId ?? null, username: actorName },
+        {
           entityType: 'Registration',
-          entityId: String(requestId),
+          entityId: requestId,
           action: 'CREATED',
           after: { email: fields.email, isProxy: !!proxy, accessControls: fields.accessControls },
           workflowId,
           idempotencyKey: `${workflowId}:0`,
         },
-      });
+      );
       return { requestId, result: created };
     },
   });
