@@ -158,6 +158,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const dataDir = path.resolve(options.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   const secrets = loadOrCreateSecrets(dataDir);
+  const auditSealKey = parentEnv.AUDIT_SEAL_PRIVATE_KEY ?? secrets.auditSealPrivateKey;
   await clearLeftovers(dataDir, log);
 
   const needed = new Set<PortName>();
@@ -234,8 +235,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SECOND_FACTOR_KEY: cfg.SECOND_FACTOR_KEY ?? secrets.secondFactorKey,
     CAPTCHA_HMAC_KEY: cfg.CAPTCHA_HMAC_KEY ?? secrets.captchaHmacKey,
     ELEARNING_URL_KEY: cfg.ELEARNING_URL_KEY ?? secrets.elearningUrlKey,
-    AUDIT_SEAL_PRIVATE_KEY: secrets.auditSealPrivateKey,
-    AUDIT_SEAL_PUBLIC_KEYS: sealSigningKey(secrets.auditSealPrivateKey).publicRaw,
+    // The caller's own key, or '' for workers that must seal nothing (apps against a shared database).
+    AUDIT_SEAL_PRIVATE_KEY: auditSealKey,
+    AUDIT_SEAL_PUBLIC_KEYS: auditSealKey ? sealSigningKey(auditSealKey).publicRaw : '',
     NODE_ENV: cfg.NODE_ENV,
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];

@@ -73,6 +73,8 @@ beforeAll(async () => {
       // The keys the test stack's data were made with (the provider's stored signing keys, mail links).
       OIDC_KEY_ENCRYPTION_KEY: env.OIDC_KEY_ENCRYPTION_KEY,
       MAIL_LINK_KEY: env.MAIL_LINK_KEY,
+      // Seals nothing on the shared database (the seal tests run on copies of their own).
+      AUDIT_SEAL_PRIVATE_KEY: '',
       SSO_PROJECT_ID: env.SSO_PROJECT_ID,
       // Only these workers poll this queue; no digest schedule, no reconciling of other tests' rows.
       TEMPORAL_TASK_QUEUE: queue,
