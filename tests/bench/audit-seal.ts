@@ -5,13 +5,17 @@
  *   its floor measured in the same run: PostgreSQL computing the same row digests in one scan, nothing else;
  * - sealing them all from nothing (steps of 50,000 rows): seconds and rows per second;
  * - writers beside the sealer: single-row audit INSERTs from 4 connections for BENCH_AUDIT_WRITE_S (10) s
- *   with a sealer stepping all the while, beside the same without it (target: no drop beyond 10 %).
+ *   with a sealer stepping every BENCH_AUDIT_SEAL_EVERY_MS (1,000: sixty times the schedule's default pace),
+ *   beside the same without it, alternated twice (target: no drop beyond 10 %).
+ * The stack's own worker seals nothing here (AUDIT_SEAL_PRIVATE_KEY ''), so the bench's sealer starts from
+ * nothing.
  *
  *   cd tests && npx tsx --conditions=development bench/audit-seal.ts
  */
 import pg from 'pg';
 import {
   ROW_DIGEST_SQL,
+  newSealKeyPair,
   poolConfigFromUrl,
   sealNextRows,
   sealPublicKeys,
@@ -24,6 +28,9 @@ import type { ThrowawayStack } from '../support/throwaway-stack';
 
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 5_000_000);
 const WRITE_S = Number(process.env.BENCH_AUDIT_WRITE_S ?? 10);
+const SEAL_EVERY_MS = Number(process.env.BENCH_AUDIT_SEAL_EVERY_MS ?? 1000);
+// Before the stack starts: its worker must not seal the bench's rows first.
+process.env.AUDIT_SEAL_PRIVATE_KEY = '';
 export const AUDIT_SEAL_TARGETS = { verifySeconds: 60, writeDropRatio: 0.1 };
 const BACKDATED_MS = 11 * 365 * 86_400_000;
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -47,8 +54,7 @@ async function writeRate(pool: pg.Pool, connections: number, s: number): Promise
 
 export async function measureAuditSeal(stack: ThrowawayStack) {
   const pool = new pg.Pool({ ...poolConfigFromUrl(stack.urls.database), max: 8 });
-  // The stack's worker seals on its schedule too (with the stack's key): the bench signs with the same key.
-  const key = sealSigningKey(stack.portalEnv.AUDIT_SEAL_PRIVATE_KEY!);
+  const key = sealSigningKey(newSealKeyPair().privateKey);
   try {
     await withoutSecondaryIndexes(pool, ['AuditEvent'], () => seedAudit(pool, ROWS));
     await pool.query('VACUUM ANALYZE "AuditEvent"');
@@ -68,14 +74,25 @@ export async function measureAuditSeal(stack: ThrowawayStack) {
       });
       if (!v.ok) throw new Error(`the bench's own trail did not verify: ${JSON.stringify(v.findings.slice(0, 3))}`);
 
-      const writesAlone = await writeRate(pool, 4, WRITE_S);
-      let sealing = true;
-      const sealer = (async () => {
-        while (sealing) await sealNextRows(client, { key, maxRows: 50_000, gapHorizonMs: 600_000 });
-      })();
-      const writesBesideSealer = await writeRate(pool, 4, WRITE_S);
-      sealing = false;
-      await sealer;
+      const besideSealer = async () => {
+        let sealing = true;
+        const sealer = (async () => {
+          while (sealing) {
+            await sealNextRows(client, { key, maxRows: 50_000, gapHorizonMs: 600_000 });
+            await new Promise((r) => setTimeout(r, SEAL_EVERY_MS));
+          }
+        })();
+        const rate = await writeRate(pool, 4, WRITE_S);
+        sealing = false;
+        await sealer;
+        return rate;
+      };
+      const alone = [await writeRate(pool, 4, WRITE_S)];
+      const beside = [await besideSealer()];
+      alone.push(await writeRate(pool, 4, WRITE_S));
+      beside.push(await besideSealer());
+      const writesAlone = Math.round((alone[0]! + alone[1]!) / 2);
+      const writesBesideSealer = Math.round((beside[0]! + beside[1]!) / 2);
       return {
         rows: v.rows,
         seals: v.seals,
