@@ -18,7 +18,7 @@ import {
 import { type FaultProxy, proxyFor } from '../../support/fault-proxy';
 import { cloneDatabase } from '../hostile/walker-support';
 import { type TestApi, startApi, startWorker } from '../harness';
-import { until } from '../lifecycle/support';
+import { maybeRecordHistory, until } from '../lifecycle/support';
 
 const taskQueue = `audit-seal-${Date.now()}`;
 const keys = newSealKeyPair();
@@ -80,7 +80,9 @@ const start = (input: AuditSealInput) =>
 describe('the audit seal workflow', () => {
   it('seals every row in steps and returns the newest seal', async () => {
     await addRows(130);
-    const result = (await (await start({ maxRowsPerSeal: 50 })).result()) as AuditSealResult;
+    const run = await start({ maxRowsPerSeal: 50 });
+    const result = (await run.result()) as AuditSealResult;
+    await maybeRecordHistory({ client: api.deps.temporal }, run.workflowId, 'audit-seal', 'steps');
     expect(result.seals).toBeGreaterThanOrEqual(3);
     expect(result.rows).toBeGreaterThanOrEqual(130);
     const v = await verify(result.newest);
@@ -110,6 +112,7 @@ describe('the audit seal workflow', () => {
       proxy.heal();
     }
     const result = (await handle.result()) as AuditSealResult;
+    await maybeRecordHistory({ client: api.deps.temporal }, handle.workflowId, 'audit-seal', 'caught-up-after-frozen');
     const v = await verify(result.newest);
     expect(v.findings).toEqual([]);
     expect(v.awaitingSeal).toBe(0);
