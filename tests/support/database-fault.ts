@@ -44,3 +44,19 @@ export async function withDatabaseBehindProxy<T>(
     await db.close();
   }
 }
+
+/**
+ * `promise`, failing the test when it is not settled within `withinMs`: a call to an API whose dependency is
+ * away must be answered by the API's own deadline, never hang.
+ */
+export async function answered<T>(what: string, promise: Promise<T>, withinMs = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} not answered within ${withinMs} ms`)), withinMs);
+  });
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -8,15 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract';
 import type { AccessReviewCampaign } from '@portal/db';
-import { withDatabaseBehindProxy } from '../../support/database-fault';
+import { answered, withDatabaseBehindProxy } from '../../support/database-fault';
 import { FAULTS, faultName } from '../../support/fault-proxy';
 import { stackEnv } from '../fixtures';
 import { type TestApi, caller, signIn, startApi } from '../harness';
 import { grant, itemsByAccess, laoReviewer, openCampaign, person, unique } from './support';
 
 const DECISIONS = '/rest/secure/access_review/decisions';
-/** How long a call may take before the test calls it hung: the API's own deadline must come first. */
-const ANSWER_WITHIN_MS = 30_000;
 
 let api: TestApi;
 const lao = unique('LF');
@@ -38,19 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-/** `promise`, failing the test when it is not settled within ANSWER_WITHIN_MS. */
-async function answered<T>(what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} not answered within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
-  });
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe('a decision while PostgreSQL is away', () => {
   for (const [n, fault] of FAULTS.entries()) {

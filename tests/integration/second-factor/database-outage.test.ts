@@ -7,7 +7,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract';
-import { withDatabaseBehindProxy } from '../../support/database-fault';
+import { answered, withDatabaseBehindProxy } from '../../support/database-fault';
 import { FAULTS, faultName } from '../../support/fault-proxy';
 import { currentCode, enrolConfirmed } from '../../support/totp-codes';
 import { createTestUser } from '../auth-helpers';
@@ -15,8 +15,6 @@ import { stackEnv } from '../fixtures';
 import { type TestApi, caller, signInCall, startApi } from '../harness';
 
 const KEY = crypto.randomBytes(32).toString('base64url');
-/** How long a call may take before the test calls it hung: the API's own deadline must come first. */
-const ANSWER_WITHIN_MS = 30_000;
 const STEP = '/rest/secure/token/second_factor';
 let api: TestApi;
 
@@ -26,19 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
 });
-
-/** `promise`, failing the test when it is not settled within ANSWER_WITHIN_MS. */
-async function answered<T>(what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} not answered within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
-  });
-  try {
-    return await Promise.race([promise, hung]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Signs `user` in with the password on `app`; @returns the session and the sign-in's body. */
 async function signedIn(app: TestApi['app'], user: { username: string; password: string }) {
