@@ -139,6 +139,14 @@ describe('Review Pending User', () => {
     await waitFor(() => expect(screen.getByTestId('ldap-search')).toHaveTextContent('3 matches'));
   });
 
+  it('says it is searching the directory as a status while the search runs (WCAG: a loader is a status, not a bare span)', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    renderReview({ [BY_EMAIL]: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    expect(await screen.findByRole('status', { name: 'Searching the directory' })).toBeInTheDocument();
+    answer(reply(200, []));
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Searching the directory' })).toBeNull());
+  });
+
   it('Create User needs a portal role, then sends the chosen directory entry and returns with "User created"', async () => {
     const { user, sent } = renderReview({
       [APPROVE]: () => reply(200, registration({ registrationStatus: 'APPROVED' })),
