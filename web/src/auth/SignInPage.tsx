@@ -104,7 +104,12 @@ export function SignInPage() {
           )}
           <TextInput label={LABELS.username} autoComplete="username" required autoFocus {...field('username')} />
           <PasswordInput label={LABELS.password} autoComplete="current-password" required {...field('password')} />
-          <Button type="submit" loading={signIn.isPending} fullWidth loaderProps={{ 'aria-label': 'Signing in' }}>
+          <Button
+            type="submit"
+            loading={signIn.isPending}
+            fullWidth
+            loaderProps={{ role: 'status', 'aria-label': 'Signing in' }}
+          >
             Sign In
           </Button>
           <Group justify="space-between">

@@ -1,8 +1,9 @@
-import { Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DASHBOARD_MESSAGES, VISUALIZATION_POLL, type TableauToken, type Visualization } from '@portal/contract';
 import { useEffect, useState } from 'react';
 import { LoadError } from '../shared/ErrorAlert';
 import { useVisualization } from './api/getVisualization';
+import { BusyIndicator } from '../shared/BusyIndicator';
 
 /**
  * The view's address through a trusted ticket (Tableau trusted authentication): the ticket is redeemed once,
@@ -39,7 +40,7 @@ function TableauFrame({ id }: { id: number }) {
   }, [src, loaded]);
 
   if (viz.isError) return <LoadError text={DASHBOARD_MESSAGES.visualizationFailed} />;
-  if (!viz.data || !src) return <Loader size="sm" aria-label="Loading the visualization" />;
+  if (!viz.data || !src) return <BusyIndicator label="Loading the visualization" />;
   const { visualization } = viz.data;
   return (
     <Stack gap="xs" data-testid={`visualization-${id}`}>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { ssoRefusalText } from '@portal/contract';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { getXsrfToken } from '../lib/apiClient';
@@ -7,6 +7,7 @@ import { useSystems } from '../shared/referenceData';
 import { usePageTitle } from '../shared/usePageTitle';
 import { useSsoConfig } from './api/getSsoConfig';
 import { readRefusal } from './refusal';
+import { BusyIndicator } from '../shared/BusyIndicator';
 
 /** The texts of the refusal page (issue 22); the refusal itself is the contract's 000 §8 text. */
 export const SSO_REFUSED_TEXTS = {
@@ -53,7 +54,7 @@ export function SsoRefusedPage() {
     <Stack gap="md" py="md" data-testid="sso-refused">
       <Title order={1}>{SSO_REFUSED_TEXTS.title}</Title>
       {serverText === null && ssoConfig.isPending ? (
-        <Loader size="sm" aria-label="Loading" />
+        <BusyIndicator label="Loading" />
       ) : (
         <Alert color="red" variant="light" role="status">
           {serverText ?? ssoRefusalText(refusal.case, ssoConfig.data?.providerName)}

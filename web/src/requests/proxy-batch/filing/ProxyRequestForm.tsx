@@ -119,7 +119,7 @@ export function ProxyRequestForm({
         visible={resetting}
         zIndex={2}
         overlayProps={{ blur: 1 }}
-        loaderProps={{ 'aria-label': 'Resetting' }}
+        loaderProps={{ role: 'status', 'aria-label': 'Resetting' }}
       />
       <form onSubmit={onSubmit} noValidate aria-labelledby="proxy-form-title">
         <Stack gap="md">

@@ -1,17 +1,4 @@
-import {
-  Button,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  Radio,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, Modal, Paper, Radio, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import {
   ACCOUNT_TYPE_LABELS,
@@ -25,6 +12,7 @@ import { useState } from 'react';
 import { LoadError } from '../../../shared/ErrorAlert';
 import { useLdapMatches, type LdapSearch } from '../api/useLdapMatches';
 import { PENDING_USER_LABELS, suggestedUsername, type PendingUserValues } from './pendingUserForm';
+import { BusyIndicator } from '../../../shared/BusyIndicator';
 
 const NEW_ACCOUNT = '';
 
@@ -163,7 +151,7 @@ export function LdapDetails({
             ))}
           </Stack>
         </Radio.Group>
-        {loading && <Loader size="xs" aria-label="Searching the directory" />}
+        {loading && <BusyIndicator size="xs" label="Searching the directory" />}
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
           <TextInput
             label="First Name"
