@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { AUTH_MESSAGES } from '@portal/contract';
-import { account, shot, signOut, submitSignIn, watchCsp } from './support';
+import { account, expectSignedIn, shot, signOut, submitSignIn, watchCsp } from './support';
 
 test('an expired password must be changed first, then the user is signed in with the new one', async ({ page }) => {
   const csp = watchCsp(page);
@@ -42,7 +42,7 @@ test('an expired password must be changed first, then the user is signed in with
 
   await signOut(page);
   await submitSignIn(page, 'expired', newPassword);
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await expectSignedIn(page);
   await signOut(page);
   expect(csp).toEqual([]);
 });
@@ -78,7 +78,7 @@ test("a password that expires soon warns, 'Change Later' goes on, and the menu o
   await signOut(page);
 
   await submitSignIn(page, 'expiring', newPassword);
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await expectSignedIn(page);
   await signOut(page);
   expect(csp).toEqual([]);
 });

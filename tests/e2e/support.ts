@@ -279,6 +279,25 @@ export async function submitSignIn(page: Page, username: string, password = acco
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+/**
+ * Waits (15 s) for the dashboard after a sign-in. A sign-in that stays on the sign-in page fails with what the
+ * page says (the refusal, a field error or the sign-out message), so a failure in CI names its cause.
+ */
+export async function expectSignedIn(page: Page): Promise<void> {
+  try {
+    await expect(page).toHaveURL(/\/app\/dashboard/);
+  } catch (err) {
+    const said = await page
+      .locator('form')
+      .first()
+      .innerText({ timeout: 1_000 })
+      .catch(() => '(no form)');
+    throw new Error(`${(err as Error).message}\nThe page at ${page.url()} says: ${said.replace(/\s+/g, ' ')}`, {
+      cause: err,
+    });
+  }
+}
+
 /** Collects the browser's Content-Security-Policy violations (helmet's CSP must not break the app). */
 export function watchCsp(page: Page): string[] {
   const violations: string[] = [];
