@@ -23,8 +23,10 @@ import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { unavailable } from '../../http/errors';
 
-/** How long (ms) a call waits for Temporal (the describe of the GET, the witness and start of the POST). */
+/** How long (ms) 'Verify now' waits for Temporal (the witness and the start). */
 export const AUDIT_INTEGRITY_TEMPORAL_DEADLINE_MS = 10_000;
+/** How long (ms) the screen's read waits for Temporal's describe: shorter, the screen polls it. */
+export const AUDIT_INTEGRITY_DESCRIBE_DEADLINE_MS = 3_000;
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -47,7 +49,7 @@ async function lastVerification(prisma: PrismaClient): Promise<AuditVerification
 /** The run of `audit-verify`: running, and when it ended without a result (failed, timed out, terminated). */
 async function verifyRun(deps: Deps): Promise<{ running: boolean; failedAt: Date | null }> {
   try {
-    const d = await deps.temporal.withDeadline(Date.now() + AUDIT_INTEGRITY_TEMPORAL_DEADLINE_MS, () =>
+    const d = await deps.temporal.withDeadline(Date.now() + AUDIT_INTEGRITY_DESCRIBE_DEADLINE_MS, () =>
       deps.temporal.workflow.getHandle(AUDIT_VERIFY_WORKFLOW_ID).describe(),
     );
     const status = d.status.name;
