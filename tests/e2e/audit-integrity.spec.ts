@@ -91,6 +91,42 @@ test('an administrator verifies the audit trail; a reviewer is refused', async (
     await bothSizes(page, 'intact');
   });
 
+  await test.step('a changed trail is a danger alert with its findings (answer stubbed in the browser)', async () => {
+    // The stack's trail is never tampered with (the integration tests change a copy): the browser is given a
+    // changed trail's answer, so the screen's danger state is checked like the others.
+    const url = '**/rest/secure/audit_integrity';
+    await page.route(url, async (route) => {
+      const real = (await (await route.fetch()).json()) as AuditIntegrity;
+      const changed: AuditIntegrity = {
+        ...real,
+        lastVerification: {
+          ...real.lastVerification!,
+          ok: false,
+          findingsTotal: 2,
+          findings: [
+            {
+              kind: 'ROW_CHANGED',
+              rowId: '1',
+              sealId: '1',
+              from: real.newestSeal!.sealedAt,
+              to: real.newestSeal!.sealedAt,
+              detail: 'row 1 is not the row seal 1 recorded',
+            },
+            { kind: 'SEALS_CUT_OFF', rowId: null, sealId: '9', from: null, to: null, detail: 'seal 9 is missing' },
+          ],
+        },
+      };
+      await route.fulfill({ json: changed });
+    });
+    await page.reload();
+    await expect(page.getByRole('alert').filter({ hasText: T.notIntact })).toBeVisible();
+    const findings = page.getByRole('table', { name: 'Findings' });
+    await expect(findings.getByRole('row', { name: /Entry changed/ })).toContainText('#1');
+    await expect(findings.getByRole('row', { name: /Newest seals cut off/ })).toContainText('seal 9 is missing');
+    await bothSizes(page, 'changed');
+    await page.unroute(url);
+  });
+
   await test.step('a reviewer has no navigation item and is not authorized at the address', async () => {
     await signOut(page);
     await signIn(page, 'reviewer');

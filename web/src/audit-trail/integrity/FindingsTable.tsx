@@ -5,7 +5,11 @@ import {
   type AuditIntegrityFinding,
   type AuditVerificationSummary,
 } from '@portal/contract';
+import stacked from '../../shared/DataTable.module.css';
 import { MISSING, formatDateTime } from '../../shared/format';
+
+/** Each cell names its column: the phone's stacked layout (the shared one) shows it before the value. */
+const cell = (label: string) => ({ 'data-label': label });
 
 const entry = (f: AuditIntegrityFinding) =>
   f.rowId === null ? MISSING : f.toRowId && f.toRowId !== f.rowId ? `#${f.rowId}–#${f.toRowId}` : `#${f.rowId}`;
@@ -15,7 +19,8 @@ const windowOf = (f: AuditIntegrityFinding) =>
 /**
  * The findings of a verification: the kind in words, the entry (or range of entries), the seal, the time window
  * affected and the verifier's detail. Only the first findings are stored; the caption says how many there were.
- * Below 768 px each row stacks into 'label value' lines (the cells carry `data-label`, as the data tables do).
+ * Below 768 px each row stacks into 'label value' lines (DataTable.module.css, as the data tables do), so the
+ * table never scrolls sideways.
  */
 export function FindingsTable({ verification }: { verification: AuditVerificationSummary }) {
   const { findings, findingsTotal } = verification;
@@ -25,9 +30,12 @@ export function FindingsTable({ verification }: { verification: AuditVerificatio
       ? `The first ${findings.length} of ${findingsTotal} findings`
       : `${findingsTotal} finding${findingsTotal === 1 ? '' : 's'}`;
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped withTableBorder aria-label="Findings" captionSide="top" verticalSpacing="xs">
-        <Table.Caption>{caption}</Table.Caption>
+    <div className={stacked.stacked}>
+      {/* Above the table, not its caption: the phone's stacked layout would squeeze a caption into a cell. */}
+      <Text size="sm" mb="xs">
+        {caption}
+      </Text>
+      <Table striped withTableBorder aria-label="Findings" verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>What</Table.Th>
@@ -40,15 +48,17 @@ export function FindingsTable({ verification }: { verification: AuditVerificatio
         <Table.Tbody>
           {findings.map((f, i) => (
             <Table.Tr key={`${f.kind}-${f.rowId ?? ''}-${f.sealId ?? ''}-${i}`}>
-              <Table.Td>{AUDIT_FINDING_LABELS[f.kind]}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{entry(f)}</Table.Td>
-              <Table.Td>{f.sealId === null ? MISSING : `#${f.sealId}`}</Table.Td>
-              <Table.Td>{windowOf(f)}</Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{f.detail}</Table.Td>
+              <Table.Td {...cell('What')}>{AUDIT_FINDING_LABELS[f.kind]}</Table.Td>
+              <Table.Td {...cell('Entry')}>{entry(f)}</Table.Td>
+              <Table.Td {...cell('Seal')}>{f.sealId === null ? MISSING : `#${f.sealId}`}</Table.Td>
+              <Table.Td {...cell('Window')}>{windowOf(f)}</Table.Td>
+              <Table.Td {...cell('Detail')} style={{ overflowWrap: 'anywhere' }}>
+                {f.detail}
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </div>
   );
 }
