@@ -6,7 +6,6 @@
  * behind the triggers, the next verification names that row.
  */
 import pg from 'pg';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditIntegrity } from '@portal/contract';
 import {
@@ -18,7 +17,6 @@ import {
   sealPublicKeys,
   sealSigningKey,
 } from '@portal/db';
-import { AUDIT_VERIFY_WORKFLOW_ID } from '@portal/workflows';
 import { cloneDatabase } from '../hostile/walker-support';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
 import { until } from '../lifecycle/support';
@@ -54,12 +52,6 @@ beforeAll(async () => {
   );
   call = caller(api.app);
   admin = await signIn(api.app, 'admin');
-  // The id is fixed for the namespace: a run left by another file's API (a queue no worker polls) is ended.
-  try {
-    await api.deps.temporal.workflow.getHandle(AUDIT_VERIFY_WORKFLOW_ID).terminate('integrity-api test');
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError) && !/already completed|not found/i.test(String(err))) throw err;
-  }
 });
 afterAll(async () => {
   await stopWorker?.();
@@ -149,6 +141,22 @@ describe('Audit Integrity API', () => {
     expect(row.actorUsername).toBe('admin');
     const person = await prisma.portalUser.findUniqueOrThrow({ where: { username: 'admin' } });
     expect(row.actorUserId).toBe(person.id);
+  });
+
+  it('is not held up by a verification started on a task queue no worker polls (the id is per task queue)', async () => {
+    const lonely = await startApi(
+      { DATABASE_URL: clone.url, TEMPORAL_TASK_QUEUE: `${taskQueue}-nobody` },
+      () => prisma,
+    );
+    try {
+      const res = await caller(lonely.app)(await signIn(lonely.app, 'admin'), 'POST', `${URL}/verify`, {});
+      expect(res.statusCode).toBe(202);
+      expect((await caller(lonely.app)(await signIn(lonely.app, 'admin'), 'GET', URL)).json().running).toBe(true);
+      // This deployment's worker still runs its own verification to the end.
+      expect((await verifyNow()).lastVerification!.ok).toBe(true);
+    } finally {
+      await lonely.close();
+    }
   });
 
   it('names the row changed behind the triggers in the next verification', async () => {

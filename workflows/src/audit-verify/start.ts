@@ -5,7 +5,7 @@
  * for ever. Client-side only: not workflow code.
  */
 import type { Client } from '@temporalio/client';
-import { AUDIT_VERIFY_WORKFLOW_ID, AUDIT_VERIFY_WORKFLOW_TYPE, type AuditVerifyInput } from './types';
+import { AUDIT_VERIFY_WORKFLOW_TYPE, auditVerifyWorkflowId, type AuditVerifyInput } from './types';
 import type { auditVerifyWorkflow } from './workflow';
 
 /** How long a verification may run at most before Temporal ends it. */
@@ -17,7 +17,7 @@ export const AUDIT_VERIFY_EXECUTION_TIMEOUT = '1 hour';
  */
 export async function startAuditVerify(client: Client, taskQueue: string, input: AuditVerifyInput): Promise<void> {
   await client.workflow.start<typeof auditVerifyWorkflow>(AUDIT_VERIFY_WORKFLOW_TYPE, {
-    workflowId: AUDIT_VERIFY_WORKFLOW_ID,
+    workflowId: auditVerifyWorkflowId(taskQueue),
     taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',

@@ -1,13 +1,20 @@
 /**
  * An ADMIN's 'Verify now' (docs/decisions.md "A tamper-evident audit trail", the Audit Integrity screen): the
  * workflow `audit-verify` runs one verification of the whole audit trail (prisma/src/audit-trail/verify.ts)
- * and records it as an AUDIT_VERIFIED row with the ADMIN as actor. The id is fixed, so a second start while one
- * runs joins it (USE_EXISTING) and one verification at a time reads the trail.
+ * and records it as an AUDIT_VERIFIED row with the ADMIN as actor. The id is fixed per task queue, so a second
+ * start while one runs joins it (USE_EXISTING) and one verification at a time reads the trail.
  */
 import type { AuditSealRef } from '../audit-seal/types';
 
 export const AUDIT_VERIFY_WORKFLOW_TYPE = 'auditVerifyWorkflow';
-export const AUDIT_VERIFY_WORKFLOW_ID = 'audit-verify';
+/**
+ * The workflow id of the verification on `taskQueue`: `audit-verify:<task queue>`. Scoped by the task queue
+ * because deployments sharing one Temporal namespace (or tests sharing one dev server) each poll a queue of
+ * their own: a start on a queue no worker polls must not be joined by a deployment whose worker runs.
+ */
+export function auditVerifyWorkflowId(taskQueue: string): string {
+  return `audit-verify:${taskQueue}`;
+}
 
 export interface AuditVerifyInput {
   /** The newest seal Temporal's history witnessed (newestWitnessedSeal), null when none is known. */

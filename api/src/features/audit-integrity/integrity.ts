@@ -18,7 +18,7 @@ import {
   AuditVerificationSummarySchema,
 } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
-import { AUDIT_VERIFY_WORKFLOW_ID, newestWitnessedSeal, startAuditVerify } from '@portal/workflows';
+import { auditVerifyWorkflowId, newestWitnessedSeal, startAuditVerify } from '@portal/workflows';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { unavailable } from '../../http/errors';
@@ -48,16 +48,17 @@ async function lastVerification(prisma: PrismaClient): Promise<AuditVerification
 
 /** The run of `audit-verify`: running, and when it ended without a result (failed, timed out, terminated). */
 async function verifyRun(deps: Deps): Promise<{ running: boolean; failedAt: Date | null }> {
+  const workflowId = auditVerifyWorkflowId(deps.cfg.TEMPORAL_TASK_QUEUE);
   try {
     const d = await deps.temporal.withDeadline(Date.now() + AUDIT_INTEGRITY_DESCRIBE_DEADLINE_MS, () =>
-      deps.temporal.workflow.getHandle(AUDIT_VERIFY_WORKFLOW_ID).describe(),
+      deps.temporal.workflow.getHandle(workflowId).describe(),
     );
     const status = d.status.name;
     if (status === 'RUNNING') return { running: true, failedAt: null };
     return { running: false, failedAt: status === 'COMPLETED' ? null : (d.closeTime ?? null) };
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError))
-      console.error(`audit integrity: describing ${AUDIT_VERIFY_WORKFLOW_ID} failed: ${describe(err)}`);
+      console.error(`audit integrity: describing ${workflowId} failed: ${describe(err)}`);
     return { running: false, failedAt: null };
   }
 }
@@ -99,7 +100,9 @@ export async function startVerification(deps: Deps, actor: AuthContext): Promise
       });
     });
   } catch (err) {
-    console.error(`audit integrity: starting ${AUDIT_VERIFY_WORKFLOW_ID} failed: ${describe(err)}`);
+    console.error(
+      `audit integrity: starting ${auditVerifyWorkflowId(deps.cfg.TEMPORAL_TASK_QUEUE)} failed: ${describe(err)}`,
+    );
     throw unavailable(AUDIT_INTEGRITY_TEXTS.temporalUnavailable);
   }
   return { running: true };
