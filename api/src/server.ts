@@ -19,6 +19,7 @@ import { registerSecurity } from './auth/security';
 import type { Deps } from './deps';
 import { accessReviewRoutes } from './features/access-reviews/routes';
 import { auditRoutes } from './features/audit/routes';
+import { auditIntegrityRoutes } from './features/audit-integrity/routes';
 import { authRoutes } from './features/auth/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
 import { configurationRoutes } from './features/configuration/routes';
@@ -101,6 +102,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     referenceRoutes,
     configurationRoutes,
     auditRoutes,
+    auditIntegrityRoutes,
     requestRoutes,
     proxyBatchRoutes,
     profileChangeRoutes,

@@ -27,3 +27,4 @@ export * from './sso';
 export * from './sso-client';
 export * from './second-factor';
 export * from './passkeys';
+export * from './audit-integrity';

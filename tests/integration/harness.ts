@@ -11,7 +11,7 @@ import { buildServer, loadApiConfig, type ApiConfig, type Deps } from '@portal/a
 import type { PrismaClient } from '@portal/db';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import type { DirectoryConfig } from '@portal/directory';
-import { type AuditSealSettings, type PortalActivities, createWorker } from '@portal/worker';
+import { type AuditSealSettings, type AuditVerifySettings, type PortalActivities, createWorker } from '@portal/worker';
 import { type Tracing, workflowClientTracing } from '@portal/workflows/telemetry';
 import { stackEnv, testMailSettings, testPrisma } from './fixtures';
 
@@ -82,6 +82,8 @@ export async function startWorker(
     tracing?: Tracing;
     /** The audit sealer's database and key (audit-trail/); without it the sealing step fails. */
     auditSeal?: AuditSealSettings;
+    /** The audit verifier's database and public keys (audit-trail/integrity-api); without it verifying fails. */
+    auditVerify?: AuditVerifySettings;
   } = {},
 ): Promise<() => Promise<void>> {
   const connection = await NativeConnection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
@@ -101,6 +103,7 @@ export async function startWorker(
     },
     tracing: opts.tracing,
     auditSeal: opts.auditSeal,
+    auditVerify: opts.auditVerify,
     // The worker of a deployment reads the same environment as the API.
     proxyCommentMarker: api.cfg.PROXY_COMMENT_MARKER,
   });

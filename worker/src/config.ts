@@ -73,6 +73,17 @@ export const WorkerConfigSchema = z.object({
   AUDIT_SEAL_PRIVATE_KEY: z
     .union([z.literal(''), z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes, base64url')])
     .optional(),
+  /**
+   * Every public key ever used (raw 32 bytes, base64url, comma-separated), for Audit Integrity's 'Verify now';
+   * unset, the key derived from AUDIT_SEAL_PRIVATE_KEY; neither set, verifying fails.
+   */
+  AUDIT_SEAL_PUBLIC_KEYS: z
+    .string()
+    .regex(
+      /^\s*([A-Za-z0-9_-]{43}\s*(,\s*[A-Za-z0-9_-]{43}\s*)*)?$/,
+      'must be base64url keys of 32 bytes, comma-separated',
+    )
+    .optional(),
   AUDIT_SEAL_EVERY: duration.default('1 minute'),
   AUDIT_LATE_AFTER: duration.default('10 minutes'),
   AUDIT_SEAL_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(50_000),

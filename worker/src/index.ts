@@ -1,6 +1,13 @@
 /** @portal/worker: the worker factory, activities, reconciler and digest schedule, for the process and tests. */
 export { createWorker, workflowsPath } from './worker';
-export { createActivities, type AuditSealSettings, type MailSettings, type PortalActivities } from './activities';
+export {
+  createActivities,
+  type AuditSealSettings,
+  type AuditVerifySettings,
+  auditVerifySettings,
+  type MailSettings,
+  type PortalActivities,
+} from './activities';
 export { WorkerConfigSchema, parseEnv } from './config';
 export { reconcileUnstartedRequests, startReconciler } from './reconciler';
 export { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';

@@ -20,6 +20,7 @@ import { startWorkerMetricsServer } from './observability/metrics-server';
 import { installSdkMetrics } from './observability/sdk-metrics';
 import { startReconciler } from './reconciler';
 import { listenForLogoutNotices } from './sso-logout-listener';
+import { auditVerifySettings } from './activities';
 import { createWorker } from './worker';
 
 /**
@@ -79,6 +80,12 @@ async function main(): Promise<void> {
           gapHorizonMs: msToNumber(cfg.AUDIT_LATE_AFTER as '1m'),
         }
       : undefined,
+    auditVerify: auditVerifySettings({
+      databaseUrl: cfg.DATABASE_URL,
+      publicKeys: cfg.AUDIT_SEAL_PUBLIC_KEYS,
+      privateKey: cfg.AUDIT_SEAL_PRIVATE_KEY,
+      lateAfterMs: msToNumber(cfg.AUDIT_LATE_AFTER as '1m'),
+    }),
     workflowBundle: prebuiltWorkflowBundle(),
     metrics,
     tracing,

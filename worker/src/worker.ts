@@ -11,6 +11,7 @@ import type { DirectoryConfig } from '@portal/directory';
 import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
 import {
   type AuditSealSettings,
+  type AuditVerifySettings,
   type MailSettings,
   type PortalActivities,
   type SsoSettings,
@@ -51,6 +52,8 @@ export async function createWorker(opts: {
   proxyCommentMarker?: string;
   /** The audit sealer's database and key (AUDIT_SEAL_PRIVATE_KEY); without it the sealing step fails. */
   auditSeal?: AuditSealSettings;
+  /** The audit verifier's database and public keys (Audit Integrity's 'Verify now'); without it verifying fails. */
+  auditVerify?: AuditVerifySettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -82,6 +85,7 @@ export async function createWorker(opts: {
         opts.accessReview,
         opts.proxyCommentMarker,
         opts.auditSeal,
+        opts.auditVerify,
       ),
       ...opts.overrides,
     },

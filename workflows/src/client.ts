@@ -11,6 +11,8 @@ export * from './digest/types';
 export * from './access-expiry/types';
 export * from './audit-seal/types';
 export * from './audit-seal/witness';
+export * from './audit-verify/types';
+export * from './audit-verify/start';
 export * from './access-review/types';
 export * from './access-review/start';
 export * from './access-review/activities';

@@ -12,3 +12,4 @@ export { accessExpiryWorkflow } from './access-expiry/workflow';
 export { accessReviewWorkflow } from './access-review/workflow';
 export { accessReviewScheduledWorkflow } from './access-review/scheduled-workflow';
 export { auditSealWorkflow } from './audit-seal/workflow';
+export { auditVerifyWorkflow } from './audit-verify/workflow';

@@ -74,6 +74,7 @@ const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage')
 const ResourceCategoryPage = screen(() => import('../configure/dashboard/CategoryPage'), 'CategoryPage');
 const DashboardItemPage = screen(() => import('../configure/dashboard/ItemPage'), 'ItemPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
+const AuditIntegrityPage = screen(() => import('../audit-trail/integrity/AuditIntegrityPage'), 'AuditIntegrityPage');
 const UserDetailPage = screen(() => import('../users/UserDetailPage'), 'UserDetailPage');
 const AccessReviewsPage = screen(() => import('../access-reviews/AccessReviewsPage'), 'AccessReviewsPage');
 const CampaignsPage = screen(() => import('../access-reviews/admin/CampaignsPage'), 'CampaignsPage');
@@ -180,6 +181,7 @@ export const router = createBrowserRouter([
       secure(app.accessReviewCampaigns.create.path, NewCampaignPage, 'ADMIN'),
       secure(app.accessReviewCampaigns.one.path, CampaignPage, 'ADMIN'),
       secure(app.auditTrail.path, AuditTrailPage, 'READ_USERS'),
+      secure(app.auditTrail.integrity.path, AuditIntegrityPage, 'ADMIN'),
       secure(app.userDetail.path, UserDetailPage, 'READ_USERS'),
       { path: '*', element: <NotFound home={app.dashboard.href} /> },
     ],

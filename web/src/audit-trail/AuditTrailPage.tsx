@@ -3,6 +3,9 @@ import { AUDIT_ENTITY_LABELS, auditActionLabel, type AuditEntityType, type Audit
 import dayjs from 'dayjs';
 import type { DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '../lib/paths';
+import { useHasPermissions } from '../lib/sessionQueries';
 import { ServerDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { urlPaging, useUrlView } from '../shared/urlView';
@@ -52,6 +55,7 @@ export function AuditTrailPage() {
   const view = readView(search);
   const [open, setOpen] = useState<AuditEvent | null>(null);
   const rows = useAuditTrail(view);
+  const admin = useHasPermissions('ADMIN');
   const sortStatus: DataTableSortStatus<AuditEvent> = {
     columnAccessor: view.sort.field,
     direction: view.sort.direction,
@@ -59,7 +63,14 @@ export function AuditTrailPage() {
 
   return (
     <Stack gap="md">
-      <Title order={1}>Audit Trail</Title>
+      <Group justify="space-between" align="center" gap="sm">
+        <Title order={1}>Audit Trail</Title>
+        {admin && (
+          <Anchor component={Link} to={paths.app.auditTrail.integrity.href} size="sm">
+            Audit Integrity: verify the seals
+          </Anchor>
+        )}
+      </Group>
       <Text c="dimmed" size="sm">
         Every change to the configuration, to users and to requests, as it was recorded. Entries cannot be changed or
         removed.

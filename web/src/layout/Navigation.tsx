@@ -69,8 +69,15 @@ const ADMIN_ITEMS: NavItem[] = [
   {
     label: 'Audit Trail',
     to: app.auditTrail.href(),
-    isActive: (p) => p.startsWith(app.auditTrail.path),
+    isActive: (p) => p.startsWith(app.auditTrail.path) && !p.startsWith(app.auditTrail.integrity.path),
     permission: 'READ_USERS',
+  },
+  // The sealed trail's verification, ADMIN only.
+  {
+    label: 'Audit Integrity',
+    to: app.auditTrail.integrity.href,
+    isActive: (p) => p.startsWith(app.auditTrail.integrity.path),
+    permission: 'ADMIN',
   },
 ];
 

@@ -192,6 +192,8 @@ export const paths = {
         record
           ? `/app/audit-trail?${new URLSearchParams({ entityType: record.entityType, entityId: String(record.entityId) }).toString()}`
           : '/app/audit-trail',
+      /** Audit Integrity (ADMIN): the last verification of the sealed trail and 'Verify now'. */
+      integrity: { path: '/app/audit-trail/integrity', href: '/app/audit-trail/integrity' },
     },
   },
 } as const;

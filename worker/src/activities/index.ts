@@ -7,6 +7,7 @@ import type {
   AccessReviewActivities,
   AccessReviewScheduleActivities,
   AuditSealActivities,
+  AuditVerifyActivities,
   DigestActivities,
   LifecycleActivities,
   ProxyBatchActivities,
@@ -22,6 +23,7 @@ import {
 } from './commit';
 import { createAccessExpiryActivities } from './access-expiry';
 import { type AuditSealSettings, createAuditSealActivities } from './audit-seal';
+import { type AuditVerifySettings, createAuditVerifyActivities } from './audit-verify';
 import { createAccessReviewCloseActivities } from './access-review-close';
 import { createAccessReviewMailActivities } from './access-review-mail';
 import { createAccessReviewScheduleActivities } from './access-review-schedule';
@@ -33,6 +35,7 @@ import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
 export type { MailSettings } from '../mail/transport';
 export type { SsoSettings } from './sso-logout';
 export type { AuditSealSettings } from './audit-seal';
+export { type AuditVerifySettings, auditVerifySettings } from './audit-verify';
 
 /** The worker's campaign settings: the contract's, and the mail deadline of the campaigns it starts. */
 export type WorkerAccessReviewSettings = AccessReviewSettings & { mailDeadline?: string };
@@ -44,7 +47,8 @@ export type PortalActivities = LifecycleActivities &
   AccessExpiryActivities &
   AccessReviewActivities &
   AccessReviewScheduleActivities &
-  AuditSealActivities;
+  AuditSealActivities &
+  AuditVerifyActivities;
 
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
@@ -62,6 +66,7 @@ export function createActivities(
   accessReview: WorkerAccessReviewSettings = { ACCESS_REVIEW_STUDY_ROLE: ACCESS_REVIEW_DEFAULTS.studyRole },
   proxyCommentMarker: string = PORTAL_RULES_DEFAULTS.proxyCommentMarker,
   auditSeal?: AuditSealSettings,
+  auditVerify?: AuditVerifySettings,
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -80,5 +85,6 @@ export function createActivities(
     ...createAccessReviewCloseActivities(prisma),
     ...createAccessReviewScheduleActivities(prisma, accessReview.mailDeadline),
     ...createAuditSealActivities(auditSeal),
+    ...createAuditVerifyActivities(auditVerify),
   };
 }
