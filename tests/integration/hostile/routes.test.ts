@@ -298,7 +298,7 @@ describe('every route, every persona, hostile input (issue 13)', () => {
     expect(catalog.length).toBeGreaterThan(40);
   });
 
-  for (const route of catalog) {
+  for (const [index, route] of catalog.entries()) {
     it(`${route.method} ${route.url}${route.destructive ? ' (destructive)' : ''}`, async () => {
       await fc.assert(
         fc.asyncProperty(caseArb(route), async (c) => {
@@ -342,7 +342,9 @@ describe('every route, every persona, hostile input (issue 13)', () => {
           if (refused(res.statusCode)) expect(await changes.changedSince(before), what).toEqual([]);
           await settleForgotPassword(route, res.statusCode, sent, before);
         }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true, examples: fixedExamples(route) },
+        // A seed of its own per route: with one seed for all, every route drew the same persona sequence, and
+        // with few runs per route a persona could be drawn for none of them.
+        { seed: SEED + index, numRuns: RUNS, endOnFailure: true, examples: fixedExamples(route) },
       );
     });
   }
