@@ -16,6 +16,22 @@ export function beginSignOut(target: string): void {
   signOutTarget = target;
 }
 
+let signOutSettled: Promise<void> = Promise.resolve();
+
+/**
+ * Records the end of a sign-out under way (its invalidate call and the clearing of the client's session):
+ * a new sign-in waits for it (`afterSignOut`), so the old session's late answer neither clears the new one's
+ * XSRF token and auth state nor, in the browser, its cookie (000 §4 Sign-out, Sign-in).
+ */
+export function trackSignOut(settled: Promise<void>): void {
+  signOutSettled = settled;
+}
+
+/** Resolves once the last sign-out started has settled (at once when none is under way). */
+export function afterSignOut(): Promise<void> {
+  return signOutSettled;
+}
+
 /** Where a sign-out under way goes, or null when none is. */
 export function pendingSignOut(): string | null {
   return signOutTarget;

@@ -7,7 +7,7 @@ import {
 } from '@portal/contract';
 import { apiPost, request, setXsrfToken } from './apiClient';
 import { updateAuthState } from './authState';
-import { endSignOut } from './session';
+import { afterSignOut, endSignOut } from './session';
 
 /**
  * The session token calls (000 §4 Sign-in, Session timeout, Sign-out; §7 token/*), shared by sign-in, the
@@ -18,9 +18,10 @@ import { endSignOut } from './session';
 /**
  * POST /rest/token/create. On success stores the XSRF token and the auth state (timeout, lastSeen,
  * passwordExpiryState, username) and returns the answer; a refusal rejects with the ApiError whose body
- * carries the failure flags (000 §8 Sign-in).
+ * carries the failure flags (000 §8 Sign-in). Waits first for a sign-out under way to settle.
  */
 export async function createSession(body: TokenCreateBody): Promise<TokenCreateResponse | undefined> {
+  await afterSignOut();
   const { data } = await apiPost<TokenCreateResponse>('/rest/token/create', body);
   setXsrfToken(data?.xsrfToken);
   endSignOut();
