@@ -18,6 +18,7 @@ import {
   ACCESS_REVIEW_SCHEDULED_WORKFLOW_TYPE,
   type AccessReviewSummary,
   accessReviewProgressQuery,
+  accessReviewWorkflowId,
   cancelAccessReviewUpdate,
   closeAccessReviewUpdate,
 } from '@portal/workflows';
@@ -392,6 +393,52 @@ describe('the close', () => {
     await until(async () => (await mailsTo(a.email, 'your access was removed')).length === 1, 'the removal mail');
     await record(workflowId, 'deadline-default-remove-changed');
   }, 90_000);
+
+  it('takes a close sent while the campaign is being opened (the row may already say OPEN) and closes once open', async () => {
+    const role = tag('Role ');
+    const p = await person(prisma, 'opening');
+    await grant(prisma, p, role);
+    const campaign = await fileCampaign(prisma, { scope: { roleNames: [role] } });
+    // The campaign row held (not its key: the items reference it): opening it (STARTING → OPEN) waits.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held: () => void = () => {};
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    const holding = prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM "AccessReviewCampaign" WHERE id = ${campaign.id} FOR NO KEY UPDATE`;
+        held();
+        await released;
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    );
+    await isHeld;
+    // The helper's own row update (workflowStartedAt) waits for the hold too: not awaited until released.
+    const started = startCampaign(prisma, env.client, queue, campaign);
+    try {
+      const workflowId = accessReviewWorkflowId(campaign.id);
+      const handle = handleOf(workflowId);
+      await until(async () => {
+        const pending = await handle.describe().then(
+          (d) => d.raw.pendingActivities ?? [],
+          () => [], // not started yet
+        );
+        return pending.some((a) => a.activityType?.name === 'openAccessReview');
+      }, 'the opening activity under way');
+      expect(await handle.executeUpdate(closeAccessReviewUpdate, { args: [{ username: 'admin' }] })).toEqual({
+        status: 'CLOSING',
+      });
+      release();
+      await holding;
+      await started;
+      expect(await resultOf(workflowId)).toMatchObject({ status: 'CLOSED' });
+      expect(await campaignRow(prisma, campaign.id)).toMatchObject({ status: 'CLOSED', closedByUsername: 'admin' });
+    } finally {
+      release();
+      await holding.catch(() => undefined);
+      await started.catch(() => undefined);
+    }
+  });
 
   it("closes early by an ADMIN's update, then refuses a second close and a cancel", async () => {
     const role = tag('Role ');
