@@ -69,6 +69,9 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
   };
   let closeBy: string | null = null;
   let cancelBy: string | null = null;
+  // Set once every item is stored and the campaign is being opened: from then on the row may already say OPEN
+  // (the activity committed, its result not yet handled), so a close is taken and acted on once open.
+  let opening = false;
   let mailsFailed = input.mailsFailed ?? 0;
   const mail = proxyActivities<AccessReviewActivities>(mailActivityOptions(input.mailDeadline ?? '10 minutes'));
   // Timeout values are options of the scheduled activity, not commands: taking them from the input (carried
@@ -104,7 +107,7 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
     {
       validator: (args: AccessReviewCloseArgs) => {
         refuseOnceClosing(args);
-        if (progress.phase === 'SNAPSHOT') {
+        if (progress.phase === 'SNAPSHOT' && !opening) {
           throw ApplicationFailure.nonRetryable(ACCESS_REVIEW_CLOSE_DURING_SNAPSHOT, ACCESS_REVIEW_UPDATE_REFUSED);
         }
       },
@@ -159,6 +162,7 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
     }
     if (cancelBy !== null) return cancel();
     const now = Date.now();
+    opening = true;
     const opened = await db.openAccessReview({
       campaignId,
       openedAt: new Date(now).toISOString(),
@@ -179,7 +183,7 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
     progress.phase = 'OPEN';
     ({ openedAt, deadline } = opened);
     if (opened.itemsTotal > 0) mailsFailed += await mailReviewers(mail, campaignId, 'invite', 0);
-    else closeBy = ACCESS_REVIEW_SYSTEM_ACTOR; // nothing to review: it closes at once
+    else closeBy ??= ACCESS_REVIEW_SYSTEM_ACTOR; // nothing to review: it closes at once
   }
 
   // --- OPEN: the deadline, reminders, an ADMIN's close or cancel ---
