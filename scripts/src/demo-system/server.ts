@@ -7,7 +7,7 @@
  * - GET /refresh: a refresh at the provider; refused → 'Your access to this system has ended.'
  * - GET /logout: ends the session here and at the provider (RP-initiated logout).
  * - GET /health: 200 for the supervisor.
- * A request on another host name (e.g. 127.0.0.1) is sent to the same path on `localhost`, where the cookies and
+ * A request on another host name (e.g. localhost) is sent to the same path on 127.0.0.1, where the cookies and
  * the registered redirect URIs are.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
