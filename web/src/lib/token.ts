@@ -8,6 +8,7 @@ import {
 import { apiPost, request, setXsrfToken } from './apiClient';
 import { updateAuthState } from './authState';
 import { endSignOut } from './session';
+import { type PasskeyOptions, signWithPasskey } from './webauthn';
 
 /**
  * The session token calls (000 §4 Sign-in, Session timeout, Sign-out; §7 token/*), shared by sign-in, the
@@ -29,6 +30,28 @@ export async function createSession(body: TokenCreateBody): Promise<TokenCreateR
     lastSeen: Date.now(),
     passwordExpiryState: expiryStateOf(data?.expiryState, data?.passwordExpiresSoon),
     username: body.username,
+  });
+  return data;
+}
+
+/**
+ * A passkey as the whole sign-in (docs/decisions.md "Passkeys"): POST /rest/token/webauthn/options (a
+ * challenge for any of this portal's discoverable passkeys), the browser's prompt, then POST
+ * /rest/token/webauthn. On success stores the XSRF token and the auth state as `createSession` does (no
+ * username: none was typed). A refusal rejects with the ApiError whose body carries 000 §3's flags, or
+ * `usePasswordForm` with its text; a prompt the person cancels rejects with a PasskeyError.
+ */
+export async function createPasskeySession(): Promise<TokenCreateResponse | undefined> {
+  const { data: answer } = await apiPost<{ options: PasskeyOptions }>('/rest/token/webauthn/options');
+  const assertion = await signWithPasskey(answer!.options);
+  const { data } = await apiPost<TokenCreateResponse>('/rest/token/webauthn', { assertion });
+  setXsrfToken(data?.xsrfToken);
+  endSignOut();
+  updateAuthState({
+    tokenTimeoutInSeconds: data?.tokenTimeoutInSeconds ?? CONSTANTS.defaultTokenTimeoutSeconds,
+    lastSeen: Date.now(),
+    passwordExpiryState: expiryStateOf(data?.expiryState, data?.passwordExpiresSoon),
+    username: null,
   });
   return data;
 }
