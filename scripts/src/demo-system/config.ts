@@ -60,3 +60,9 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoSystem
  * study system configures it: the demo's 'Sign in with a second step' asks for it (issue 37).
  */
 export const PORTAL_MFA_ACR = 'urn:portal:acr:mfa';
+
+/**
+ * The portal's phishing-resistant sign-in level (a passkey or security key was used): the demo's 'Sign in with
+ * a passkey' asks for it (docs/decisions.md "Passkeys").
+ */
+export const PORTAL_PHR_ACR = 'urn:portal:acr:phr';
