@@ -1,6 +1,10 @@
 import { Badge, Button, Table, VisuallyHidden } from '@mantine/core';
 import type { SecondFactor } from '@portal/contract';
+import stacked from '../../shared/DataTable.module.css';
 import { formatDateTime } from '../../shared/format';
+
+/** Each cell names its column: the phone's stacked layout (the shared one) shows it before the value. */
+const cell = (label: string) => ({ 'data-label': label });
 
 const STATE_LABEL: Record<SecondFactor['state'], string> = {
   ACTIVE: 'In use',
@@ -9,7 +13,8 @@ const STATE_LABEL: Record<SecondFactor['state'], string> = {
 
 /**
  * The person's factors of one kind (authenticator apps, or passkeys and security keys): name, state, when
- * added and last used, and 'Remove <name>' where `removable` allows it.
+ * added and last used, and 'Remove <name>' where `removable` allows it. Below 768 px each row stacks into
+ * 'label value' lines (DataTable.module.css), so nothing is cut off on a phone.
  */
 export function FactorTable({
   factors,
@@ -21,7 +26,7 @@ export function FactorTable({
   onRemove: (factor: SecondFactor) => void;
 }) {
   return (
-    <Table.ScrollContainer minWidth={0}>
+    <div className={stacked.stacked}>
       <Table>
         <Table.Thead>
           <Table.Tr>
@@ -37,15 +42,15 @@ export function FactorTable({
         <Table.Tbody>
           {factors.map((f) => (
             <Table.Tr key={f.id}>
-              <Table.Td>{f.label}</Table.Td>
-              <Table.Td>
+              <Table.Td {...cell('Name')}>{f.label}</Table.Td>
+              <Table.Td {...cell('Status')}>
                 <Badge variant="light" color={f.state === 'ACTIVE' ? 'green' : 'blue'}>
                   {STATE_LABEL[f.state]}
                 </Badge>
               </Table.Td>
-              <Table.Td>{formatDateTime(f.createdAt)}</Table.Td>
-              <Table.Td>{formatDateTime(f.lastUsedAt)}</Table.Td>
-              <Table.Td>
+              <Table.Td {...cell('Added')}>{formatDateTime(f.createdAt)}</Table.Td>
+              <Table.Td {...cell('Last used')}>{formatDateTime(f.lastUsedAt)}</Table.Td>
+              <Table.Td {...cell('')}>
                 {removable(f) && (
                   <Button size="xs" variant="subtle" color="red" onClick={() => onRemove(f)}>
                     Remove {f.label}
@@ -56,6 +61,6 @@ export function FactorTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </div>
   );
 }
