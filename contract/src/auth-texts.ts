@@ -1,6 +1,7 @@
 /**
  * The zod-free part of the password lifecycle and the session (split from auth.ts so the browser's sign-in
- * page loads no zod, issue 14): the spec's texts and constants, the expiry state and the countdown text.
+ * page loads no zod, issue 14): the spec's texts and constants, the expiry state and the countdown text, and
+ * the passkeys' texts (docs/decisions.md "Passkeys"), which the sign-in page shows too.
  */
 
 /** 000 §8 Passwords (and the 000 §4 / §5 password texts), word for word. */
@@ -74,3 +75,19 @@ export function formatRemaining(seconds: number): string {
   if (s > 60) return `${Math.ceil(s / 60)} minutes`;
   return s === 1 ? '1 second' : `${s} seconds`;
 }
+
+/**
+ * The passkeys' texts (docs/decisions.md "Passkeys"): the API's refusals, which the web app shows as they are,
+ * and the browser's own outcomes (a prompt cancelled, a browser without WebAuthn). Not worded by the spec.
+ */
+export const PASSKEY_TEXTS = {
+  refused: 'This passkey or security key could not be added. Please try again.',
+  taken: 'This passkey or security key is already registered.',
+  usePasswordForm: 'Your password must be changed. Please sign in with your username and password to change it.',
+  /** The browser's prompt was cancelled, timed out, or no passkey of this portal was chosen. */
+  cancelled: 'No passkey was used: the request was cancelled or timed out. Please try again.',
+  unsupported: 'This browser cannot use passkeys or security keys.',
+  /** The second step of a person without a passkey when the phishing-resistant level is asked for. */
+  noPasskey: (providerName: string) =>
+    `The requested ${providerName} portal application asks for a sign-in with a passkey or security key, and you have none set up yet. You can add one under Security in your profile, then open the application again.`,
+} as const;

@@ -63,7 +63,8 @@ export const PasskeyAssertionSchema = z.object({
   response: z.object({
     clientDataJSON: base64url(4096),
     authenticatorData: base64url(4096),
-    signature: base64url(2048),
+    // ML-DSA-65 signatures (COSE alg -49) are 3309 bytes, about 4.4 K base64url characters: room for them.
+    signature: base64url(8192),
     userHandle: base64url(128).optional(),
   }),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
@@ -74,10 +75,3 @@ export type PasskeyAssertion = z.infer<typeof PasskeyAssertionSchema>;
 /** POST /rest/token/webauthn (a passkey sign-in) and the second step's passkey answer. */
 export const PasskeySignInBodySchema = z.strictObject({ assertion: PasskeyAssertionSchema });
 export type PasskeySignInBody = z.infer<typeof PasskeySignInBodySchema>;
-
-/** The texts of the passkey refusals (the web app shows the API's words). */
-export const PASSKEY_TEXTS = {
-  refused: 'This passkey or security key could not be added. Please try again.',
-  taken: 'This passkey or security key is already registered.',
-  usePasswordForm: 'Your password must be changed. Please sign in with your username and password to change it.',
-} as const;

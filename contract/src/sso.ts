@@ -6,6 +6,7 @@
  * `/app/sso/refused?case=<case>[&systemId=<id>]`.
  */
 import { z } from 'zod';
+import { PASSKEY_TEXTS } from './auth-texts';
 
 /**
  * The sign-in levels the provider publishes (`acr_values_supported`, issue 37 "Study systems can ask for it"),
@@ -55,7 +56,7 @@ export function ssoRefusalText(kase: SsoRefusalCase, providerName = 'Frontier Sc
     case 'noSecondFactor':
       return `The requested ${providerName} portal application asks for a second sign-in step, and you have none set up yet. You can add one under Security in your profile, then open the application again.`;
     case 'noPasskey':
-      return `The requested ${providerName} portal application asks for a sign-in with a passkey or security key, and you have none set up yet. You can add one under Security in your profile, then open the application again.`;
+      return PASSKEY_TEXTS.noPasskey(providerName);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The demo study system's single sign-on client (issue 22 "A real relying party to try it with"): the system
  * 'Electronic Data Capture' gets the confidential client of 'Electronic Data Capture (demo)'
- * (scripts/src/demo-system), with its redirect, post-logout and initiate-login URIs on http://localhost:<port>
+ * (scripts/src/demo-system), with its redirect, post-logout and initiate-login URIs on http://127.0.0.1:<port>
  * and the digest of the data folder's secret. Runs on every start, also on an already seeded database, so the
  * registration follows the demo's current port and secret: the client row is written again (an upsert), never
  * a second one. A system that already has another client is left alone.

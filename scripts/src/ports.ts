@@ -32,7 +32,8 @@ export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv &
   ldap: { default: 3389, envVar: 'LDAP_PORT', what: 'OpenLDAP slapd' },
   smtp: { default: 1025, envVar: 'SMTP_PORT', what: 'SMTP catcher' },
   mailUi: { default: 1080, envVar: 'MAIL_UI_PORT', what: 'mail web UI' },
-  // The demo study system (issue 22), a relying party of the portal's single sign-on, on http://localhost.
+  // The demo study system (issue 22), a relying party of the portal's single sign-on, on http://127.0.0.1
+  // (the portal is on localhost: another site).
   demoSystem: { default: 8090, envVar: 'DEMO_SYSTEM_PORT', what: 'demo study system (single sign-on)' },
   // E-learning packages (issue 23), served by the API on a second listener: a separate origin for their scripts.
   elearning: { default: 8081, envVar: 'ELEARNING_PORT', what: 'e-learning packages (the API, a separate origin)' },

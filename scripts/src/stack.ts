@@ -48,7 +48,7 @@ export interface StackOptions {
 }
 
 export interface StackUrls {
-  /** http://127.0.0.1:PORT: the API, which also serves the web app. */
+  /** http://localhost:PORT: the API, which also serves the web app (a host name: passkeys refuse an IP address). */
   portal: string;
   /** Every API process's own URL (`portal` first), with `apps`; one per instance. */
   portals?: string[];
@@ -63,7 +63,7 @@ export interface StackUrls {
   smtp: string;
   ldap: string;
   database: string;
-  /** The demo study system 'Electronic Data Capture (demo)' (http://localhost:PORT); with `apps` only. */
+  /** The demo study system 'Electronic Data Capture (demo)' (http://127.0.0.1:PORT); with `apps` only. */
   demoSystem?: string;
   /** The first API's /metrics (Prometheus text, no token) on METRICS_PORT; with `apps` only. */
   metrics?: string;
@@ -85,8 +85,11 @@ export interface PortalEnv extends Record<string, string | undefined> {
   MAIL_UI_URL?: string;
   HOST: string;
   PORT: string;
-  /** The portal's public base URL, for links in mail. */
+  /** The portal's public base URL, for links in mail (http://localhost:PORT). */
   PORTAL_URL: string;
+  /** The passkeys' relying party id (localhost) and every API process's origin the browser may report. */
+  WEBAUTHN_RP_ID: string;
+  WEBAUTHN_ORIGINS: string;
   WEB_DIST: string;
   SESSION_TIMEOUT_SECONDS: string;
   SESSION_SECRET: string;
@@ -117,6 +120,16 @@ export interface Stack {
   /** Stops the apps (SIGTERM, SIGKILL after 5 s), then the services in reverse order. Idempotent. */
   stop(): Promise<void>;
 }
+
+/**
+ * The portal's host name in the local stack. The demo study system and the e-learning origin stay on 127.0.0.1:
+ * another site, so the cross-site cases (SameSite=Strict cookies across the sign-on redirect, e-learning
+ * isolation) are still exercised.
+ */
+export const PORTAL_HOST = 'localhost';
+
+/** The portal's base URL on `port` in the local stack. */
+export const portalUrl = (port: number): string => `http://${PORTAL_HOST}:${port}`;
 
 const live = new Set<Stack>();
 let signalsHandled = false;
@@ -220,13 +233,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SMTP_URL: ep.smtpUrl,
     MAIL_FROM: cfg.MAIL_FROM,
     MAIL_UI_URL: ep.mailUiUrl,
+    // Every process listens on the loopback address; the portal is reached by a host name, since WebAuthn's
+    // relying party id cannot be an IP address (browsers refuse one).
     HOST: '127.0.0.1',
     PORT: String(ports.portal),
-    PORTAL_URL: `http://127.0.0.1:${ports.portal}`,
-    // E-learning packages from another host name than the portal's (localhost, not 127.0.0.1): another origin
+    PORTAL_URL: portalUrl(ports.portal),
+    WEBAUTHN_RP_ID: PORTAL_HOST,
+    // One origin per API process: a person may sign in on any of them (they share the sessions).
+    WEBAUTHN_ORIGINS: (portalPorts.length ? portalPorts : [ports.portal]).map(portalUrl).join(','),
+    // E-learning packages from another host name than the portal's (127.0.0.1, not localhost): another origin
     // and another site, so the portal's cookies are not even sent to it (issue 23).
     ELEARNING_PORT: String(ports.elearning),
-    ELEARNING_ORIGIN: `http://localhost:${ports.elearning}`,
+    ELEARNING_ORIGIN: `http://127.0.0.1:${ports.elearning}`,
     WEB_DIST: repoPath('web', 'dist'),
     SESSION_TIMEOUT_SECONDS: String(cfg.SESSION_TIMEOUT_SECONDS),
     SESSION_SECRET: cfg.SESSION_SECRET ?? secrets.sessionSecret,
@@ -242,7 +260,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   for (const key of Object.keys(portalEnv)) if (portalEnv[key] === undefined) delete portalEnv[key];
   const env: NodeJS.ProcessEnv = { ...parentEnv, ...portalEnv };
-  const portal = `http://127.0.0.1:${ports.portal}`;
+  const portal = portalUrl(ports.portal);
   // The demo study system's client: registered by the seed, used by the demo system (same secret, same port).
   const demoEnv = demoSystemEnv({
     port: ports.demoSystem,
@@ -276,7 +294,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const apps = await startApps(appsEnv, portalPorts, log, options.restartPolicy);
       running.push({ name: 'apps', stop: () => apps.stop() });
       stack.apps = { worker: apps.worker, api: apps.api, workers: apps.workers, apis: apps.apis };
-      stack.urls.portals = portalPorts.map((p) => `http://127.0.0.1:${p}`);
+      stack.urls.portals = portalPorts.map(portalUrl);
       stack.urls.metrics = `http://127.0.0.1:${ports.metrics}/metrics`;
       const demo = await startDemoSystem({ ...env, ...demoEnv }, ports.demoSystem, log, options.restartPolicy);
       running.push({ name: 'demo-system', stop: () => demo.stop() });

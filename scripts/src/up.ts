@@ -14,10 +14,11 @@ import { describeExit } from './supervisor';
 
 const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps] [--instances <n>]
 
-Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker, the API and the demo
-study system on http://localhost (--no-apps: only the services, for running the worker and the API yourself with
-the printed environment). --instances <n> (default 1) runs n API processes, each on its own port (PORT, then the
-next free ones) and all serving the web app, and n workers, on the one PostgreSQL and Temporal.
+Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker, the API (the portal on
+http://localhost) and the demo study system (on http://127.0.0.1, another site). --no-apps: only the services, for
+running the worker and the API yourself with the printed environment. --instances <n> (default 1) runs n API
+processes, each on its own port (PORT, then the next free ones) and all serving the web app, and n workers, on the
+one PostgreSQL and Temporal.
 A worker or API that dies is restarted (1 s doubling to 30 s); a service that dies stops everything.
 Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
 SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT,

@@ -88,7 +88,7 @@ test('requester files, reviewer approves, requester sees APPROVED', async ({ pag
     await expect(page.getByTestId('sign-in-message')).toHaveText(MESSAGES.signIn.pleaseSignIn);
     await page.getByLabel('Username or Email Address').fill('user');
     await page.getByLabel('Password', { exact: true }).fill(account('user').password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/app\/profile\?tab=history$/);
     await expect(page.getByRole('tab', { name: 'Requests History' })).toHaveAttribute('aria-selected', 'true');
   });

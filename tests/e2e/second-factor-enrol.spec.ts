@@ -100,7 +100,7 @@ test('a person adds an authenticator app from Security, confirms it by mail, and
   await signOut(page);
   await page.getByLabel('Username or Email Address').fill(me.username);
   await page.getByLabel('Password', { exact: true }).fill(me.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Second Sign-In Step', level: 1 })).toBeVisible();
   await page.getByLabel('Authentication code').fill(await nextStepCode(secret));
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -125,7 +125,7 @@ test.describe('a role that requires a second sign-in step', () => {
     await page.goto('/');
     await page.getByLabel('Username or Email Address').fill(me.username);
     await page.getByLabel('Password', { exact: true }).fill(me.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/app\/sign-in-method$/);
     await expect(page.getByRole('heading', { name: 'Set Up a Second Sign-In Step', level: 1 })).toBeVisible();
     await shot(page, '98-enrol-required');

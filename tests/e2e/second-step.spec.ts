@@ -32,7 +32,7 @@ async function passwordStep(page: Page, me: JourneyUser): Promise<void> {
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(me.username);
   await page.getByLabel('Password', { exact: true }).fill(me.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Second Sign-In Step', level: 1 })).toBeVisible();
   await expect(page).toHaveURL(/\/second-step\?next=/);
 }

@@ -59,7 +59,7 @@ test.describe('with a 20-second session timeout', () => {
 
     await page.getByLabel('Username or Email Address').fill('user');
     await page.getByLabel('Password', { exact: true }).fill('User-Demo-2026!');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/app\/profile\?tab=history$/);
     await signOut(page);
     expect(csp).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * The demo study system 'Electronic Data Capture (demo)' (issue 22 "A real relying party to try it with" and
- * its Done-when), a real relying party on http://localhost while the portal is on http://127.0.0.1 (two sites):
+ * its Done-when), a real relying party on http://127.0.0.1 while the portal is on http://localhost (two sites):
  * - a person holding 'Electronic Data Capture' opens it from 'My applications' (a new tab), goes through the
  *   portal's sign-in step without signing in again and lands signed in there, with their study access;
  * - once a reviewer removes that system on the user's Access tab, the demo's next refresh fails ('Your access to
@@ -27,14 +27,14 @@ let prisma: PrismaClient;
 /** The AO and the study of the access records made here (a relation of the network, so a reviewer can save them). */
 let site: string;
 let studies: string[];
-/** The demo's initiate-login URI, as the seed registered it (http://localhost:<port>/login). */
+/** The demo's initiate-login URI, as the seed registered it (http://127.0.0.1:<port>/login). */
 let demoLogin: string;
 
 test.beforeAll(async () => {
   prisma = journeyPrisma();
   const client = await prisma.ssoClient.findUniqueOrThrow({ where: { clientId: 'edc-demo' } });
   demoLogin = client.initiateLoginUri!;
-  expect(new URL(demoLogin).hostname).toBe('localhost');
+  expect(new URL(demoLogin).hostname).toBe('127.0.0.1');
   const relation = await prisma.siteRelation.findFirstOrThrow({
     where: { laoCode: 'MA036', NOT: { siteCode: 'MA036' } },
     orderBy: { id: 'asc' },
@@ -53,7 +53,7 @@ const withEdc = (prefix: string) =>
 
 /** Checks the demo's home page of `user`: who came in and the access record's row. */
 async function expectSignedIn(demo: Page, user: JourneyUser): Promise<void> {
-  await expect(demo).toHaveURL(/^http:\/\/localhost:\d+\/(refresh)?$/);
+  await expect(demo).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/(refresh)?$/);
   await expect(demo.getByRole('heading', { level: 1, name: 'Your studies' })).toBeVisible();
   await expect(demo.getByText(`Signed in as ${user.firstName} ${user.lastName} (${user.email})`)).toBeVisible();
   const row = demo.getByRole('row', { name: /Clinical Research Associate/ });
@@ -70,7 +70,7 @@ async function openFromMyApplications(page: Page, context: BrowserContext): Prom
 
 /** Expects the portal's 'not authorized' page for the demo's system. */
 async function expectNotAuthorized(page: Page): Promise<void> {
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/app\/sso\/refused\?case=notAuthorized/);
+  await expect(page).toHaveURL(/^http:\/\/localhost:\d+\/app\/sso\/refused\?case=notAuthorized/);
   await expect(page.getByText(ssoRefusalText('notAuthorized'))).toBeVisible();
   await expect(page.getByRole('link', { name: `Request access to ${SYSTEM}` })).toBeVisible();
 }

@@ -21,7 +21,7 @@ import { shot } from './support';
 const tag = crypto.randomBytes(3).toString('hex');
 const HELD = `SSO Journey App ${tag}`;
 const WANTED = `SSO Journey Wanted ${tag}`;
-const LAUNCH = 'http://localhost:4999/sso/start';
+const LAUNCH = 'http://127.0.0.1:4999/sso/start';
 
 let prisma: PrismaClient;
 let me: JourneyUser;
@@ -38,7 +38,7 @@ test.beforeAll(async () => {
       clientId: `sso-journey-${tag}`,
       systemAccessId: held,
       isPublic: true,
-      redirectUris: ['http://localhost:4999/sso/callback'],
+      redirectUris: ['http://127.0.0.1:4999/sso/callback'],
       postLogoutRedirectUris: [],
       initiateLoginUri: LAUNCH,
     },
@@ -141,10 +141,10 @@ test('the sign-in step: sign-in first when signed out, then the provider or the 
 
   // Signed out: to sign-in, and back to the step after it.
   await page.goto(`/app/sso/${uid}`);
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   await page.getByLabel('Username or Email Address').fill(me.username);
   await page.getByLabel('Password', { exact: true }).fill(me.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/app/sso/${uid}$`));
   await expect(page.getByRole('status')).toContainText('Signing you in…');
   await shot(page, '96-sso-step-signing-in');

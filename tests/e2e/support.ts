@@ -128,7 +128,7 @@ export async function signInThroughForm(page: Page, username: string): Promise<v
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(account(username).password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/app\/dashboard/);
 }
 
@@ -249,7 +249,7 @@ export async function signInWith(page: Page, user: { username: string; password:
 /** Signs out through /app/signout and waits for the sign-in page. */
 export async function signOut(page: Page): Promise<void> {
   await page.goto('/app/signout');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
 }
 
 /**
@@ -276,7 +276,7 @@ export async function submitSignIn(page: Page, username: string, password = acco
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 /**
@@ -332,7 +332,8 @@ export interface ExtraApi {
 export async function startExtraApi(overrides: Record<string, string>): Promise<ExtraApi> {
   const portalEnv = JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>;
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  // On the portal's host name, like the stack's API: passkeys need one (an IP address is refused).
+  const url = `http://${new URL(process.env.PORTAL_URL!).hostname}:${port}`;
   // Its log (warnings and errors) beside the report, to tell why a journey on it failed.
   const log = fs.openSync(path.join(REPO, 'tests', 'artifacts', `extra-api-${port}.log`), 'a');
   // The API the stack built and runs (the global setup's stack built it from the sources): compiling the
@@ -344,6 +345,7 @@ export async function startExtraApi(overrides: Record<string, string>): Promise<
       ...portalEnv,
       PORT: String(port),
       PORTAL_URL: url,
+      WEBAUTHN_ORIGINS: url,
       LOG_LEVEL: 'warn',
       // The stack's API already listens on the e-learning port: this one serves packages sandboxed instead.
       ELEARNING_PORT: '',

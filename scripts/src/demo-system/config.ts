@@ -1,7 +1,7 @@
 /**
  * The demo study system's settings ('Electronic Data Capture (demo)', issue 22), read from the environment the
  * stack supervisor gives it (start.ts): its port, the provider's issuer, its client id and secret. It lives on
- * `http://localhost:<port>` while the portal is on `http://127.0.0.1:<port>`: two sites, as a real study system
+ * `http://127.0.0.1:<port>` while the portal is on `http://localhost:<port>`: two sites, as a real study system
  * on its own domain would be, so the portal's same-site sign-in step is exercised.
  */
 import { z } from 'zod';
@@ -15,8 +15,8 @@ export const DEMO_SYSTEM_TITLE = 'Electronic Data Capture (demo)';
 /** The scopes it asks for: who the person is, their study access, and a refresh token. */
 export const DEMO_SCOPE = 'openid profile email study_access offline_access';
 
-/** The demo's public base URL for `port` (on `localhost`, never 127.0.0.1). */
-export const demoSystemUrl = (port: number): string => `http://localhost:${port}`;
+/** The demo's public base URL for `port` (on 127.0.0.1, never `localhost`, the portal's host). */
+export const demoSystemUrl = (port: number): string => `http://127.0.0.1:${port}`;
 
 const EnvSchema = z.object({
   DEMO_SYSTEM_PORT: z.coerce.number().int().min(1).max(65535),
@@ -27,9 +27,9 @@ const EnvSchema = z.object({
 
 export interface DemoSystemConfig {
   port: number;
-  /** http://localhost:<port> */
+  /** http://127.0.0.1:<port> */
   baseUrl: string;
-  /** The portal's issuer, e.g. http://127.0.0.1:8080/oidc. */
+  /** The portal's issuer, e.g. http://localhost:8080/oidc. */
   issuer: string;
   clientId: string;
   clientSecret: string;
@@ -60,3 +60,9 @@ export function loadDemoConfig(env: NodeJS.ProcessEnv = process.env): DemoSystem
  * study system configures it: the demo's 'Sign in with a second step' asks for it (issue 37).
  */
 export const PORTAL_MFA_ACR = 'urn:portal:acr:mfa';
+
+/**
+ * The portal's phishing-resistant sign-in level (a passkey or security key was used): the demo's 'Sign in with
+ * a passkey' asks for it (docs/decisions.md "Passkeys").
+ */
+export const PORTAL_PHR_ACR = 'urn:portal:acr:phr';

@@ -1,7 +1,8 @@
 /**
  * Entry point of the demo study system 'Electronic Data Capture (demo)' (issue 22): a relying party of the
  * portal's single sign-on, started by the stack supervisor (start.ts) with `node --import tsx` once the API is
- * up. Listens on 127.0.0.1:<DEMO_SYSTEM_PORT> and is reached as http://localhost:<port>; SIGTERM ends it.
+ * up. Listens on and is reached as http://127.0.0.1:<DEMO_SYSTEM_PORT> (the portal is on localhost: another
+ * site); SIGTERM ends it.
  */
 import { DEMO_SYSTEM_TITLE, loadDemoConfig } from './config';
 import { RelyingParty } from './relying-party';

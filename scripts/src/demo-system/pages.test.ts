@@ -30,7 +30,15 @@ describe('the demo system pages', () => {
 
   it('offers the sign-in when signed out or when the access has ended', () => {
     expect(signedOutPage()).toContain('href="/login">Sign in with the Portal Gateway</a>');
+    expect(signedOutPage()).toContain('href="/login?level=phr">Sign in with a passkey</a>');
     expect(accessEndedPage()).toContain('<p class="alert" role="alert">Your access to this system has ended.</p>');
+  });
+});
+
+describe('the sign-in level in words', () => {
+  it('names a passkey for the phishing-resistant level', () => {
+    const html = signedInPage({ ...person, acr: 'urn:portal:acr:phr', amr: ['hwk'] });
+    expect(html).toContain('Signed in with a passkey or security key (urn:portal:acr:phr; hwk)');
   });
 });
 

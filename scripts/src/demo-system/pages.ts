@@ -2,7 +2,7 @@
  * The demo system's pages: small, accessible HTML (a language, a title, one h1, landmarks, a table with a
  * caption and column headers, visible focus, contrast above WCAG AA). Every value from outside is escaped.
  */
-import { DEMO_SYSTEM_TITLE, PORTAL_MFA_ACR } from './config';
+import { DEMO_SYSTEM_TITLE, PORTAL_MFA_ACR, PORTAL_PHR_ACR } from './config';
 import type { SignedIn } from './sessions';
 
 /** HTML-escapes `text`. */
@@ -53,12 +53,18 @@ ${body}
 }
 
 const signInLink = `<p><a class="button" href="/login">Sign in with the Portal Gateway</a></p>
-<p><a class="button" href="/login?level=mfa">Sign in with a second step</a></p>`;
+<p><a class="button" href="/login?level=mfa">Sign in with a second step</a></p>
+<p><a class="button" href="/login?level=phr">Sign in with a passkey</a></p>`;
 
 /** How the person signed in, in words, from the ID token's `acr` and `amr` (issue 37). */
 function signInLevel(user: SignedIn): string {
   if (!user.acr) return '';
-  const how = user.acr === PORTAL_MFA_ACR ? 'your password and a second step' : 'your password';
+  const how =
+    user.acr === PORTAL_PHR_ACR
+      ? 'a passkey or security key'
+      : user.acr === PORTAL_MFA_ACR
+        ? 'your password and a second step'
+        : 'your password';
   return `<p>Signed in with ${how} (${escapeHtml(user.acr)}; ${escapeHtml((user.amr ?? []).join(', '))})</p>`;
 }
 

@@ -7,16 +7,22 @@
  * - GET /refresh: a refresh at the provider; refused → 'Your access to this system has ended.'
  * - GET /logout: ends the session here and at the provider (RP-initiated logout).
  * - GET /health: 200 for the supervisor.
- * A request on another host name (e.g. 127.0.0.1) is sent to the same path on `localhost`, where the cookies and
+ * A request on another host name (e.g. localhost) is sent to the same path on 127.0.0.1, where the cookies and
  * the registered redirect URIs are.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { type DemoSystemConfig, PORTAL_MFA_ACR } from './config';
+import { type DemoSystemConfig, PORTAL_MFA_ACR, PORTAL_PHR_ACR } from './config';
 import { accessEndedPage, errorPage, signedInPage, signedOutPage } from './pages';
 import { AccessEndedError, type RelyingParty } from './relying-party';
 import type { SessionStore } from './sessions';
 
 type Log = (line: string) => void;
+
+/** The `level` a sign-in link may name, and the portal's acr value it asks for. */
+const LEVELS = new Map([
+  ['mfa', PORTAL_MFA_ACR],
+  ['phr', PORTAL_PHR_ACR],
+]);
 
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -55,8 +61,9 @@ export function createDemoServer(cfg: DemoSystemConfig, rp: RelyingParty, sessio
       }
       let started;
       try {
-        // '?level=mfa': the demo's own link asking the portal for the multi-factor level (issue 37).
-        const acr = url.searchParams.get('level') === 'mfa' ? PORTAL_MFA_ACR : undefined;
+        // '?level=mfa' / '?level=phr': the demo's own links asking the portal for the multi-factor level (issue
+        // 37) or the phishing-resistant one (a passkey).
+        const acr = LEVELS.get(url.searchParams.get('level') ?? '');
         started = await rp.startLogin(url.searchParams.get('login_hint') ?? undefined, acr);
       } catch (err) {
         unreachable(res, err);

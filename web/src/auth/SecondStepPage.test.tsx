@@ -19,7 +19,7 @@ function renderStep(next = '/app/requests?tab=mine') {
   setXsrfToken('xsrf-1');
   const view = renderRoute({
     path: paths.secondStep.path,
-    url: paths.secondStep.href(next),
+    url: paths.secondStep.href(next, { methods: ['TOTP', 'RECOVERY_CODE'] }),
     element: <SecondStepPage />,
     permissions: [],
     otherRoutes: [
@@ -53,7 +53,9 @@ describe('the second sign-in step', () => {
     await view.user.type(screen.getByLabelText(/^Password/), 'secret');
     await view.user.click(screen.getByRole('button', { name: 'Sign In' }));
     expect(await screen.findByText('Second step page')).toBeInTheDocument();
-    expect(new URLSearchParams(view.router.state.location.search).get('next')).toBe('/app/users');
+    const onward = new URLSearchParams(view.router.state.location.search);
+    expect(onward.get('next')).toBe('/app/users');
+    expect(onward.get('methods')).toBe('TOTP');
   });
 
   it('shows the refusal with the lockout warning, then goes on once a code is accepted', async () => {

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { TokenCreateResponse } from '@portal/contract';
+import { PASSKEY_TEXTS, type TokenCreateResponse } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -8,12 +8,36 @@ import { getAuthState } from '../lib/authState';
 import { paths } from '../lib/paths';
 import { changePasswordPath, signInUrl } from '../lib/session';
 import { invalidateSession } from '../lib/token';
+import { PasskeyError, type PasskeyOptions, signWithPasskey } from '../lib/webauthn';
+import { useSsoConfig } from '../shared/api/ssoConfig';
+import { PageLoader } from '../shared/PageLoader';
 import { usePageTitle } from '../shared/usePageTitle';
 import { signInFailureText } from './signInFailure';
+import { type StepMethod, useStepMethods } from './stepMethods';
 
-type Method = 'code' | 'recoveryCode';
+type Method = 'passkey' | 'code' | 'recoveryCode';
 
-const LABELS: Record<Method, string> = { code: 'Authentication code', recoveryCode: 'Recovery code' };
+const LABELS: Record<Exclude<Method, 'passkey'>, string> = {
+  code: 'Authentication code',
+  recoveryCode: 'Recovery code',
+};
+const INTRO: Record<Method, string> = {
+  passkey: 'Use your passkey or security key: your browser asks you to confirm with it.',
+  code: 'Enter the 6-digit code your authenticator app shows for this portal.',
+  recoveryCode: 'Enter one of the recovery codes you saved. Each code works once.',
+};
+const SWITCH_LABEL: Record<Method, string> = {
+  passkey: 'Use a passkey or security key',
+  code: 'Use the authenticator app',
+  recoveryCode: 'Use a recovery code',
+};
+const OFFERED_BY: Record<Method, StepMethod> = { passkey: 'WEBAUTHN', code: 'TOTP', recoveryCode: 'RECOVERY_CODE' };
+
+/** What the step asks first: a passkey when the person has one (it cannot be phished), else a code. */
+function firstMethod(methods: StepMethod[]): Method {
+  if (methods.includes('WEBAUTHN')) return 'passkey';
+  return methods.includes('TOTP') || !methods.includes('RECOVERY_CODE') ? 'code' : 'recoveryCode';
+}
 
 /**
  * `next` when it is a path inside the app or the standalone password change the sign-in asked for (never
@@ -33,12 +57,27 @@ function afterStepWithPasswordChange(next: string): string {
   return changePasswordPath(getAuthState()?.username ?? '', params);
 }
 
+/** The step's passkey answer: this session's challenge (403: the person has no passkey), signed in the browser. */
+async function passkeyAnswer() {
+  const { data } = await request<{ options: PasskeyOptions }>(
+    'POST',
+    '/rest/secure/token/second_factor/webauthn/options',
+    {
+      body: {},
+      ignoreUnauthorized: true,
+    },
+  );
+  return { assertion: await signWithPasskey(data!.options) };
+}
+
 /**
- * The sign-in's second step '/second-step?next=' (issue 37; docs/decisions.md "Second factors"): a code from
- * the person's authenticator app, or one of their recovery codes. It also serves the step-up a study system's
- * multi-factor demand asks for. Accepted: on to `next`, or first to the forced password change when the
- * password step asked for one (000 §4). Refused: 000 §8's texts, the lockout warning included; a locked
- * account or a session whose 5 minutes have passed goes back to sign-in.
+ * The sign-in's second step '/second-step?next=&methods=&level=' (docs/decisions.md "Second factors",
+ * "Passkeys"): a passkey or security key first when the person has one, else a code from their authenticator
+ * app, or one of their recovery codes. It also serves the step-up a study system's demand asks for; for the
+ * phishing-resistant level (`level=phr`) only the passkey is offered, and a person without one reads why.
+ * Accepted: on to `next`, or first to the forced password change when the password step asked for one (000
+ * §4). Refused: 000 §8's texts, the lockout warning included; a locked account or a session whose 5 minutes
+ * have passed goes back to sign-in.
  */
 export function SecondStepPage() {
   usePageTitle('Second Sign-In Step');
@@ -46,20 +85,29 @@ export function SecondStepPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const next = secondStepNext(search);
-  const [method, setMethod] = useState<Method>('code');
+  const phishingResistant = search.get('level') === 'phr';
+  const offered = useStepMethods(search);
+  const sso = useSsoConfig(phishingResistant);
+  const [chosen, setChosen] = useState<Method | null>(null);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
 
+  const methods = offered && phishingResistant ? offered.filter((m) => m === 'WEBAUTHN') : offered;
+  const method = chosen ?? firstMethod(methods ?? []);
+  const noPasskeyText = PASSKEY_TEXTS.noPasskey(sso.data?.providerName ?? 'Frontier Science');
+
   const step = useMutation({
-    mutationFn: async (body: Record<string, string>) =>
-      (
+    mutationFn: async (input: 'passkey' | Record<string, string>) => {
+      const body = input === 'passkey' ? await passkeyAnswer() : input;
+      return (
         await request<TokenCreateResponse>('POST', '/rest/secure/token/second_factor', {
           body,
           ignoreUnauthorized: true,
         })
-      ).data,
+      ).data;
+    },
     onMutate: () => setFailure(null),
     onSuccess: (data) => {
       void queryClient.invalidateQueries();
@@ -67,13 +115,18 @@ export function SecondStepPage() {
       void navigate(force ? afterStepWithPasswordChange(next) : next, { replace: true });
     },
     onError: (err) => {
+      if (err instanceof PasskeyError) return setFailure(err.message);
       const body = err instanceof ApiError ? (err.body as Partial<TokenCreateResponse>) : undefined;
       const flagged = body && (body.credentialsInvalid || body.accountLocked);
       if (err instanceof ApiError && err.status === 401 && !flagged) {
         // The 5 minutes passed, or the session ended elsewhere: sign in again.
         return void navigate(signInUrl(err.message, { pathname: '/', search: '' }), { replace: true });
       }
-      if (err instanceof ApiError && err.status === 422) return setError(`${LABELS[method]} is not valid`);
+      // The passkey's options are refused to a person without one (it was removed meanwhile).
+      if (err instanceof ApiError && err.status === 403 && method === 'passkey') return setFailure(noPasskeyText);
+      if (err instanceof ApiError && err.status === 422 && method !== 'passkey') {
+        return setError(`${LABELS[method]} is not valid`);
+      }
       setFailure(signInFailureText(body));
     },
   });
@@ -81,21 +134,29 @@ export function SecondStepPage() {
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    if (method === 'passkey') return step.mutate('passkey');
     const typed = value.trim();
     if (!typed) return setError(`${LABELS[method]} is required`);
     step.mutate(method === 'code' ? { code: typed } : { recoveryCode: typed });
   };
   const switchTo = (m: Method) => {
-    setMethod(m);
+    setChosen(m);
     setValue('');
     setError(undefined);
-    // The other field is what the person types next (the toggle stays behind it in the tab order).
+    setFailure(null);
+    // The other field is what the person types next (the toggles stay behind it in the tab order).
     requestAnimationFrame(() => field.current?.focus());
   };
   const cancel = async () => {
     await invalidateSession();
     void navigate(paths.signIn.href, { replace: true });
   };
+
+  if (!methods) return <PageLoader label="Loading your sign-in methods" />;
+  const others = (['passkey', 'code', 'recoveryCode'] as const).filter(
+    (m) => m !== method && methods.includes(OFFERED_BY[m]),
+  );
+  const none = phishingResistant && methods.length === 0;
 
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420} mx="auto">
@@ -104,11 +165,19 @@ export function SecondStepPage() {
           <Title order={1} id="second-step-title">
             Second Sign-In Step
           </Title>
-          <Text size="sm">
-            {method === 'code'
-              ? 'Enter the 6-digit code your authenticator app shows for this portal.'
-              : 'Enter one of the recovery codes you saved. Each code works once.'}
-          </Text>
+          {none ? (
+            <Alert color="blue" title="A passkey is needed" role="status">
+              {noPasskeyText}{' '}
+              <Anchor component={Link} to={paths.app.profile.href('security')}>
+                Open Security in your profile
+              </Anchor>
+            </Alert>
+          ) : (
+            <Text size="sm">
+              {phishingResistant && 'The application asks for a sign-in with a passkey or security key. '}
+              {INTRO[method]}
+            </Text>
+          )}
           {failure && (
             <Alert color="red" title="Sign in failed" role="alert">
               {failure}
@@ -122,34 +191,35 @@ export function SecondStepPage() {
               )}
             </Alert>
           )}
-          <TextInput
-            ref={field}
-            label={LABELS[method]}
-            required
-            autoFocus
-            value={value}
-            error={error}
-            disabled={locked}
-            onChange={(e) => {
-              setValue(e.currentTarget.value);
-              setError(undefined);
-            }}
-            {...(method === 'code'
-              ? { inputMode: 'numeric' as const, autoComplete: 'one-time-code', maxLength: 8 }
-              : { autoComplete: 'off', spellCheck: false })}
-          />
-          <Button type="submit" loading={step.isPending} disabled={locked} fullWidth>
-            Verify
-          </Button>
+          {method !== 'passkey' && !none && (
+            <TextInput
+              ref={field}
+              label={LABELS[method]}
+              required
+              autoFocus
+              value={value}
+              error={error}
+              disabled={locked}
+              onChange={(e) => {
+                setValue(e.currentTarget.value);
+                setError(undefined);
+              }}
+              {...(method === 'code'
+                ? { inputMode: 'numeric' as const, autoComplete: 'one-time-code', maxLength: 8 }
+                : { autoComplete: 'off', spellCheck: false })}
+            />
+          )}
+          {!none && (
+            <Button type="submit" loading={step.isPending} disabled={locked} fullWidth autoFocus={method === 'passkey'}>
+              {method === 'passkey' ? 'Use a passkey' : 'Verify'}
+            </Button>
+          )}
           <Group justify="space-between">
-            <Anchor
-              component="button"
-              type="button"
-              size="sm"
-              onClick={() => switchTo(method === 'code' ? 'recoveryCode' : 'code')}
-            >
-              {method === 'code' ? 'Use a recovery code' : 'Use the authenticator app'}
-            </Anchor>
+            {others.map((m) => (
+              <Anchor key={m} component="button" type="button" size="sm" onClick={() => switchTo(m)}>
+                {SWITCH_LABEL[m]}
+              </Anchor>
+            ))}
             <Anchor component="button" type="button" size="sm" onClick={() => void cancel()}>
               Cancel and sign out
             </Anchor>

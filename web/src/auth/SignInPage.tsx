@@ -1,13 +1,26 @@
-import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { translateFieldErrors, type TokenCreateBody, type TokenCreateResponse } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../lib/apiClient';
 import { PRIVACY_URL } from '../lib/config';
 import { paths } from '../lib/paths';
 import { afterSignInPath, changePasswordPath, endSignOut } from '../lib/session';
-import { createSession } from '../lib/token';
+import { createPasskeySession, createSession } from '../lib/token';
+import { PasskeyError, passkeysSupported } from '../lib/webauthn';
 import { usePageTitle } from '../shared/usePageTitle';
 import { signInFailureText } from './signInFailure';
 
@@ -16,7 +29,9 @@ const LABELS = { username: 'Username or Email Address', password: 'Password' } a
 /**
  * Sign-in page '/' (000 §2 Sign-in screen, §4 Sign-in, §5 Sign-in validation, §8 Sign-in texts). On success
  * it stores the auth state (timeout, lastSeen, passwordExpiryState) and goes to /change-password when the
- * password expires soon, otherwise to the redirect path or the dashboard.
+ * password expires soon, otherwise to the redirect path or the dashboard. 'Sign in with a passkey'
+ * (docs/decisions.md "Passkeys") signs in with a discoverable passkey instead, no second step after it; its
+ * refusals are the API's words, and one whose password must be changed is sent to the password form.
  */
 export function SignInPage() {
   usePageTitle('Sign In');
@@ -24,6 +39,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
+  const usernameField = useRef<HTMLInputElement>(null);
   const message = search.get('message');
   // The sign-out that brought the user here has landed (000 §4 Sign-out).
   useEffect(() => endSignOut(), []);
@@ -66,7 +82,8 @@ export function SignInPage() {
         : enrol
           ? paths.app.signInMethod.enrol.href
           : afterSignInPath(search);
-      void navigate(data?.secondFactor ? paths.secondStep.href(then) : then, { replace: true });
+      const methods = data?.secondFactor?.methods;
+      void navigate(methods ? paths.secondStep.href(then, { methods }) : then, { replace: true });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.status === 422 && Object.keys(error.fieldErrors).length) {
@@ -85,6 +102,30 @@ export function SignInPage() {
     },
   });
 
+  const passkey = useMutation({
+    mutationFn: createPasskeySession,
+    onMutate: () => setFailure(null),
+    onSuccess: (data) => {
+      queryClient.clear();
+      // No username was typed; the Change Password screen needs one only after a forced change, which a
+      // passkey sign-in never gives (the API sends that person to the password form).
+      void navigate(data?.passwordExpiresSoon ? changePasswordPath('', search) : afterSignInPath(search), {
+        replace: true,
+      });
+    },
+    onError: (error) => {
+      if (error instanceof PasskeyError) return setFailure(error.message);
+      const body = error instanceof ApiError ? (error.body as Partial<TokenCreateResponse>) : undefined;
+      if (error instanceof ApiError && error.status === 429) return setFailure(error.message);
+      if (body?.usePasswordForm) {
+        setFailure(body.message ?? signInFailureText(body));
+        return usernameField.current?.focus();
+      }
+      setFailure(body?.message ?? signInFailureText(body));
+    },
+  });
+  const busy = signIn.isPending || passkey.isPending;
+
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420} mx="auto">
       <form onSubmit={submit} noValidate aria-labelledby="sign-in-title">
@@ -102,16 +143,39 @@ export function SignInPage() {
               {failure}
             </Alert>
           )}
-          <TextInput label={LABELS.username} autoComplete="username" required autoFocus {...field('username')} />
+          <TextInput
+            ref={usernameField}
+            label={LABELS.username}
+            autoComplete="username"
+            required
+            autoFocus
+            {...field('username')}
+          />
           <PasswordInput label={LABELS.password} autoComplete="current-password" required {...field('password')} />
           <Button
             type="submit"
             loading={signIn.isPending}
+            disabled={passkey.isPending}
             fullWidth
             loaderProps={{ role: 'status', 'aria-label': 'Signing in' }}
           >
             Sign In
           </Button>
+          {passkeysSupported() && (
+            <>
+              <Divider label="or" labelPosition="center" />
+              <Button
+                variant="default"
+                fullWidth
+                loading={passkey.isPending}
+                disabled={busy && !passkey.isPending}
+                loaderProps={{ role: 'status', 'aria-label': 'Signing in with a passkey' }}
+                onClick={() => passkey.mutate()}
+              >
+                Sign in with a passkey
+              </Button>
+            </>
+          )}
           <Group justify="space-between">
             <Anchor component={Link} to={paths.register.href} size="sm">
               Need an account?

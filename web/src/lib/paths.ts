@@ -46,7 +46,16 @@ export const paths = {
    */
   secondStep: {
     path: '/second-step',
-    href: (next: string) => `/second-step?${new URLSearchParams({ next }).toString()}`,
+    /**
+     * `methods`: the sign-in's answer (a passkey first); `level` 'phr': a study system asks for the
+     * phishing-resistant level, which only a passkey reaches.
+     */
+    href: (next: string, opts: { methods?: readonly string[]; level?: 'phr' } = {}) => {
+      const params = new URLSearchParams({ next });
+      if (opts.methods?.length) params.set('methods', opts.methods.join(','));
+      if (opts.level) params.set('level', opts.level);
+      return `/second-step?${params.toString()}`;
+    },
   },
   setInitialPassword: { path: '/set-initial-password/:hash?' },
   resetPassword: { path: '/reset-password/:hash?' },

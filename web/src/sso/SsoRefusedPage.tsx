@@ -5,7 +5,7 @@ import { getXsrfToken } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { useSystems } from '../shared/referenceData';
 import { usePageTitle } from '../shared/usePageTitle';
-import { useSsoConfig } from './api/getSsoConfig';
+import { useSsoConfig } from '../shared/api/ssoConfig';
 import { readRefusal } from './refusal';
 import { BusyIndicator } from '../shared/BusyIndicator';
 

@@ -1,5 +1,5 @@
 import { Anchor, Stack, Title } from '@mantine/core';
-import { MESSAGES, type SsoLoginAnswer } from '@portal/contract';
+import { ACR, MESSAGES, type SsoLoginAnswer } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -50,7 +50,11 @@ export function SsoStepPage() {
   const onAnswer = (answer: SsoLoginAnswer) => {
     if (answer.outcome === 'CONTINUE') return leavePortal(answer.redirectTo);
     // Issue 37: the system asks for more than this session has; both pages come back here afterwards.
-    if (answer.outcome === 'STEP_UP') return void navigate(paths.secondStep.href(here), { replace: true });
+    if (answer.outcome === 'STEP_UP') {
+      // The phishing-resistant level is reached with a passkey only: the second step offers nothing else.
+      const level = answer.level === ACR.phishingResistant ? ('phr' as const) : undefined;
+      return void navigate(paths.secondStep.href(here, { level }), { replace: true });
+    }
     if (answer.outcome === 'SIGN_IN_AGAIN') {
       // The live session stays until the new sign-in replaces it (the API ends the one the browser sent).
       return void navigate(signInReturningTo(here, MESSAGES.signIn.signInAgain), { replace: true });

@@ -201,6 +201,11 @@ export function SsoClientForm({
               disabled={readOnly}
               label="Multi-factor: a person signed in with the password alone is asked for the second step"
             />
+            <Radio
+              value="phishingResistant"
+              disabled={readOnly}
+              label="Phishing-resistant: only a sign-in with a passkey or security key; a person without one is refused"
+            />
           </Stack>
         </Radio.Group>
         {!readOnly && (

@@ -1,6 +1,7 @@
 /**
  * The 'Single sign-on' section of a system's page (issue 22; Configure → Systems): its states, registering a
- * client with its secret shown once, field errors beside their entries, rotation and removal after
+ * client with its secret shown once, its default sign-in level (the phishing-resistant one too), field errors
+ * beside their entries, rotation and removal after
  * confirmation, and the read-only view without ADMIN.
  */
 import { ACR, SSO_CLIENT_MESSAGES, type SsoClient, type SystemDetail } from '@portal/contract';
@@ -79,6 +80,20 @@ describe('single sign-on section', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.queryByDisplayValue(SECRET)).not.toBeInTheDocument();
     expect(s.getByText('Client secret: on record (never shown again)')).toBeInTheDocument();
+  });
+
+  it('makes the phishing-resistant level a client default, and shows it checked when read back', async () => {
+    const { user, api } = renderSection({
+      [`GET ${CLIENT}`]: () => reply(200, { ...client, defaultAcr: ACR.phishingResistant }),
+      [`PUT ${CLIENT}`]: () => reply(200, { ...client, defaultAcr: ACR.multiFactor }),
+    });
+    const s = await section();
+    expect(await s.findByRole('radio', { name: /^Phishing-resistant/ })).toBeChecked();
+    await user.click(s.getByRole('radio', { name: /^Multi-factor/ }));
+    await user.click(s.getByRole('radio', { name: /^Phishing-resistant/ }));
+    await user.click(s.getByRole('button', { name: 'Save Client' }));
+    await waitFor(() => expect(api.callsTo(`PUT ${CLIENT}`)).toHaveLength(1));
+    expect(api.callsTo(`PUT ${CLIENT}`)[0]!.body).toMatchObject({ defaultAcr: ACR.phishingResistant });
   });
 
   it('checks before sending and shows the server field errors under their entries', async () => {

@@ -19,8 +19,22 @@ import type { PageMessage } from '../../shared/ErrorAlert';
 
 export type ClientType = 'confidential' | 'public';
 
-/** The sign-in level a system asks for by default (issue 37), as the form's radio value: none or multi-factor. */
-export type DefaultLevel = 'none' | 'multiFactor';
+/**
+ * The sign-in level a system asks for by default (issue 37; docs/decisions.md "Passkeys"), as the form's radio
+ * value: none, multi-factor, or phishing-resistant (a passkey or security key).
+ */
+export type DefaultLevel = 'none' | 'multiFactor' | 'phishingResistant';
+
+const LEVEL_OF: Record<Exclude<DefaultLevel, 'none'>, (typeof ACR)[keyof typeof ACR]> = {
+  multiFactor: ACR.multiFactor,
+  phishingResistant: ACR.phishingResistant,
+};
+
+/** The radio value of a client's default acr (the password level, or none, is 'none'). */
+function levelOf(acr: string | null | undefined): DefaultLevel {
+  if (acr === ACR.phishingResistant) return 'phishingResistant';
+  return acr === ACR.multiFactor ? 'multiFactor' : 'none';
+}
 
 export interface SsoClientValues {
   clientId: string;
@@ -64,7 +78,7 @@ export function ssoClientValues(client: SsoClient | null): SsoClientValues {
     postLogoutRedirectUris: client ? [...client.postLogoutRedirectUris] : [],
     backchannelLogoutUri: client?.backchannelLogoutUri ?? '',
     initiateLoginUri: client?.initiateLoginUri ?? '',
-    defaultLevel: client?.defaultAcr === ACR.multiFactor ? 'multiFactor' : 'none',
+    defaultLevel: levelOf(client?.defaultAcr),
   };
 }
 
@@ -77,7 +91,7 @@ export function ssoClientBody(v: SsoClientValues): SsoClientBody {
     postLogoutRedirectUris: v.postLogoutRedirectUris.map((u) => u.trim()),
     backchannelLogoutUri: v.backchannelLogoutUri.trim() || null,
     initiateLoginUri: v.initiateLoginUri.trim() || null,
-    defaultAcr: v.defaultLevel === 'multiFactor' ? ACR.multiFactor : null,
+    defaultAcr: v.defaultLevel === 'none' ? null : LEVEL_OF[v.defaultLevel],
   };
 }
 

@@ -1,23 +1,20 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { SecondFactor } from '@portal/contract';
 import { useState } from 'react';
 import { LoadError } from '../../shared/ErrorAlert';
-import { formatDateTime } from '../../shared/format';
 import { PageLoader } from '../../shared/PageLoader';
 import { AddAuthenticatorApp } from './AddAuthenticatorApp';
 import { useRemoveFactor, useRenewRecoveryCodes, useSecondFactors } from './api';
+import { FactorTable } from './FactorTable';
+import { PasskeysSection } from './PasskeysSection';
 import { PasswordAgainModal } from './PasswordAgainModal';
 import { RecoveryCodesList } from './RecoveryCodesList';
 
-const STATE_LABEL: Record<SecondFactor['state'], string> = {
-  ACTIVE: 'In use',
-  AWAITING_EMAIL: 'Waiting for the emailed link',
-};
-
 /**
- * The profile's Security tab (issue 37; docs/decisions.md "Second factors"): the person's authenticator apps
- * and recovery codes, adding an app, removing one and new recovery codes (each with the password again). The
- * last app in use cannot be removed: the API says so, and the button is not offered.
+ * The profile's Security tab (issue 37; docs/decisions.md "Second factors", "Passkeys"): the person's
+ * authenticator apps, passkeys and security keys, and recovery codes; adding an app or a passkey, removing one
+ * and new recovery codes (each with the password again). The last factor in use, of either kind, cannot be
+ * removed: the API says so, and the button is not offered.
  */
 export function SecurityTab() {
   const overview = useSecondFactors();
@@ -33,6 +30,9 @@ export function SecurityTab() {
     return <LoadError text="Problem loading your sign-in methods." onRetry={() => void overview.refetch()} />;
   const { factors, recoveryCodesLeft, required, available } = overview.data;
   const active = factors.filter((f) => f.state === 'ACTIVE');
+  const apps = factors.filter((f) => f.kind === 'TOTP');
+  // The API keeps the last factor in use, of either kind; a pending one may always go.
+  const removable = (f: SecondFactor) => f.state !== 'ACTIVE' || active.length > 1;
 
   return (
     <Stack gap="lg">
@@ -47,47 +47,12 @@ export function SecurityTab() {
             {required && ' Your portal roles require it.'}
           </Text>
           {!available && <Alert color="gray">Second sign-in steps are not available on this portal.</Alert>}
-          {factors.length === 0 ? (
+          {apps.length === 0 ? (
             <Text c="dimmed">You have no authenticator app yet.</Text>
           ) : (
-            <Table.ScrollContainer minWidth={0}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Added</Table.Th>
-                    <Table.Th>Last used</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {factors.map((f) => (
-                    <Table.Tr key={f.id}>
-                      <Table.Td>{f.label}</Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={f.state === 'ACTIVE' ? 'green' : 'blue'}>
-                          {STATE_LABEL[f.state]}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(f.createdAt)}</Table.Td>
-                      <Table.Td>{formatDateTime(f.lastUsedAt)}</Table.Td>
-                      <Table.Td>
-                        {(f.state !== 'ACTIVE' || active.length > 1) && (
-                          <Button size="xs" variant="subtle" color="red" onClick={() => setRemoving(f)}>
-                            Remove {f.label}
-                          </Button>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <FactorTable factors={apps} removable={removable} onRemove={setRemoving} />
           )}
-          {active.length === 1 && (
+          {active.length === 1 && active[0]!.kind === 'TOTP' && (
             <Text size="sm" c="dimmed">
               Your only app in use cannot be removed: add another one first, or ask an administrator to reset your
               sign-in methods.
@@ -107,6 +72,13 @@ export function SecurityTab() {
         </Stack>
       </Paper>
 
+      <PasskeysSection
+        passkeys={factors.filter((f) => f.kind === 'WEBAUTHN')}
+        onlyOne={active.length === 1 && active[0]!.kind === 'WEBAUTHN'}
+        removable={removable}
+        onRemove={setRemoving}
+      />
+
       <Paper withBorder p="md" component="section" aria-labelledby="codes-heading">
         <Title order={2} mb="sm" id="codes-heading">
           Recovery Codes
@@ -114,7 +86,7 @@ export function SecurityTab() {
         <Stack gap="md">
           <Text size="sm">
             {active.length === 0
-              ? 'You get ten recovery codes once an authenticator app is in use.'
+              ? 'You get ten recovery codes once an authenticator app or a passkey is in use.'
               : `${recoveryCodesLeft} of 10 recovery codes left. New codes replace every earlier one.`}
           </Text>
           {codes && <RecoveryCodesList codes={codes} />}
@@ -143,7 +115,9 @@ export function SecurityTab() {
           remove.mutate({ factorId: removing!.id, password }, { onSuccess: () => setRemoving(null) })
         }
       >
-        Its codes will no longer sign you in. Enter your password to remove it.
+        {removing?.kind === 'WEBAUTHN'
+          ? 'It will no longer sign you in. Enter your password to remove it.'
+          : 'Its codes will no longer sign you in. Enter your password to remove it.'}
       </PasswordAgainModal>
       <PasswordAgainModal
         opened={renewing}

@@ -1,8 +1,9 @@
 /**
  * The Security tab's calls (issue 37; api/src/features/second-factor/routes.ts): the person's second factors
- * and what changes them. Every change refreshes the overview.
+ * (authenticator apps, passkeys and security keys) and what changes them. Every change refreshes the overview.
  */
 import type {
+  BeginPasskeyBody,
   BeginTotpBody,
   ConfirmTotpAnswer,
   RecoveryCodesAnswer,
@@ -11,6 +12,7 @@ import type {
 } from '@portal/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../lib/apiClient';
+import { createPasskey, type PasskeyOptions } from '../../lib/webauthn';
 
 const OVERVIEW = ['second-factor'] as const;
 const BASE = '/rest/secure/second_factor';
@@ -46,6 +48,18 @@ export const useConfirmTotp = () =>
 /** The mailed link's token: the first factor signs in from now on; its recovery codes, shown once. */
 export const useConfirmLink = () =>
   useFactorChange((token: string) => post<RecoveryCodesAnswer>(`${BASE}/confirm_email`, { token }));
+
+/**
+ * A passkey or security key: the password again and its name give the creation options, the browser makes the
+ * credential, the API stores it: ACTIVE (with recovery codes when none were left), or AWAITING_EMAIL for a
+ * first factor. Rejects with the API's ApiError, or a PasskeyError when the browser's prompt fails.
+ */
+export const useAddPasskey = () =>
+  useFactorChange(async (body: BeginPasskeyBody) => {
+    const { options } = await post<{ options: PasskeyOptions }>(`${BASE}/webauthn/options`, body);
+    const credential = await createPasskey(options);
+    return post<ConfirmTotpAnswer>(`${BASE}/webauthn`, { credential });
+  });
 
 /** New recovery codes (the password again), shown once. */
 export const useRenewRecoveryCodes = () =>

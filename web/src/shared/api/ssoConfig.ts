@@ -14,11 +14,15 @@ export async function getSsoConfig(signal?: AbortSignal): Promise<SsoPublicConfi
   return parsed.data;
 }
 
-/** The single sign-on settings, read once per page load (they change only with the API's configuration). */
-export function useSsoConfig() {
+/**
+ * The single sign-on settings, read once per page load (they change only with the API's configuration);
+ * `enabled` false: not read (a page that needs them only in one case).
+ */
+export function useSsoConfig(enabled = true) {
   return useQuery({
     queryKey: ['sso', 'config'],
     queryFn: ({ signal }) => getSsoConfig(signal),
     staleTime: Infinity,
+    enabled,
   });
 }
