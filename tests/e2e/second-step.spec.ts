@@ -10,7 +10,7 @@ import { MESSAGES } from '@portal/contract';
 import { totpCode } from '../../api/src/auth/totp';
 import { issueRecoveryCodes } from '../../api/src/auth/recovery-codes';
 import { journeyEnv, journeyPrisma, makeJourneyUser, type JourneyUser } from '../support/journey-users';
-import { shot, signOut } from './support';
+import { clickAndExpectUrl, shot, signOut } from './support';
 import { enrolConfirmed } from '../support/totp-codes';
 
 /** A journey person with a confirmed authenticator app and recovery codes. */
@@ -47,15 +47,13 @@ test('a person with an authenticator app signs in with a code, and later with a 
   await expect(page.getByRole('alert')).toContainText(MESSAGES.signIn.credentialsInvalid);
   await shot(page, '91-second-step-refused');
   await page.getByLabel('Authentication code').fill(await totpCode(secret));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await clickAndExpectUrl(page, page.getByRole('button', { name: 'Verify' }), /\/app\/dashboard/);
   await signOut(page);
 
   await passwordStep(page, me);
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(recovery[0]!.toUpperCase());
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await clickAndExpectUrl(page, page.getByRole('button', { name: 'Verify' }), /\/app\/dashboard/);
 });
 
 test.describe('at phone size', () => {

@@ -6,7 +6,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { expect, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  type Locator,
+  type Page,
+  type Request as PageRequest,
+  type Response as PageResponse,
+} from '@playwright/test';
 import { CONSTANTS, expiryStateOf, type PasswordExpiryState, type TokenCreateResponse } from '@portal/contract';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { API_ENTRY, freePort, readMail, waitForHttp } from '@portal/scripts';
@@ -128,8 +134,45 @@ export async function signInThroughForm(page: Page, username: string): Promise<v
   await page.goto('/');
   await page.getByLabel('Username or Email Address').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(account(username).password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard/);
+  await clickAndExpectUrl(page, page.getByRole('button', { name: 'Sign In', exact: true }), /\/app\/dashboard/);
+}
+
+/**
+ * Clicks `button` and waits for the page to reach `url`. When it does not, the failure says why: what the page
+ * shows in its alerts and status lines, and the API's answers to the calls made since the click (status and
+ * the start of the body), so a run on another machine tells a refusal from a hang.
+ */
+export async function clickAndExpectUrl(page: Page, button: Locator, url: RegExp): Promise<void> {
+  const answers: string[] = [];
+  const onResponse = (r: PageResponse) => {
+    const at = new URL(r.url());
+    if (!at.pathname.startsWith('/rest/')) return;
+    void r
+      .text()
+      .catch(() => '')
+      .then((body) => answers.push(`${r.request().method()} ${at.pathname} ${r.status()} ${body.slice(0, 300)}`));
+  };
+  const onFailed = (r: PageRequest) => {
+    const at = new URL(r.url());
+    if (at.pathname.startsWith('/rest/'))
+      answers.push(`${r.method()} ${at.pathname} failed: ${r.failure()?.errorText}`);
+  };
+  page.on('response', onResponse);
+  page.on('requestfailed', onFailed);
+  try {
+    await button.click();
+    await expect(page).toHaveURL(url);
+  } catch (err) {
+    const shown = await page
+      .locator('[role=alert], [role=status], .mantine-InputWrapper-error')
+      .allInnerTexts()
+      .catch(() => []);
+    const why = `still at ${page.url()}; the page shows ${JSON.stringify(shown)}; the API answered ${JSON.stringify(answers)}`;
+    throw new Error(`${(err as Error).message}\n${why}`, { cause: err });
+  } finally {
+    page.off('response', onResponse);
+    page.off('requestfailed', onFailed);
+  }
 }
 
 /** A session made by POST /rest/token/create: the pg_session cookie's value and what the browser keeps of it. */
