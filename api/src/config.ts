@@ -2,6 +2,8 @@ import net from 'node:net';
 import { getDomain } from 'tldts';
 import { z } from 'zod';
 import {
+  DEFAULT_SIGNATURE_MEANINGS,
+  SignatureMeaningsSchema,
   AccessDateSettingsSchema,
   AccessReviewSettingsSchema,
   commaSeparated,
@@ -120,6 +122,40 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    * names the step that hangs and exits 1: under an orchestrator's grace period (Kubernetes: 30 s).
    */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * Electronic signatures on access decisions (docs/decisions.md "Electronic signatures"): off by default
+   * (the spec's screens and bodies, unchanged); on, every signed action needs a ticket (SIGNATURE_HEADER).
+   */
+  SIGNATURES: z.enum(['on', 'off']).default('off'),
+  /**
+   * The meanings offered per signed action, as JSON (`{"REQUEST_APPROVAL": ["Approved"], ...}`); actions left
+   * out keep DEFAULT_SIGNATURE_MEANINGS.
+   */
+  SIGNATURE_MEANINGS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return DEFAULT_SIGNATURE_MEANINGS;
+      const parsed = SignatureMeaningsSchema.safeParse(
+        (() => {
+          try {
+            return JSON.parse(v) as unknown;
+          } catch {
+            return undefined;
+          }
+        })(),
+      );
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be JSON naming actions with lists of meanings (1 to 64 characters)',
+        });
+        return z.NEVER;
+      }
+      return { ...DEFAULT_SIGNATURE_MEANINGS, ...parsed.data };
+    }),
+  /** How long a signature ticket may wait for its decision (seconds). */
+  SIGNATURE_TICKET_SECONDS: z.coerce.number().int().min(10).max(3_600).default(300),
   /** REQUEST-LIFECYCLE rule 6: how long (ms) a reviewer's save waits for acceptance and result before 202. */
   REVIEW_DEADLINE_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Rule 5: how long a request's resolution mail is retried before MAIL_FAILED (a Temporal duration). */

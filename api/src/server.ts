@@ -31,6 +31,7 @@ import { ssoPublicConfigRoutes } from './features/oidc/public-config';
 import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
 import { portalSettingsRoutes } from './features/portal-settings/routes';
+import { signatureRoutes } from './features/signatures/routes';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
 import { proxyBatchRoutes } from './features/requests/proxy-batch/routes';
@@ -119,6 +120,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     ssoPublicConfigRoutes,
     manualRoutes,
     portalSettingsRoutes,
+    signatureRoutes,
   ]) {
     await app.register(feature, { deps });
   }

@@ -27,4 +27,5 @@ export * from './sso';
 export * from './sso-client';
 export * from './second-factor';
 export * from './passkeys';
+export * from './signatures';
 export * from './audit-integrity';

@@ -5,6 +5,7 @@
  * of them at run time from PORTAL_SETTINGS_PATH, so one setting serves every process and the browser.
  */
 import { z } from 'zod';
+import { SignatureSettingsSchema } from './signatures';
 
 /** The defaults: the demo network's domains and the marker every comment filed so far carries. */
 export const PORTAL_RULES_DEFAULTS = {
@@ -73,5 +74,7 @@ export const PORTAL_SETTINGS_PATH = '/rest/secure/portal_settings';
 export const PortalSettingsSchema = z.object({
   /** The markers a proxy-filed comment may start with, the current one first (000 §3). */
   proxyCommentMarkers: z.array(ProxyCommentMarkerSchema).min(1),
+  /** Electronic signatures (docs/decisions.md "Electronic signatures"): on or off, and the meanings per action. */
+  signatures: SignatureSettingsSchema.default({ enabled: false, meanings: {} }),
 });
 export type PortalSettings = z.infer<typeof PortalSettingsSchema>;

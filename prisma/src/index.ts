@@ -35,3 +35,5 @@ export * from './audit-trail/seal';
 export * from './audit-trail/verify';
 export * from './audit-trail/record';
 export * from './audit-trail/write';
+export * from './signatures/write';
+export * from './signatures/verify';

@@ -5,7 +5,7 @@
  * never rewritten.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccessControl } from '@portal/contract';
+import { type AccessControl, DEFAULT_SIGNATURE_MEANINGS } from '@portal/contract';
 import { demoRequestParts } from '../fixtures';
 import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
 import { uniqueQueue } from '../lifecycle/support';
@@ -38,7 +38,8 @@ describe('the configured proxy comment marker', () => {
   it('tells any signed-in user every marker, the current one first, and nobody else', async () => {
     const res = await caller(api.app)(laostaff, 'GET', '/rest/secure/portal_settings');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ proxyCommentMarkers: [MARKER, '[Proxy request]', '[Proxy v0]'] });
+    expect(res.json().proxyCommentMarkers).toEqual([MARKER, '[Proxy request]', '[Proxy v0]']);
+    expect(res.json().signatures).toEqual({ enabled: false, meanings: DEFAULT_SIGNATURE_MEANINGS });
     expect((await caller(api.app)(null, 'GET', '/rest/secure/portal_settings')).statusCode).toBe(401);
   });
 

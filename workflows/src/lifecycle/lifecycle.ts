@@ -249,6 +249,8 @@ export class RequestLifecycle<S extends string> {
       reviewerComments: input.reviewerComments,
       sysaidTicket: input.sysaidTicket,
       payload: input.payload,
+      // The signature's ticket reference (never the ticket): the commit takes it in the save's transaction.
+      ...(input.signature ? { signature: input.signature } : {}),
     };
     const result = await this.commit(save);
     if (result.outcome === 'SUPERSEDED') {

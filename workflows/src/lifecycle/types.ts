@@ -4,6 +4,7 @@
  * API maps to HTTP answers. Pure types and constants: imported by workflow code, the worker and the API.
  */
 import type { WorkflowKind } from '@portal/contract/statuses';
+import type { SignatureRef } from '@portal/contract';
 
 /** Who saves: the reviewer's portal user id, username and permissions (000 §6) at the time of the save. */
 export interface ReviewActor {
@@ -64,6 +65,11 @@ export interface ReviewInput<S extends string = string> {
   actor: ReviewActor;
   /** Kind-specific part of the save (validated by the kind's commit), e.g. granted access later. */
   payload?: unknown;
+  /**
+   * The electronic signature of this save (docs/decisions.md "Electronic signatures"), when SIGNATURES=on and
+   * the save is signed: the checked ticket's row id, taken by the commit in the save's transaction.
+   */
+  signature?: SignatureRef;
 }
 
 /** The commit activity's argument: one save, keyed by (workflowId, version) (rule 2). */
@@ -79,6 +85,8 @@ export interface CommitSaveInput<S extends string = string> {
   sysaidTicket: string;
   actor: ReviewActor;
   payload?: unknown;
+  /** The save's signature (ReviewInput.signature), written with the save. */
+  signature?: SignatureRef;
 }
 
 /** A save found committed under a key (`<workflowId>:<version>`): the state it left the request in. */

@@ -12,7 +12,10 @@ import type { Deps } from '../../deps';
 import { SECURE_ERRORS } from '../../http/route-schemas';
 
 export const portalSettingsRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  const settings = PortalSettingsSchema.parse({ proxyCommentMarkers: proxyCommentMarkersOf(deps.cfg) });
+  const settings = PortalSettingsSchema.parse({
+    proxyCommentMarkers: proxyCommentMarkersOf(deps.cfg),
+    signatures: { enabled: deps.cfg.SIGNATURES === 'on', meanings: deps.cfg.SIGNATURE_MEANINGS },
+  });
   app.get(
     PORTAL_SETTINGS_PATH,
     { config: { permission: 'USER' }, schema: { response: { 200: PortalSettingsSchema, ...SECURE_ERRORS } } },

@@ -18,7 +18,8 @@ import {
   type SecondFactorOverview,
   type TotpEnrolmentAnswer,
 } from '@portal/contract';
-import { argon2ParamsOf, bindAsUser, findPerson } from '@portal/directory';
+import { argon2ParamsOf } from '@portal/directory';
+import { requirePassword } from '../../auth/password-again';
 import type { AuthContext } from '../../auth/guard';
 import { issueRecoveryCodes, recoveryCodesLeft } from '../../auth/recovery-codes';
 import { afterFirstFactor, digest } from '../../auth/session';
@@ -36,23 +37,6 @@ function keyOf(deps: Deps): string {
   const key = deps.cfg.SECOND_FACTOR_KEY;
   if (!key) throw unprocessable({}, [T.unavailable]);
   return key;
-}
-
-/**
- * Checks the password the person typed again with a bind as them (slapd's policy counts a wrong one as a
- * failed sign-in, so it is no way around the lockout). @throws HttpError 422 `password` when it is wrong, 503
- * when the directory cannot answer.
- */
-export async function requirePassword(deps: Deps, auth: AuthContext, password: string): Promise<void> {
-  let bound: { ok: boolean };
-  try {
-    const person = await findPerson(deps.directory, auth.username);
-    bound = person ? await bindAsUser(deps.directory, person.dn, password) : { ok: false };
-  } catch {
-    // slapd stopped or past LDAP_TIMEOUT_MS: the person tries again, nothing was changed.
-    throw unavailable(T.directoryUnavailable);
-  }
-  if (!bound.ok) throw unprocessable({ password: [T.passwordWrong] });
 }
 
 /** The person's factors (no secrets), their unused recovery codes, and whether they must use one. */

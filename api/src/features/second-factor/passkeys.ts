@@ -12,7 +12,8 @@ import type { AuthContext } from '../../auth/guard';
 import { type WebAuthnOptionsJSON, registrationOptions, relyingPartyOf, verifyRegistration } from '../../auth/webauthn';
 import type { Deps } from '../../deps';
 import { unprocessable } from '../../http/errors';
-import { activated, activeCount, awaitMailedLink, requirePassword } from './enrolment';
+import { requirePassword } from '../../auth/password-again';
+import { activated, activeCount, awaitMailedLink } from './enrolment';
 
 /**
  * The options of a new passkey named `label`, after the password. @throws HttpError 422 `password` when it is
