@@ -32,6 +32,7 @@ import { oidcRoutes } from './features/oidc/routes';
 import { passwordRoutes } from './features/password/routes';
 import { portalSettingsRoutes } from './features/portal-settings/routes';
 import { signatureRoutes } from './features/signatures/routes';
+import { keepSignedBodies } from './auth/signature-guard';
 import { profileChangeRoutes } from './features/requests/profile-change/routes';
 import { profileRoutes } from './features/profile/routes';
 import { proxyBatchRoutes } from './features/requests/proxy-batch/routes';
@@ -95,6 +96,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     if (req.url.startsWith('/rest/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
+  keepSignedBodies(app);
   for (const feature of [
     authRoutes,
     secondFactorRoutes,

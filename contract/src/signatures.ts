@@ -160,3 +160,16 @@ export const SignatureMeaningsSchema = z.partialRecord(
   z.enum(SIGNATURE_ACTIONS),
   z.array(z.string().trim().min(1).max(64)).min(1).max(20),
 );
+
+/**
+ * What a request save is signed as (docs/decisions.md "Electronic signatures"), the same rule in the API (which
+ * refuses a save without the ticket it needs) and the browser (which asks for the signature before sending):
+ * a save resolving APPROVED is an approval, REJECTED or DENIED a rejection; any other save that changes the
+ * person's access or portal roles (`changesAccess`) is REQUEST_SAVE; a save of comments alone is not signed.
+ * @returns the actions the save may be signed as (none: not signed).
+ */
+export function requestSignatureActions(toStatus: string, changesAccess: boolean): SignatureAction[] {
+  if (toStatus === 'APPROVED') return ['REQUEST_APPROVAL'];
+  if (toStatus === 'REJECTED' || toStatus === 'DENIED') return ['REQUEST_REJECTION'];
+  return changesAccess ? ['REQUEST_SAVE'] : [];
+}

@@ -5,18 +5,31 @@
  * here from what arrived). The ticket is not taken here: the writer of the decision takes it in the decision's
  * own transaction (`takeSignatureTicket`), so a refused or rolled-back decision leaves it unused.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SIGNATURE_ERRORS, SIGNATURE_HEADER, type SignatureAction, type SignatureRef } from '@portal/contract';
 import { decisionDigest, ticketHash } from '@portal/db';
 import type { Deps } from '../deps';
 import { unprocessable } from '../http/errors';
 import type { AuthContext } from './guard';
 
-/** The call as signed: its method, its path without the query, its parsed body. */
+/** The bodies of signed calls as they arrived, before the route's schema trimmed or stripped anything. */
+const arrived = new WeakMap<FastifyRequest, unknown>();
+
+/**
+ * Keeps the body of every call carrying SIGNATURE_HEADER as it arrived (JSON-parsed, before validation): the
+ * browser signed that body, and the route's schema may return a transformed copy (trimmed text, defaults).
+ */
+export function keepSignedBodies(app: FastifyInstance): void {
+  app.addHook('preValidation', async (req) => {
+    if (req.headers[SIGNATURE_HEADER] !== undefined) arrived.set(req, req.body ?? null);
+  });
+}
+
+/** The call as signed: its method, its path without the query, its body as it arrived. */
 const decisionOf = (req: FastifyRequest) => ({
   method: req.method.toUpperCase() as 'POST',
   path: req.url.split('?', 1)[0]!,
-  body: req.body ?? null,
+  body: arrived.has(req) ? arrived.get(req) : (req.body ?? null),
 });
 
 /**
