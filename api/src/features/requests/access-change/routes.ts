@@ -70,6 +70,6 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
       config: REVIEW_CONFIG,
       schema: { body: ReviewAccessChangeBodySchema, response: reviewAnswers(AccessModRequestSchema) },
     },
-    async (req, reply) => processing(reply, await reviewAccessChange(deps, requireAuth(req), req.body)),
+    async (req, reply) => processing(reply, await reviewAccessChange(deps, req, requireAuth(req), req.body)),
   );
 };

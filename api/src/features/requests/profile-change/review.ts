@@ -13,6 +13,7 @@ import {
 } from '@portal/contract';
 import { profileChangeDefinition } from '@portal/workflows';
 import type { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound, unprocessable } from '../../../http/errors';
@@ -26,6 +27,7 @@ const STATUS_KEY = 'requestStatus';
 
 export async function reviewProfileChange(
   deps: Deps,
+  req: FastifyRequest,
   actor: AuthContext,
   id: number,
   body: UpdateBody,
@@ -41,6 +43,7 @@ export async function reviewProfileChange(
       attemptKey: body.attemptKey,
       statusKey: STATUS_KEY,
       actor,
+      req,
       save: body,
       // Skipped for the retry of an attempt already made: that save may be what resolved the request.
       checks: async () => {

@@ -121,6 +121,7 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
         response: reviewAnswers(ProfileChangeRequestSchema),
       },
     },
-    async (req, reply) => processing(reply, await reviewProfileChange(deps, requireAuth(req), req.params.id, req.body)),
+    async (req, reply) =>
+      processing(reply, await reviewProfileChange(deps, req, requireAuth(req), req.params.id, req.body)),
   );
 };

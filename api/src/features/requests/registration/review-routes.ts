@@ -146,7 +146,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       config: REVIEW_CONFIG,
       schema: { params: IdParamsSchema, body: RegistrationUpdateBodySchema, response: ACTION_ANSWERS },
     },
-    async (req, reply) => processing(reply, await updateRegistration(deps, requireAuth(req), req.params.id, req.body)),
+    async (req, reply) =>
+      processing(reply, await updateRegistration(deps, req, requireAuth(req), req.params.id, req.body)),
   );
 
   app.delete(
@@ -155,7 +156,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       config: REVIEW_CONFIG,
       schema: { params: IdParamsSchema, querystring: RegistrationDeleteQuerySchema, response: ACTION_ANSWERS },
     },
-    async (req, reply) => processing(reply, await deleteRegistration(deps, requireAuth(req), req.params.id, req.query)),
+    async (req, reply) =>
+      processing(reply, await deleteRegistration(deps, req, requireAuth(req), req.params.id, req.query)),
   );
 
   app.put(
@@ -173,8 +175,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       const actor = requireAuth(req);
       const answer =
         req.params.action === 'approve'
-          ? await approveRegistration(deps, actor, req.body, req.query.ignoreValidationWarnings === 'true')
-          : await denyRegistration(deps, actor, req.body);
+          ? await approveRegistration(deps, req, actor, req.body, req.query.ignoreValidationWarnings === 'true')
+          : await denyRegistration(deps, req, actor, req.body);
       return processing(reply, answer);
     },
   );
