@@ -26,6 +26,7 @@ import { forbidden, notFound, notModified, unprocessable } from '../../../http/e
 import { refuseResolved, sendReview } from '../../../shared/review';
 import { accessModRequestView } from './view';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
 
@@ -61,7 +62,7 @@ export async function reviewAccessChange(
         where: { id: r.id },
         include: { subject: true, requester: true },
       });
-      return accessModRequestView(fresh, temporalUiOf(deps.cfg));
+      return withRequestSignature(deps, 'AccessModRequest', accessModRequestView(fresh, temporalUiOf(deps.cfg)));
     },
   );
 }

@@ -21,6 +21,7 @@ import { refuseResolved, sendReview } from '../../../shared/review';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 type UpdateBody = z.output<typeof UpdateProfileChangeBodySchema>;
 const STATUS_KEY = 'requestStatus';
@@ -57,7 +58,7 @@ export async function reviewProfileChange(
     },
     async () => {
       const fresh = await deps.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id }, include: WITH_USER });
-      return profileChangeView(fresh, temporalUiOf(deps.cfg));
+      return withRequestSignature(deps, 'ProfileChangeRequest', profileChangeView(fresh, temporalUiOf(deps.cfg)));
     },
   );
 }

@@ -25,6 +25,7 @@ import type { Deps } from '../../../deps';
 import { notFound, unavailable, unprocessable } from '../../../http/errors';
 import { sendReview } from '../../../shared/review';
 import { registrationView } from './view';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 const STATUS_KEY = 'registrationStatus';
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -87,7 +88,12 @@ async function send(
       save: { ...save, requestStatus: save.status },
       checks: async () => checks(await pending(deps, id)),
     },
-    async () => registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps),
+    async () =>
+      withRequestSignature(
+        deps,
+        'Registration',
+        registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps),
+      ),
   );
 }
 

@@ -41,6 +41,7 @@ import {
 import { answerList } from '../../../shared/stream-page';
 import { queryRows } from '../../../shared/sql';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 /** 001 §9: the registration list's default page 1, size 300; or the load-all call (000 §9). */
 const ListQuery = FetchPageFieldsSchema.extend({
@@ -136,7 +137,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     async (req) => {
       const row = await deps.prisma.registration.findUnique({ where: { id: req.params.id } });
       if (!row || row.registrationStatus === 'DELETED') throw notFound(REGISTRATION_MESSAGES.loadUserFailed);
-      return view(row);
+      return withRequestSignature(deps, 'Registration', view(row));
     },
   );
 
