@@ -170,6 +170,14 @@ describe('signatures on (SIGNATURES=on)', () => {
     );
     expect(listed?.signatures?.map((s) => s.valid)).toEqual([true]);
 
+    // The access-modification report names the signature in its last four columns.
+    const report = await call(reviewer, 'GET', '/rest/secure/user_access_mod_request/report');
+    expect(report.statusCode, report.body).toBe(200);
+    const lines = report.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toMatch(/,Signed By,Signed At,Meaning,Signature Valid$/);
+    const line = lines.find((l) => l.startsWith(`${id},`));
+    expect(line).toContain(`,${row.signerName},${row.signedAt.toISOString()},Approved,Yes`);
+
     // The same ticket again, for another request's save: refused, nothing changed.
     const second = await filedRequest(on, 'sigac2');
     const reused = await call(reviewer, 'PUT', REVIEW, approval(second), {
@@ -190,6 +198,8 @@ describe('signatures on (SIGNATURES=on)', () => {
     await on.prisma.$executeRaw`UPDATE "AccessModRequest" SET "reviewerComments" = 'x' WHERE "id" = ${id}`;
     const edited = await call(reviewer, 'GET', `/rest/secure/user_access_mod_request/${id}`);
     expect(edited.json().signatures.map((s: { valid: boolean }) => s.valid)).toEqual([false]);
+    const reportAfter = await call(reviewer, 'GET', '/rest/secure/user_access_mod_request/report');
+    expect(reportAfter.body.split('\r\n').find((l) => l.startsWith(`${id},`))).toMatch(/,Approved,No$/);
   }, 120_000);
 
   it("signs a registration's denial as a rejection", async () => {
@@ -230,6 +240,8 @@ describe('signatures off (the default)', () => {
     expect(res.json()).not.toHaveProperty('signatures');
     const view = await call(reviewer, 'GET', `/rest/secure/user_access_mod_request/${id}`);
     expect(view.json()).not.toHaveProperty('signatures');
+    const report = await call(reviewer, 'GET', '/rest/secure/user_access_mod_request/report');
+    expect(report.body.split('\r\n')[0]).toMatch(/,Last Modified By$/);
     expect(await off.prisma.signature.count({ where: { entityType: 'AccessModRequest', entityId: String(id) } })).toBe(
       0,
     );
