@@ -15,8 +15,11 @@ import {
   SIGNATURE_TICKET_PATH,
   type SignatureAction,
 } from '@portal/contract';
+import { ticketHash } from '@portal/db';
+import { createActivities } from '@portal/worker';
+import { REVIEW_FAILURES } from '@portal/workflows';
 import { createTestUser } from '../auth-helpers';
-import { demoRequestParts } from '../fixtures';
+import { demoRequestParts, testMailSettings } from '../fixtures';
 import { type Session, type TestApi, caller, demoPassword, signIn, startApi, startWorker } from '../harness';
 import { uniqueQueue } from '../lifecycle/support';
 import { registrationBody } from '../registrations/support';
@@ -226,6 +229,124 @@ describe('signatures on (SIGNATURES=on)', () => {
     expect(row.content).toMatchObject({ kind: 'Registration', requestId: id, status: 'DENIED' });
     const view = await call(reviewer, 'GET', `/rest/secure/user_registration/${id}`);
     expect(view.json().signatures.map((s: { valid: boolean }) => s.valid)).toEqual([true]);
+  }, 120_000);
+});
+
+describe('signatures on: saves that change access, retries, the commit', () => {
+  let reviewer: Session;
+  let call: ReturnType<typeof caller>;
+  beforeAll(async () => {
+    call = caller(on.app);
+    reviewer = await signIn(on.app, 'reviewer');
+    // The session's first signature (username asked once): a ticket made and used on a throwaway approval.
+    const id = await filedRequest(on, 'sigfirst');
+    const t = await ticketCall(reviewer, 'REQUEST_APPROVAL', 'Approved', REVIEW, approval(id), {
+      username: 'reviewer',
+    });
+    expect(t.statusCode, t.body).toBe(200);
+    const done = await call(reviewer, 'PUT', REVIEW, approval(id), {
+      headers: { [SIGNATURE_HEADER]: t.json().ticket },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+  });
+
+  it('signs an unresolved save that changes portal roles as REQUEST_SAVE; a comments-only save is not signed', async () => {
+    const id = await filedRequest(on, 'sigsave');
+    const req = await on.prisma.accessModRequest.findUniqueOrThrow({ where: { id } });
+    const extra = await on.prisma.portalRole.findFirstOrThrow({
+      where: {
+        inactive: false,
+        NOT: { permissions: { has: 'ADMIN' } },
+        users: { none: { portalUserId: req.subjectUserId } },
+      },
+    });
+    const held = (await on.prisma.portalUserRole.findMany({ where: { portalUserId: req.subjectUserId } })).map(
+      (r) => r.portalRoleId,
+    );
+    const comments = {
+      userAccessModificationRequest: { id, versionno: 0, requestStatus: 'IN_PROGRESS', reviewerComments: 'looking' },
+    };
+    const plain = await call(reviewer, 'PUT', REVIEW, comments);
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.json().signatures).toEqual([]);
+
+    const roles = {
+      portalUser: { id: req.subjectUserId, portalRoleIds: [...held, extra.id] },
+      userAccessModificationRequest: { id, versionno: 1, requestStatus: 'IN_PROGRESS', reviewerComments: 'looking' },
+    };
+    const unsigned = await call(reviewer, 'PUT', REVIEW, roles);
+    expect(unsigned.statusCode, unsigned.body).toBe(422);
+    expect(unsigned.json().globalErrors).toEqual([SIGNATURE_ERRORS.required]);
+    // An approval's ticket is not a save's.
+    const wrongAction = await ticketCall(reviewer, 'REQUEST_APPROVAL', 'Approved', REVIEW, roles);
+    const refused = await call(reviewer, 'PUT', REVIEW, roles, {
+      headers: { [SIGNATURE_HEADER]: wrongAction.json().ticket },
+    });
+    expect(refused.json().globalErrors).toEqual([SIGNATURE_ERRORS.invalid]);
+
+    const t = await ticketCall(reviewer, 'REQUEST_SAVE', 'Reviewed and applied', REVIEW, roles);
+    expect(t.statusCode, t.body).toBe(200);
+    const saved = await call(reviewer, 'PUT', REVIEW, roles, { headers: { [SIGNATURE_HEADER]: t.json().ticket } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().signatures).toEqual([
+      expect.objectContaining({ action: 'REQUEST_SAVE', meaning: 'Reviewed and applied', valid: true }),
+    ]);
+    const row = await on.prisma.signature.findFirstOrThrow({
+      where: { entityType: 'AccessModRequest', entityId: String(id) },
+    });
+    expect(row.entityVersion).toBe(2);
+    expect((row.content as { portalRoleIds: number[] }).portalRoleIds).toContain(extra.id);
+  }, 120_000);
+
+  it('answers the retry of a signed attempt its outcome (the ticket already used)', async () => {
+    const id = await filedRequest(on, 'sigretry');
+    const body = { ...approval(id), attemptKey: 'sig-retry-0001' };
+    const t = await ticketCall(reviewer, 'REQUEST_APPROVAL', 'Approved', REVIEW, body);
+    const headers = { [SIGNATURE_HEADER]: t.json().ticket };
+    const first = await call(reviewer, 'PUT', REVIEW, body, { headers });
+    expect(first.statusCode, first.body).toBe(200);
+    const retry = await call(reviewer, 'PUT', REVIEW, body, { headers });
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json().requestStatus).toBe('APPROVED');
+    expect(await on.prisma.signature.count({ where: { entityType: 'AccessModRequest', entityId: String(id) } })).toBe(
+      1,
+    );
+  }, 120_000);
+
+  it('the commit refuses a ticket already used, writing nothing', async () => {
+    const id = await filedRequest(on, 'sigcommit');
+    const t = await ticketCall(reviewer, 'REQUEST_APPROVAL', 'Approved', REVIEW, approval(id));
+    expect(t.statusCode, t.body).toBe(200);
+    const ticket = await on.prisma.signatureTicket.findFirstOrThrow({
+      where: { tokenHash: ticketHash(t.json().ticket) },
+    });
+    // Used since the route checked it (another call won the race).
+    await on.prisma.signatureTicket.update({ where: { id: ticket.id }, data: { usedAt: new Date() } });
+    const actor = await on.prisma.portalUser.findUniqueOrThrow({ where: { username: 'reviewer' } });
+    const commit = createActivities(on.prisma, testMailSettings(), on.directory).commitSave;
+    const workflowId = `access-change-${id}`;
+    const result = await commit({
+      kind: 'ACCESS_CHANGE',
+      requestId: id,
+      workflowId,
+      version: 1,
+      fromStatus: 'NEW',
+      toStatus: 'APPROVED',
+      reviewerComments: 'signed approval',
+      sysaidTicket: '',
+      actor: { userId: actor.id, username: actor.username, permissions: ['WRITE_USERS', 'READ_USERS'] },
+      signature: { ticketId: ticket.id },
+    });
+    expect(result).toEqual({
+      outcome: 'REFUSED',
+      failure: REVIEW_FAILURES.invalid,
+      fieldErrors: {},
+      globalErrors: [SIGNATURE_ERRORS.invalid],
+    });
+    const row = await on.prisma.accessModRequest.findUniqueOrThrow({ where: { id } });
+    expect([row.requestStatus, row.versionno]).toEqual(['NEW', 0]);
+    expect(await on.prisma.auditEvent.count({ where: { idempotencyKey: `${workflowId}:1` } })).toBe(0);
+    expect(await on.prisma.signature.count({ where: { ticketId: ticket.id } })).toBe(0);
   }, 120_000);
 });
 
