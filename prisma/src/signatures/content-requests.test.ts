@@ -48,7 +48,9 @@ describe('requestDecisionContent', () => {
 
   it('digests alike whatever order the rows were read in; an edited field does not match', () => {
     const signed = requestDecisionContent(facts);
-    const row = { content: signed, digest: canonicalDigest(signed) };
+    // As stored: a JSON column.
+    const content = JSON.parse(JSON.stringify(signed)) as Parameters<typeof signatureMatches>[0]['content'];
+    const row = { content, digest: canonicalDigest(signed) };
     const reread = { ...facts, accessRecords: [...facts.accessRecords].reverse(), portalRoleIds: [5, 2] };
     expect(signatureMatches(row, requestDecisionContent(reread))).toBe(true);
     expect(signatureMatches(row, requestDecisionContent({ ...facts, reviewerComments: 'x' }))).toBe(false);
