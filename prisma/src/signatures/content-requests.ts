@@ -204,10 +204,3 @@ const signedRoles = (s: Signature): number[] => {
   const c = s.content as { portalRoleIds?: unknown } | null;
   return Array.isArray(c?.portalRoleIds) ? c.portalRoleIds.filter((v): v is number => typeof v === 'number') : [];
 };
-
-/** `view` with its request's signatures when signatures are on (`signed` from `requestSignatureViews`). */
-export const withSignatures = <T extends object>(
-  view: T,
-  signed: Map<number, SignatureView[]> | undefined,
-  id: number,
-): T & { signatures?: SignatureView[] } => (signed ? { ...view, signatures: signed.get(id) ?? [] } : view);
