@@ -4,8 +4,11 @@
  * without a ticket (nothing changed); a ticket, made with the password again (the username at the session's
  * first signature), signs exactly one call: used again, or made for another body, it is refused; the signature
  * row holds the printed name, meaning and digest, and the views show it valid until the record is edited in the
- * database; no password reaches the workflow's history. A registration's denial is signed the same way. With
- * SIGNATURES=off the same approval needs no ticket and the views carry no `signatures` key.
+ * database (views, history list, report columns); no password reaches the workflow's history. A registration's
+ * denial and approval are signed the same way; an unresolved save changing portal roles is REQUEST_SAVE, one of
+ * comments alone is not signed; a signed attempt's retry is answered its outcome; the commit refuses a ticket
+ * used since the route's check. With SIGNATURES=off the same approval needs no ticket and the views and the
+ * report carry no signatures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -26,6 +29,7 @@ import { registrationBody } from '../registrations/support';
 
 const REVIEW = '/rest/secure/user_management/review_access_change_request';
 const DENY = '/rest/secure/user_registration_action/deny';
+const APPROVE = '/rest/secure/user_registration_action/approve';
 const onQueue = uniqueQueue('signatures-on');
 const offQueue = uniqueQueue('signatures-off');
 
@@ -296,6 +300,35 @@ describe('signatures on: saves that change access, retries, the commit', () => {
     });
     expect(row.entityVersion).toBe(2);
     expect((row.content as { portalRoleIds: number[] }).portalRoleIds).toContain(extra.id);
+  }, 120_000);
+
+  it("signs a registration's approval: the content names the created user and the chosen roles", async () => {
+    const user = await signIn(on.app, 'user');
+    const filed = await call(user, 'POST', '/rest/secure/user_registration', await registrationBody(on));
+    expect(filed.statusCode, filed.body).toBe(200);
+    const id = filed.json().id as number;
+    const role = await on.prisma.portalRole.findUniqueOrThrow({ where: { description: 'Network User' } });
+    const body = {
+      registrationForm: { id, versionno: 0, reviewerComments: 'welcome' },
+      portalRoleIds: [role.id],
+      username: `sigreg${id}`,
+      gecos: 'Reg Tester',
+    };
+    const t = await ticketCall(reviewer, 'REQUEST_APPROVAL', 'Approved', APPROVE, body);
+    expect(t.statusCode, t.body).toBe(200);
+    const approved = await call(reviewer, 'PUT', APPROVE, body, { headers: { [SIGNATURE_HEADER]: t.json().ticket } });
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({ registrationStatus: 'APPROVED', versionno: 1 });
+    expect(approved.json().signatures).toEqual([expect.objectContaining({ action: 'REQUEST_APPROVAL', valid: true })]);
+    const row = await on.prisma.signature.findFirstOrThrow({
+      where: { entityType: 'Registration', entityId: String(id) },
+    });
+    expect(row.content).toMatchObject({
+      status: 'APPROVED',
+      version: 1,
+      portalRoleIds: [role.id],
+      details: { username: `sigreg${id}`, portalUserId: approved.json().portalUserId },
+    });
   }, 120_000);
 
   it('answers the retry of a signed attempt its outcome (the ticket already used)', async () => {
