@@ -6,6 +6,7 @@ import { BodyIdSchema, bodyIntSchema, queryIntSchema } from './ids';
 import { textSchema } from './text';
 import { AccessEndDateSchema } from './access-dates';
 import { PasskeySignInBodySchema } from './passkeys';
+import { SignatureViewSchema } from './signatures';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -246,6 +247,8 @@ export const AccessModRequestSchema = z.object({
   workflowUrl: z.string().nullable(),
   /** CHANGE / REMOVAL: the access record the request was filed against (its original access, 001 §2.8). */
   existingUserAccessId: z.number().int().nullable().optional(),
+  /** The decision's electronic signatures, oldest first; present only when SIGNATURES=on. */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type AccessModRequest = z.infer<typeof AccessModRequestSchema>;
 

@@ -99,6 +99,11 @@ export interface BatchedCsv<K> {
   boundary(after: K | undefined): Promise<K | undefined>;
   /** The rows after `after` up to and including `upTo` (all remaining without it), as text cells in order. */
   rows(after: K | undefined, upTo: K | undefined): Prisma.Sql;
+  /**
+   * When given, writes a batch's CSV records itself (CRLF ends) instead of the COPY of `rows`: for cells only
+   * the API can make (a signature's verification). The batches keep their size, so memory stays bounded.
+   */
+  batch?(after: K | undefined, upTo: K | undefined): Promise<string>;
 }
 
 /**
@@ -114,7 +119,8 @@ export async function* batchedCsv<K>(prisma: PrismaClient, file: BatchedCsv<K>):
   let after: K | undefined;
   for (;;) {
     const upTo = await file.boundary(after);
-    yield* copiedCsv(pool, file.rows(after, upTo));
+    if (file.batch) yield await file.batch(after, upTo);
+    else yield* copiedCsv(pool, file.rows(after, upTo));
     if (!upTo) return;
     after = upTo;
   }

@@ -19,8 +19,11 @@ import {
   MESSAGES,
   type RequestStatus,
   type ReviewProcessing,
+  type SignatureRef,
   isResolved,
+  requestSignatureActions,
 } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
 import {
   type LifecycleState,
   REVIEW_FAILURES,
@@ -31,6 +34,7 @@ import {
   workflowIdOf,
 } from '@portal/workflows';
 import type { AuthContext } from '../auth/guard';
+import { signatureFor } from '../auth/signature-guard';
 import type { Deps } from '../deps';
 import { type HttpError, conflict, forbidden, notModified, unavailable, unprocessable } from '../http/errors';
 
@@ -49,12 +53,26 @@ export interface ReviewRequestOptions {
    * run only when the attempt is not one already made. @returns the update's payload (else `input.payload`).
    */
   checks?: () => Promise<unknown>;
+  /**
+   * The save's electronic signature check (docs/decisions.md "Electronic signatures"), after `checks` with the
+   * payload they answered: run only for a new attempt (a retry of an attempt already made is answered its
+   * outcome, its ticket already used). @returns the ticket's reference, undefined when the save is not signed.
+   * @throws HttpError 422 SIGNATURE_REQUIRED / SIGNATURE_INVALID.
+   */
+  sign?: (payload: unknown) => Promise<SignatureRef | undefined>;
 }
 
 /** A reviewer's save as a request kind's route receives it: what `sendReview` sends. */
-export interface ReviewerSave extends Omit<ReviewRequestOptions, 'input'> {
+export interface ReviewerSave extends Omit<ReviewRequestOptions, 'input' | 'sign'> {
   actor: AuthContext;
+  /** The reviewer's call: its SIGNATURE_HEADER and body are what a signed save is checked against. */
+  req: FastifyRequest;
   save: { versionno: number; requestStatus: string; reviewerComments: string; sysaidTicket: string };
+  /**
+   * Whether the save, with the payload `checks` answered, changes the person's access or portal roles without
+   * resolving the request (then it is signed as REQUEST_SAVE); absent: only a resolution changes access.
+   */
+  changesAccess?: (payload: unknown) => boolean;
 }
 
 /**
@@ -63,11 +81,13 @@ export interface ReviewerSave extends Omit<ReviewRequestOptions, 'input'> {
  */
 export async function sendReview<T>(
   deps: Deps,
-  { actor, save, ...opts }: ReviewerSave,
+  { actor, req, save, changesAccess, ...opts }: ReviewerSave,
   load: () => Promise<T>,
 ): Promise<T | ReviewProcessing> {
   const answer = await reviewRequest(deps, {
     ...opts,
+    sign: (payload) =>
+      signatureFor(deps, req, actor, requestSignatureActions(save.requestStatus, changesAccess?.(payload) ?? false)),
     input: {
       expectedVersion: save.versionno,
       requestStatus: save.requestStatus,
@@ -106,10 +126,11 @@ export async function reviewRequest(deps: Deps, opts: ReviewRequestOptions): Pro
   const earlier = opts.attemptKey ? await earlierAttempt(deps, handle, opts, opts.attemptKey) : undefined;
   if (earlier) return earlier;
   const payload = opts.checks ? await opts.checks() : opts.input.payload;
+  const signature = opts.sign ? await opts.sign(payload) : undefined;
   const updateId = reviewUpdateId(opts.requestId, opts.input.expectedVersion, opts.attemptKey ?? randomUUID());
   const sent = await withinReviewDeadline(deps, async () => {
     const update = await handle.startUpdate(reviewUpdate, {
-      args: [{ ...opts.input, payload }],
+      args: [{ ...opts.input, payload, ...(signature ? { signature } : {}) }],
       updateId,
       waitForStage: WorkflowUpdateStage.ACCEPTED,
     });

@@ -146,7 +146,8 @@ export const sendStream = (reply: FastifyReply, stream: Readable): FastifyReply 
  * The answer of a paged list written as SQL (`build(page)`: its statements, the rows of that page only when
  * given one): one page with its total, the count beside it (shared/sql.ts pageAndCount), or, for the load-all
  * size, the whole list streamed (`streamWholeList`, its rows written by PostgreSQL as `json` says). `parse`
- * turns PostgreSQL's rows of one page into wire rows.
+ * turns PostgreSQL's rows of one page into wire rows; `decorate`, when given, adds what only the API can (then the
+ * load-all size is answered as one page, not streamed).
  * @throws ZodError when PostgreSQL answers rows of an unexpected shape (a schema drift, answered 500).
  */
 export async function answerList<T>(
@@ -157,8 +158,14 @@ export async function answerList<T>(
   sort: string,
   parse: (rows: unknown[]) => T[],
   json: RowJson,
+  decorate?: (rows: T[]) => Promise<T[]>,
 ): Promise<Page<T> | FastifyReply> {
-  if (q.size === LOAD_ALL_SIZE) return sendStream(reply, await streamWholeList(prisma, build(), q, sort, json));
+  // What PostgreSQL cannot write (the signatures, verified by the API) needs the rows in the API: a decorated
+  // list is answered as one page of the whole list (the lists decorated are one person's history).
+  if (q.size === LOAD_ALL_SIZE && !decorate) {
+    return sendStream(reply, await streamWholeList(prisma, build(), q, sort, json));
+  }
   const { count, rows } = await pageAndCount(prisma, () => build(q), q.page);
-  return toPage(parse(rows), CountRowsSchema.parse(count)[0]!.total, q, sort);
+  const parsed = parse(rows);
+  return toPage(decorate ? await decorate(parsed) : parsed, CountRowsSchema.parse(count)[0]!.total, q, sort);
 }

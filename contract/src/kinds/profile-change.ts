@@ -11,6 +11,7 @@ import { FIELD_LIMITS } from '../limits';
 import { type Page, ReviewAttemptKeySchema } from '../schemas';
 import { REQUEST_STATUSES } from '../statuses';
 import { textSchema } from '../text';
+import { SignatureViewSchema } from '../signatures';
 
 /** Every call's base path (001 §7 Profile-change requests). */
 export const PROFILE_CHANGE_BASE = '/rest/secure/ldap_user_profile_mod_request';
@@ -62,6 +63,8 @@ export const ProfileChangeRequestSchema = z.object({
   workflowId: z.string(),
   /** Link to the request's workflow in the Temporal Web UI, when configured. */
   workflowUrl: z.string().nullable(),
+  /** The decision's electronic signatures, oldest first; present only when SIGNATURES=on. */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type ProfileChangeRequest = z.infer<typeof ProfileChangeRequestSchema>;
 

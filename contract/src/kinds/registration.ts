@@ -8,6 +8,7 @@ import { AccessControlSchema, ReviewAttemptKeySchema } from '../schemas';
 import { BodyIdSchema, bodyIntSchema } from '../ids';
 import { FIELD_LIMITS } from '../limits';
 import { textSchema } from '../text';
+import { SignatureViewSchema } from '../signatures';
 
 /**
  * 001 §4: PENDING initially; a reviewer approves (APPROVED: the user exists), rejects (DENIED, read-only) or
@@ -107,6 +108,8 @@ export const RegistrationSchema = z.object({
   lastModifiedBy: z.string(),
   workflowId: z.string(),
   workflowUrl: z.string().nullable(),
+  /** The decision's electronic signatures, oldest first; present only when SIGNATURES=on. */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type Registration = z.infer<typeof RegistrationSchema>;
 

@@ -10,13 +10,25 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { stringify } from 'safe-stable-stringify';
-import { type AuditEvent, type PrismaClient, lockUserAccess, recordAudit } from '@portal/db';
+import { SIGNATURE_ERRORS } from '@portal/contract';
+import {
+  type AuditEvent,
+  type PrismaClient,
+  type RequestEntityType,
+  loadRequestDecisions,
+  lockUserAccess,
+  recordAudit,
+  requestDecisionContent,
+  takeSignatureTicket,
+  writeSignature,
+} from '@portal/db';
 import {
   type CommitReading,
   type CommitRefusal,
   type CommitResult,
   type CommitSaveInput,
   NON_RETRYABLE_ERRORS,
+  REVIEW_FAILURES,
   commitKey,
   type OutsideEffectsInput,
 } from '@portal/workflows';
@@ -48,6 +60,20 @@ export function createCommitSave(prisma: PrismaClient) {
         if (row.subjectUserId !== null) await lockUserAccess(tx, row.subjectUserId);
         const refusal = await store.check(tx, input, row);
         if (refusal) return refusal;
+        // A signed save takes its ticket before writing anything (docs/decisions.md "Electronic signatures"): a
+        // ticket used, expired or another person's refuses the save with nothing written. A retry of a save
+        // already committed returned above, before this: its ticket was taken by the attempt that committed.
+        const ticket = input.signature
+          ? await takeSignatureTicket(tx, input.signature.ticketId, input.actor.userId)
+          : null;
+        if (input.signature && !ticket) {
+          return {
+            outcome: 'REFUSED',
+            failure: REVIEW_FAILURES.invalid,
+            fieldErrors: {},
+            globalErrors: [SIGNATURE_ERRORS.invalid],
+          };
+        }
         await store.effects(tx, input, row);
         await store.write(tx, input);
         const audit = await recordAudit(tx, input.actor, {
@@ -70,6 +96,16 @@ export function createCommitSave(prisma: PrismaClient) {
           idempotencyKey: key,
           idempotencyDigest: digest,
         });
+        if (ticket) {
+          const kind = store.entityType as RequestEntityType;
+          const facts = (await loadRequestDecisions(tx, kind, [input.requestId])).get(input.requestId)!;
+          await writeSignature(tx, ticket, {
+            entityType: kind,
+            entityId: input.requestId,
+            entityVersion: input.version,
+            content: requestDecisionContent(facts),
+          });
+        }
         // The approval of a registration gives the request its subject (issue 21 case 9).
         const subjectUserId = row.subjectUserId ?? (await store.load(tx, input.requestId))?.subjectUserId;
         return { outcome: 'COMMITTED', at: audit.at.toISOString(), subjectUserId };

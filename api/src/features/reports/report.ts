@@ -17,7 +17,8 @@ import {
   REQUEST_TYPE_LABELS,
   type AccessReportQuery,
 } from '@portal/contract';
-import { Prisma, type PrismaClient } from '@portal/db';
+import { Prisma, type PrismaClient, requestSignatureViews } from '@portal/db';
+import { stringify } from 'csv-stringify/sync';
 import { batchedCsv, iso, labelled, safe } from '../../shared/csv-copy';
 import { queryRows } from '../../shared/sql';
 
@@ -91,9 +92,14 @@ const CELLS = [
   safe('r."lastModifiedBy"'),
 ];
 
-/** The report's rows after `after` up to `upTo` (all remaining without it), as text cells, oldest first. */
-export function reportRowsSql(q: AccessReportQuery, after?: ReportKey, upTo?: ReportKey): Prisma.Sql {
-  return Prisma.sql`SELECT ${Prisma.raw(CELLS.join(',\n      '))}
+/**
+ * The report's rows after `after` up to `upTo` (all remaining without it), as text cells `c0`… in order, oldest
+ * first; `withKeys` adds each request's `id` and `versionno` first (for its signatures; not in the COPY's file).
+ */
+export function reportRowsSql(q: AccessReportQuery, after?: ReportKey, upTo?: ReportKey, withKeys = false): Prisma.Sql {
+  const cells = CELLS.map((c, i) => `${c} AS c${i}`);
+  const keys = withKeys ? [`r."id" AS "id"`, `r."versionno" AS "versionno"`] : [];
+  return Prisma.sql`SELECT ${Prisma.raw([...keys, ...cells].join(',\n      '))}
     FROM "AccessModRequest" r
     JOIN "PortalUser" s ON s."id" = r."subjectUserId"
     JOIN "PortalUser" p ON p."id" = r."requesterUserId"
@@ -101,13 +107,51 @@ export function reportRowsSql(q: AccessReportQuery, after?: ReportKey, upTo?: Re
     ORDER BY r."sysdat", r."id"`;
 }
 
+/** The columns a report gains when signatures are on (docs/decisions.md "Electronic signatures"), at the end. */
+export const SIGNATURE_REPORT_COLUMNS = ['Signed By', 'Signed At', 'Meaning', 'Signature Valid'] as const;
+
+/** A text stored from users, defused for spreadsheets as `safe` does in SQL. */
+const safeText = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+
+const SignedBatchRowsSchema = z.array(z.looseObject({ id: z.number().int(), versionno: z.number().int() }));
+
+/**
+ * One batch of the report with its signature columns, as CSV records: the spec's cells as PostgreSQL makes
+ * them, then per request its signatures (oldest first, joined with ' | ' like the role blocks): the signer's
+ * printed name, the time (ISO 8601 UTC, as the report's other dates), the meaning, and Yes/No for whether it
+ * still matches its record (`requestSignatureViews`: one query for the batch's signatures).
+ */
+async function signedBatch(prisma: PrismaClient, q: AccessReportQuery, after?: ReportKey, upTo?: ReportKey) {
+  const rows = SignedBatchRowsSchema.parse(await queryRows(prisma, reportRowsSql(q, after, upTo, true)));
+  if (rows.length === 0) return '';
+  const signed = await requestSignatureViews(prisma, 'AccessModRequest', rows);
+  const records = rows.map((r) => {
+    const sigs = signed.get(r.id) ?? [];
+    const join = (f: (s: (typeof sigs)[number]) => string) => sigs.map(f).join(' | ');
+    return [
+      ...CELLS.map((_, i) => (r[`c${i}`] ?? '') as string),
+      join((s) => safeText(s.signerName)),
+      join((s) => s.signedAt),
+      join((s) => safeText(s.meaning)),
+      join((s) => (s.valid ? 'Yes' : 'No')),
+    ];
+  });
+  return stringify(records, { record_delimiter: 'windows' });
+}
+
 /**
  * The report as CSV, streamed (shared/csv-copy.ts `batchedCsv`): the header row, then REPORT_BATCH requests per
- * COPY. @throws Error when `prisma` has no pg pool (attachSqlPool).
+ * COPY; with `signatures` (SIGNATURES=on) the SIGNATURE_REPORT_COLUMNS at the end, each batch written by the
+ * API (`signedBatch`). @throws Error when `prisma` has no pg pool (attachSqlPool).
  */
-export const accessReportCsv = (prisma: PrismaClient, q: AccessReportQuery): AsyncGenerator<Buffer | string> =>
+export const accessReportCsv = (
+  prisma: PrismaClient,
+  q: AccessReportQuery,
+  signatures = false,
+): AsyncGenerator<Buffer | string> =>
   batchedCsv<ReportKey>(prisma, {
-    columns: ACCESS_REPORT_COLUMNS,
+    columns: signatures ? [...ACCESS_REPORT_COLUMNS, ...SIGNATURE_REPORT_COLUMNS] : ACCESS_REPORT_COLUMNS,
     boundary: async (after) => BoundaryRowsSchema.parse(await queryRows(prisma, reportBoundarySql(q, after)))[0],
     rows: (after, upTo) => reportRowsSql(q, after, upTo),
+    ...(signatures ? { batch: (after, upTo) => signedBatch(prisma, q, after, upTo) } : {}),
   });

@@ -23,7 +23,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     },
     async (req, reply) => {
       // Streamed: rows reach the browser while later ones are read (report.ts).
-      const csv = Readable.from(accessReportCsv(deps.prisma, req.query));
+      const csv = Readable.from(accessReportCsv(deps.prisma, req.query, deps.cfg.SIGNATURES === 'on'));
       return (
         reply
           .header('content-type', 'text/csv; charset=utf-8')

@@ -25,6 +25,7 @@ import { REQUEST_LIST_SORT } from '../../../shared/request-list-sql';
 import { type AccessModSelection, accessModListSql, accessModRowJson, parseAccessModRows } from './list-sql';
 import { accessModRequestView } from './view';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignatures } from '../../../shared/request-signatures';
 
 const ListResponse = { 200: pageSchema(AccessModRequestSchema), ...SECURE_ERRORS };
 
@@ -33,9 +34,26 @@ export const accessChangeListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = asy
 
   const views = (rows: unknown[]) => parseAccessModRows(rows).map((r) => accessModRequestView(r, temporal));
   const json = accessModRowJson(temporal);
-  /** One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9). */
-  const list = (reply: FastifyReply, sel: AccessModSelection, q: FetchPageQuery) =>
-    answerList(deps.prisma, reply, (page) => accessModListSql(sel, page), q, REQUEST_LIST_SORT, views, json);
+  // With signatures on, a user's history carries its signatures (shared/request-signatures.ts).
+  const signed =
+    deps.cfg.SIGNATURES === 'on'
+      ? (rows: ReturnType<typeof views>) => withRequestSignatures(deps, 'AccessModRequest', rows)
+      : undefined;
+  /**
+   * One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9); a user's
+   * history (`history`) with its signatures when they are on.
+   */
+  const list = (reply: FastifyReply, sel: AccessModSelection, q: FetchPageQuery, history = false) =>
+    answerList(
+      deps.prisma,
+      reply,
+      (page) => accessModListSql(sel, page),
+      q,
+      REQUEST_LIST_SORT,
+      views,
+      json,
+      history ? signed : undefined,
+    );
 
   app.get(
     '/rest/secure/user_access_mod_request/user/:userId',
@@ -49,7 +67,7 @@ export const accessChangeListRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = asy
     async (req, reply) => {
       const message = MESSAGES.access.loadRequestsFailed;
       const userId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
-      return list(reply, { subjectUserId: userId }, req.query);
+      return list(reply, { subjectUserId: userId }, req.query, true);
     },
   );
 

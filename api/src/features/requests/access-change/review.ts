@@ -19,17 +19,20 @@ import type {
 import { MESSAGES } from '@portal/contract';
 import { type AccessModRequest as RequestRow, checkAccessWrite, writesSomething } from '@portal/db';
 import { accessChangeDefinition } from '@portal/workflows';
+import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
 import { refuseResolved, sendReview } from '../../../shared/review';
 import { accessModRequestView } from './view';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
 
 export async function reviewAccessChange(
   deps: Deps,
+  req: FastifyRequest,
   actor: AuthContext,
   body: ReviewAccessChangeBody,
 ): Promise<AccessModRequest | ReviewProcessing> {
@@ -44,7 +47,10 @@ export async function reviewAccessChange(
       attemptKey: body.attemptKey,
       statusKey: STATUS_KEY,
       actor,
+      req,
       save: r,
+      // The payload is sent only when it writes the person's roles or records (`reviewPayload`).
+      changesAccess: (payload) => payload !== undefined,
       // Skipped for the retry of an attempt already made: that save may be what resolved the request.
       checks: async () => {
         refuseResolved(row.requestStatus, STATUS_KEY);
@@ -56,7 +62,7 @@ export async function reviewAccessChange(
         where: { id: r.id },
         include: { subject: true, requester: true },
       });
-      return accessModRequestView(fresh, temporalUiOf(deps.cfg));
+      return withRequestSignature(deps, 'AccessModRequest', accessModRequestView(fresh, temporalUiOf(deps.cfg)));
     },
   );
 }

@@ -22,6 +22,7 @@ import { reviewAccessChange } from './review';
 import { accessModRequestView } from './view';
 import { REVIEW_CONFIG, filingRoute, processing, readAnswers, reviewAnswers } from '../../../shared/request-routes';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature, withRequestSignatures } from '../../../shared/request-signatures';
 
 export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const temporal = temporalUiOf(deps.cfg);
@@ -42,7 +43,8 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
         orderBy: [{ sysdat: 'desc' }, { id: 'desc' }],
         include: { subject: true, requester: true },
       });
-      return { content: rows.map((r) => accessModRequestView(r, temporal)) };
+      const views = rows.map((r) => accessModRequestView(r, temporal));
+      return { content: await withRequestSignatures(deps, 'AccessModRequest', views) };
     },
   );
 
@@ -60,7 +62,7 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
       if (!row || (!own && !actor.permissions.includes('READ_USERS'))) {
         throw notFound(MESSAGES.access.loadRequestsFailed);
       }
-      return accessModRequestView(row, temporal);
+      return withRequestSignature(deps, 'AccessModRequest', accessModRequestView(row, temporal));
     },
   );
 
@@ -70,6 +72,6 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
       config: REVIEW_CONFIG,
       schema: { body: ReviewAccessChangeBodySchema, response: reviewAnswers(AccessModRequestSchema) },
     },
-    async (req, reply) => processing(reply, await reviewAccessChange(deps, requireAuth(req), req.body)),
+    async (req, reply) => processing(reply, await reviewAccessChange(deps, req, requireAuth(req), req.body)),
   );
 };

@@ -13,6 +13,7 @@ import {
 } from '@portal/contract';
 import { profileChangeDefinition } from '@portal/workflows';
 import type { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound, unprocessable } from '../../../http/errors';
@@ -20,12 +21,14 @@ import { refuseResolved, sendReview } from '../../../shared/review';
 import { emailProblems } from './email-check';
 import { WITH_USER, profileChangeView } from './view';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 type UpdateBody = z.output<typeof UpdateProfileChangeBodySchema>;
 const STATUS_KEY = 'requestStatus';
 
 export async function reviewProfileChange(
   deps: Deps,
+  req: FastifyRequest,
   actor: AuthContext,
   id: number,
   body: UpdateBody,
@@ -41,6 +44,7 @@ export async function reviewProfileChange(
       attemptKey: body.attemptKey,
       statusKey: STATUS_KEY,
       actor,
+      req,
       save: body,
       // Skipped for the retry of an attempt already made: that save may be what resolved the request.
       checks: async () => {
@@ -54,7 +58,7 @@ export async function reviewProfileChange(
     },
     async () => {
       const fresh = await deps.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id }, include: WITH_USER });
-      return profileChangeView(fresh, temporalUiOf(deps.cfg));
+      return withRequestSignature(deps, 'ProfileChangeRequest', profileChangeView(fresh, temporalUiOf(deps.cfg)));
     },
   );
 }

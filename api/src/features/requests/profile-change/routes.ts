@@ -42,14 +42,32 @@ import { reviewProfileChange } from './review';
 import { WITH_USER, profileChangeView } from './view';
 import { REVIEW_CONFIG, filingRoute, processing, readAnswers, reviewAnswers } from '../../../shared/request-routes';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature, withRequestSignatures } from '../../../shared/request-signatures';
 
 export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   const temporal = temporalUiOf(deps.cfg);
   const views = (rows: unknown[]) => parseProfileChangeRows(rows).map((r) => profileChangeView(r, temporal));
   const json = profileChangeRowJson(temporal);
-  /** One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9). */
-  const list = (reply: FastifyReply, sel: ProfileChangeSelection, q: FetchPageQuery) =>
-    answerList(deps.prisma, reply, (page) => profileChangeListSql(sel, page), q, PROFILE_CHANGE_LIST_SORT, views, json);
+  // With signatures on, a user's history carries its signatures (shared/request-signatures.ts).
+  const signed =
+    deps.cfg.SIGNATURES === 'on'
+      ? (rows: ReturnType<typeof views>) => withRequestSignatures(deps, 'ProfileChangeRequest', rows)
+      : undefined;
+  /**
+   * One page of `sel` with its total, or the whole of it streamed for the load-all size (000 §9); a user's
+   * history (`history`) with its signatures when they are on.
+   */
+  const list = (reply: FastifyReply, sel: ProfileChangeSelection, q: FetchPageQuery, history = false) =>
+    answerList(
+      deps.prisma,
+      reply,
+      (page) => profileChangeListSql(sel, page),
+      q,
+      PROFILE_CHANGE_LIST_SORT,
+      views,
+      json,
+      history ? signed : undefined,
+    );
   const listAnswer = {
     querystring: FetchPageQuerySchema,
     response: { 200: pageSchema(ProfileChangeRequestSchema), ...SECURE_ERRORS },
@@ -60,7 +78,7 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
   );
 
   app.get(`${PROFILE_CHANGE_BASE}/user`, { schema: listAnswer }, async (req, reply) =>
-    list(reply, { kind: 'user', portalUserId: requireAuth(req).userId }, req.query),
+    list(reply, { kind: 'user', portalUserId: requireAuth(req).userId }, req.query, true),
   );
 
   app.get(
@@ -75,7 +93,7 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
     async (req, reply) => {
       const message = PROFILE_CHANGE_MESSAGES.loadFailed;
       const portalUserId = await readableUserId(deps.prisma, requireAuth(req), req.params.userId, message);
-      return list(reply, { kind: 'user', portalUserId }, req.query);
+      return list(reply, { kind: 'user', portalUserId }, req.query, true);
     },
   );
 
@@ -107,7 +125,7 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
       if (!row || (row.portalUserId !== actor.userId && !actor.permissions.includes('READ_USERS'))) {
         throw notFound(PROFILE_CHANGE_MESSAGES.loadFailed);
       }
-      return profileChangeView(row, temporal);
+      return withRequestSignature(deps, 'ProfileChangeRequest', profileChangeView(row, temporal));
     },
   );
 
@@ -121,6 +139,7 @@ export const profileChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async 
         response: reviewAnswers(ProfileChangeRequestSchema),
       },
     },
-    async (req, reply) => processing(reply, await reviewProfileChange(deps, requireAuth(req), req.params.id, req.body)),
+    async (req, reply) =>
+      processing(reply, await reviewProfileChange(deps, req, requireAuth(req), req.params.id, req.body)),
   );
 };

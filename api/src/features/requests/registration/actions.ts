@@ -19,11 +19,13 @@ import { APPROVAL_WARNING_KEY, REGISTRATION_MESSAGES, approvalProblems } from '@
 import type { Registration as RegistrationRow } from '@portal/db';
 import { findMatchByUuid, findRegisteredEntry, usernameExists } from '@portal/directory';
 import { registrationDefinition, workflowIdOf } from '@portal/workflows';
+import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { notFound, unavailable, unprocessable } from '../../../http/errors';
 import { sendReview } from '../../../shared/review';
 import { registrationView } from './view';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 const STATUS_KEY = 'registrationStatus';
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -62,6 +64,7 @@ async function unknownPortalRoles(deps: Deps, ids: number[]): Promise<FieldError
  */
 async function send(
   deps: Deps,
+  req: FastifyRequest,
   actor: AuthContext,
   id: number,
   save: {
@@ -81,17 +84,29 @@ async function send(
       attemptKey,
       statusKey: STATUS_KEY,
       actor,
+      req,
       save: { ...save, requestStatus: save.status },
       checks: async () => checks(await pending(deps, id)),
     },
-    async () => registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps),
+    async () =>
+      withRequestSignature(
+        deps,
+        'Registration',
+        registrationView(await deps.prisma.registration.findUniqueOrThrow({ where: { id } }), deps),
+      ),
   );
 }
 
 /** PUT /rest/secure/user_registration/{id}: comments, ticket number and the chosen portal roles. */
-export async function updateRegistration(deps: Deps, actor: AuthContext, id: number, body: RegistrationUpdateBody) {
+export async function updateRegistration(
+  deps: Deps,
+  req: FastifyRequest,
+  actor: AuthContext,
+  id: number,
+  body: RegistrationUpdateBody,
+) {
   if (body.id !== id) throw unprocessable({ id: ['invalid'] });
-  return send(deps, actor, id, { status: 'PENDING', ...body }, body.attemptKey, async () => {
+  return send(deps, req, actor, id, { status: 'PENDING', ...body }, body.attemptKey, async () => {
     const roles = await unknownPortalRoles(deps, body.portalRoleIds);
     if (Object.keys(roles).length) throw unprocessable(roles);
     return { portalRoleIds: body.portalRoleIds };
@@ -102,12 +117,19 @@ export async function updateRegistration(deps: Deps, actor: AuthContext, id: num
  * DELETE /rest/secure/user_registration/{id}[?versionno=&attemptKey=]: the registration leaves every list
  * (DELETED), no mail. Without `versionno` the stored version is deleted (older clients; no retry can join it).
  */
-export async function deleteRegistration(deps: Deps, actor: AuthContext, id: number, query: RegistrationDeleteQuery) {
+export async function deleteRegistration(
+  deps: Deps,
+  req: FastifyRequest,
+  actor: AuthContext,
+  id: number,
+  query: RegistrationDeleteQuery,
+) {
   const row = await deps.prisma.registration.findUnique({ where: { id } });
   if (!row) throw notFound(REGISTRATION_MESSAGES.loadUserFailed);
   // A delete writes neither comments nor ticket: the save keeps the stored ones (the retry reads the same).
   return send(
     deps,
+    req,
     actor,
     id,
     {
@@ -121,9 +143,14 @@ export async function deleteRegistration(deps: Deps, actor: AuthContext, id: num
 }
 
 /** PUT /rest/secure/user_registration_action/deny: DENIED, read-only afterwards; the person is told by mail. */
-export async function denyRegistration(deps: Deps, actor: AuthContext, body: RegistrationActionBody) {
+export async function denyRegistration(
+  deps: Deps,
+  req: FastifyRequest,
+  actor: AuthContext,
+  body: RegistrationActionBody,
+) {
   const form = body.registrationForm;
-  return send(deps, actor, form.id, { status: 'DENIED', ...form }, body.attemptKey);
+  return send(deps, req, actor, form.id, { status: 'DENIED', ...form }, body.attemptKey);
 }
 
 /**
@@ -132,12 +159,13 @@ export async function denyRegistration(deps: Deps, actor: AuthContext, body: Reg
  */
 export async function approveRegistration(
   deps: Deps,
+  req: FastifyRequest,
   actor: AuthContext,
   body: RegistrationActionBody,
   ignoreValidationWarnings: boolean,
 ) {
   const form = body.registrationForm;
-  return send(deps, actor, form.id, { status: 'APPROVED', ...form }, body.attemptKey, (row) =>
+  return send(deps, req, actor, form.id, { status: 'APPROVED', ...form }, body.attemptKey, (row) =>
     approvalPayload(deps, body, row, ignoreValidationWarnings),
   );
 }

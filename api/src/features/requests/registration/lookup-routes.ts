@@ -30,6 +30,7 @@ import { matchesByEmail, matchesByName } from './directory-matches';
 import { registrationView } from './view';
 import { parseRegistrationRows, registrationListSql, registrationRowJson } from './list-sql';
 import { answerList } from '../../../shared/stream-page';
+import { withRequestSignatures } from '../../../shared/request-signatures';
 
 /** Query page and size (or the load-all call, 000 §9) and sort: only sysdat, either way. */
 const ProxyQuery = FetchPageFieldsSchema.extend({
@@ -95,7 +96,12 @@ export const lookupRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     const build = (page?: { page: number; size: number }) =>
       registrationListSql({ kind: 'proxy', proxyUserId }, { field: 'sysdat', dir }, page);
     const views = (rows: unknown[]) => parseRegistrationRows(rows).map((r) => registrationView(r, deps));
-    return answerList(deps.prisma, reply, build, q, `sysdat,${dir}`, views, json);
+    // With signatures on, the history carries its signatures (shared/request-signatures.ts).
+    const signed =
+      deps.cfg.SIGNATURES === 'on'
+        ? (rows: ReturnType<typeof views>) => withRequestSignatures(deps, 'Registration', rows)
+        : undefined;
+    return answerList(deps.prisma, reply, build, q, `sysdat,${dir}`, views, json, signed);
   };
 
   app.get(

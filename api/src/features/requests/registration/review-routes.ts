@@ -41,6 +41,7 @@ import {
 import { answerList } from '../../../shared/stream-page';
 import { queryRows } from '../../../shared/sql';
 import { temporalUiOf } from '../../../shared/views';
+import { withRequestSignature } from '../../../shared/request-signatures';
 
 /** 001 §9: the registration list's default page 1, size 300; or the load-all call (000 §9). */
 const ListQuery = FetchPageFieldsSchema.extend({
@@ -136,7 +137,7 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
     async (req) => {
       const row = await deps.prisma.registration.findUnique({ where: { id: req.params.id } });
       if (!row || row.registrationStatus === 'DELETED') throw notFound(REGISTRATION_MESSAGES.loadUserFailed);
-      return view(row);
+      return withRequestSignature(deps, 'Registration', view(row));
     },
   );
 
@@ -146,7 +147,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       config: REVIEW_CONFIG,
       schema: { params: IdParamsSchema, body: RegistrationUpdateBodySchema, response: ACTION_ANSWERS },
     },
-    async (req, reply) => processing(reply, await updateRegistration(deps, requireAuth(req), req.params.id, req.body)),
+    async (req, reply) =>
+      processing(reply, await updateRegistration(deps, req, requireAuth(req), req.params.id, req.body)),
   );
 
   app.delete(
@@ -155,7 +157,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       config: REVIEW_CONFIG,
       schema: { params: IdParamsSchema, querystring: RegistrationDeleteQuerySchema, response: ACTION_ANSWERS },
     },
-    async (req, reply) => processing(reply, await deleteRegistration(deps, requireAuth(req), req.params.id, req.query)),
+    async (req, reply) =>
+      processing(reply, await deleteRegistration(deps, req, requireAuth(req), req.params.id, req.query)),
   );
 
   app.put(
@@ -173,8 +176,8 @@ export const reviewRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, {
       const actor = requireAuth(req);
       const answer =
         req.params.action === 'approve'
-          ? await approveRegistration(deps, actor, req.body, req.query.ignoreValidationWarnings === 'true')
-          : await denyRegistration(deps, actor, req.body);
+          ? await approveRegistration(deps, req, actor, req.body, req.query.ignoreValidationWarnings === 'true')
+          : await denyRegistration(deps, req, actor, req.body);
       return processing(reply, answer);
     },
   );
