@@ -37,3 +37,4 @@ export * from './audit-trail/record';
 export * from './audit-trail/write';
 export * from './signatures/write';
 export * from './signatures/verify';
+export * from './signatures/content-admin';
