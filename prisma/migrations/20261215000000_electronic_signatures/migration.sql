@@ -1,5 +1,5 @@
 -- Electronic signatures on access decisions (docs/decisions.md "Electronic signatures", 21 CFR Part 11
--- sections 11.50, 11.70, 11.200). Tickets are short-lived and used once; signatures are only ever added.
+-- sections 11.50, 11.70, 11.200). Tickets are short-lived and used once, signatures are only ever added.
 
 CREATE TABLE "SignatureTicket" (
   "id" UUID NOT NULL DEFAULT gen_random_uuid() PRIMARY KEY,
