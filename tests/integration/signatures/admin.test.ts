@@ -18,8 +18,19 @@ import {
 } from '@portal/contract';
 import { type PortalUser, type Signature, verifyAdminSignatures } from '@portal/db';
 import { roleBlockOf } from '../fixtures';
-import { type Method, type Session, type TestApi, caller, demoPassword, signIn, startApi } from '../harness';
+import {
+  type Method,
+  type Session,
+  type TestApi,
+  caller,
+  demoPassword,
+  signIn,
+  startApi,
+  startWorker,
+} from '../harness';
 import { grant, openCampaign, person } from '../access-reviews-api/support';
+import { fileCampaign, startCampaign, statusReached } from '../access-review/support';
+import { uniqueQueue } from '../lifecycle/support';
 
 const ACCESS = '/rest/secure/user_access';
 const USERS = '/rest/secure/user_management';
@@ -253,6 +264,41 @@ describe("a campaign's close by a person (CAMPAIGN_CLOSE)", () => {
     );
     expect(await signaturesOf('AccessReviewCampaign', campaign.id)).toEqual([]);
   });
+
+  it("is signed with a ticket through the workflow's close; the system's outcomes cite the signed close", async () => {
+    const queue = uniqueQueue('sig-close');
+    const stop = await startWorker(on, queue);
+    try {
+      const role = `Sig Role ${Date.now().toString(36)}`;
+      const p = await person(on.prisma, 'Sigclosed');
+      await grant(on.prisma, p, role);
+      const campaign = await fileCampaign(on.prisma, { scope: { roleNames: [role] } });
+      await startCampaign(on.prisma, on.deps.temporal, queue, campaign);
+      await statusReached(on.prisma, campaign.id, 'OPEN');
+      const url = `/rest/secure/system_mgmt/access_reviews/${campaign.id}/close`;
+      const ticket = await ticketFor(adminOn, 'admin', 'CAMPAIGN_CLOSE', 'POST', url, null);
+      const res = await callOn(adminOn, 'POST', url, undefined, signed(ticket));
+      expect(res.statusCode, res.body).toBe(200);
+      await statusReached(on.prisma, campaign.id, 'CLOSED');
+      const rows = await signaturesOf('AccessReviewCampaign', campaign.id);
+      expect(rows.map((r) => [r.action, r.signerUsername, r.content])).toEqual([
+        [
+          'CAMPAIGN_CLOSE',
+          'admin',
+          { kind: 'CAMPAIGN_CLOSE', campaignId: campaign.id, name: campaign.name, closedByUsername: 'admin' },
+        ],
+      ]);
+      // The item nobody decided was kept by the campaign's default: that event shows the close it followed.
+      const events = (await provenanceOf(callOn, adminOn, p.id)).records[0]!.events;
+      const kept = events.find((e) => e.source === 'CAMPAIGN' && e.campaignId === campaign.id)!;
+      expect(kept.signatures).toEqual([expect.objectContaining({ action: 'CAMPAIGN_CLOSE', valid: true })]);
+      await on.prisma
+        .$executeRaw`UPDATE "AccessReviewCampaign" SET "closedByUsername" = 'someone' WHERE id = ${campaign.id}`;
+      expect([...(await verifyAdminSignatures(on.prisma, rows)).values()]).toEqual([false]);
+    } finally {
+      await stop();
+    }
+  }, 120_000);
 });
 
 describe('with SIGNATURES=off', () => {
