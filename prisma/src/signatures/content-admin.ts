@@ -189,8 +189,8 @@ export async function verifyAdminSignatures(db: Db, rows: Signature[]): Promise<
         const item = itemById.get(s.itemId);
         const current =
           item && item.decidedAt?.toISOString() === c.decidedAt && item.decidedByUserId === row.signerUserId;
-        if (!s.applied && !current) return s;
-        if (!current) return s; // decided again later: that decision is the item's version now
+        // Decided again later (or never decided: refused): nothing of this decision left on the row to compare.
+        if (!current) return s;
         return {
           itemId: item.id,
           accessId: item.accessId,
