@@ -112,6 +112,8 @@ async function main(): Promise<void> {
   };
   // The demo's staff use the documented authenticator app (README); the test stacks do not seed it.
   process.env.SEED_DEMO_SECOND_FACTORS ??= 'true';
+  // The demo signs its access decisions (docs/decisions.md "Electronic signatures"); the test stacks do not.
+  process.env.SIGNATURES ??= 'on';
   const stack = await startStack({
     dataDir,
     ports: values['random-ports'] ? 'random' : 'default',

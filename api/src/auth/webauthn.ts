@@ -25,7 +25,10 @@ import { digest } from './session';
 /** WebAuthn options in their JSON form (PublicKeyCredential{Creation,Request}OptionsJSON), for the browser. */
 export type WebAuthnOptionsJSON = { challenge: string } & Record<string, unknown>;
 
-export type ChallengePurpose = 'REGISTER' | 'SECOND_STEP' | 'SIGN_IN';
+export type ChallengePurpose = 'REGISTER' | 'SECOND_STEP' | 'SIGN_IN' | 'SIGNATURE';
+
+/** The purposes an assertion answers. */
+export type AssertionPurpose = 'SECOND_STEP' | 'SIGN_IN' | 'SIGNATURE';
 
 /** The relying party: its id (a host name), the origins the browser may report, and the challenge TTL (ms). */
 export interface RelyingParty {
@@ -69,8 +72,10 @@ async function issueChallenge(
   rp: RelyingParty,
   purpose: ChallengePurpose,
   owner: { userId?: number; sessionToken?: string; label?: string } = {},
+  bound?: Buffer,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const bytes = new Uint8Array(crypto.randomBytes(32));
+  // A signature's challenge ends with the SHA-256 of what is signed (docs/decisions.md "Electronic signatures").
+  const bytes = new Uint8Array(Buffer.concat([crypto.randomBytes(32), bound ?? Buffer.alloc(0)]));
   const challenge = Buffer.from(bytes).toString('base64url');
   await prisma.webAuthnChallenge.deleteMany({ where: { expiresAt: { lt: new Date() } } });
   await prisma.webAuthnChallenge.create({
@@ -207,8 +212,9 @@ export async function verifyRegistration(
 export async function assertionOptions(
   prisma: PrismaClient,
   rp: RelyingParty,
-  purpose: 'SECOND_STEP' | 'SIGN_IN',
+  purpose: AssertionPurpose,
   owner: { userId: number; sessionToken: string } | null,
+  bound?: Buffer,
 ): Promise<WebAuthnOptionsJSON> {
   const allowed = owner
     ? await prisma.webAuthnCredential.findMany({
@@ -216,7 +222,7 @@ export async function assertionOptions(
         select: { credentialId: true, transports: true },
       })
     : [];
-  const challenge = await issueChallenge(prisma, rp, purpose, owner ?? {});
+  const challenge = await issueChallenge(prisma, rp, purpose, owner ?? {}, bound);
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
     challenge,
@@ -246,11 +252,13 @@ export async function verifyAssertion(
   prisma: PrismaClient,
   rp: RelyingParty,
   assertion: PasskeyAssertion,
-  purpose: 'SECOND_STEP' | 'SIGN_IN',
+  purpose: AssertionPurpose,
   owner: { userId: number; sessionToken: string } | null,
+  bound?: Buffer,
 ): Promise<AcceptedAssertion | null> {
   const taken = await takeChallenge(prisma, assertion.response.clientDataJSON, purpose, owner?.sessionToken);
   if (!taken) return null;
+  if (bound && !Buffer.from(taken.challenge, 'base64url').subarray(32).equals(bound)) return null;
   const stored = await prisma.webAuthnCredential.findFirst({
     where: {
       credentialId: assertion.id,

@@ -2,14 +2,23 @@
  * The signing calls (docs/decisions.md "Electronic signatures"), beside the spec's (000 §7 has none): any
  * signed-in person asks for a ticket for a decision they are about to send; the decision's own route checks
  * the permission the spec names for it and the ticket (auth/signature-guard.ts).
- * - POST SIGNATURE_TICKET_PATH: the password again (and the username at a session's first signature).
+ * - POST SIGNATURE_TICKET_PATH: the password again (and the username at a session's first signature), or a
+ *   passkey's assertion;
+ * - POST SIGNATURE_PASSKEY_OPTIONS_PATH: a passkey challenge bound to the decision and meaning.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SIGNATURE_TICKET_PATH, SignatureTicketBodySchema, SignatureTicketSchema } from '@portal/contract';
+import {
+  PasskeyOptionsAnswerSchema,
+  SIGNATURE_PASSKEY_OPTIONS_PATH,
+  SIGNATURE_TICKET_PATH,
+  SignaturePasskeyOptionsBodySchema,
+  SignatureTicketBodySchema,
+  SignatureTicketSchema,
+} from '@portal/contract';
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
-import { issueTicket } from './tickets';
+import { issueTicket, passkeySignatureOptions } from './tickets';
 
 export const signatureRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
   app.post(
@@ -22,5 +31,17 @@ export const signatureRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app
       },
     },
     async (req) => issueTicket(deps, requireAuth(req), req.body),
+  );
+
+  app.post(
+    SIGNATURE_PASSKEY_OPTIONS_PATH,
+    {
+      config: { destructive: true },
+      schema: {
+        body: SignaturePasskeyOptionsBodySchema,
+        response: { 200: PasskeyOptionsAnswerSchema, ...SECURE_ERRORS },
+      },
+    },
+    async (req) => passkeySignatureOptions(deps, requireAuth(req), req.body),
   );
 };

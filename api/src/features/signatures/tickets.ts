@@ -10,9 +10,11 @@ import {
   SIGNATURE_TEXTS as T,
   type SignatureAction,
   type SignatureTicket,
+  type SignaturePasskeyOptionsBody,
   type SignatureTicketBody,
 } from '@portal/contract';
-import { decisionDigest, ticketHash } from '@portal/db';
+import { canonicalDigest, decisionDigest, ticketHash } from '@portal/db';
+import { assertionOptions, relyingPartyOf, verifyAssertion } from '../../auth/webauthn';
 import type { AuthContext } from '../../auth/guard';
 import { digest as sessionIdOf } from '../../auth/session';
 import type { Deps } from '../../deps';
@@ -51,13 +53,27 @@ async function requireUsername(deps: Deps, auth: AuthContext, sessionId: string,
 
 /**
  * Issues a ticket for `body.decision` after checking the meaning, the username (first signature) and the
- * password. @returns the ticket (shown to the browser once) and its expiry. @throws HttpError 422 (off, meaning,
+ * password, or the passkey's assertion answering `passkeySignatureOptions`' challenge for the same decision and
+ * meaning. @returns the ticket (shown to the browser once) and its expiry. @throws HttpError 422 (off, meaning,
  * username, password), 503 (the directory cannot answer).
  */
 export async function issueTicket(deps: Deps, auth: AuthContext, body: SignatureTicketBody): Promise<SignatureTicket> {
   requireSignaturesOn(deps);
   requireMeaning(deps, body.action, body.meaning);
   const sessionId = sessionIdOf(auth.sessionToken);
+  if (body.assertion) {
+    // The passkey names its person and proves user verification: no username asked (decisions.md).
+    const accepted = await verifyAssertion(
+      deps.prisma,
+      relyingPartyOf(deps.cfg),
+      body.assertion,
+      'SIGNATURE',
+      { userId: auth.userId, sessionToken: auth.sessionToken },
+      boundTo(body),
+    );
+    if (!accepted) throw unprocessable({ assertion: [T.passkeyRefused] });
+    return storeTicket(deps, auth, sessionId, body, 'PASSKEY');
+  }
   await requireUsername(deps, auth, sessionId, body.username);
   if (body.password === undefined) throw unprocessable({ password: ['required'] });
   try {
@@ -67,6 +83,36 @@ export async function issueTicket(deps: Deps, auth: AuthContext, body: Signature
     throw err;
   }
   return storeTicket(deps, auth, sessionId, body, 'PASSWORD');
+}
+
+/** The 32 bytes a signature's passkey challenge ends with: the SHA-256 of the action, meaning and decision. */
+const boundTo = (body: SignaturePasskeyOptionsBody): Buffer =>
+  Buffer.from(canonicalDigest({ meaning: body.meaning, decision: decisionDigest(body.action, body.decision) }), 'hex');
+
+/**
+ * The WebAuthn request options of a passkey signature: the person's confirmed credentials, user verification
+ * required, a challenge of this session ending with the SHA-256 of the decision and meaning (§11.70: the
+ * assertion cannot be used for anything else). @throws HttpError 422 (off, meaning; no passkey: `assertion`).
+ */
+export async function passkeySignatureOptions(
+  deps: Deps,
+  auth: AuthContext,
+  body: SignaturePasskeyOptionsBody,
+): Promise<{ options: Record<string, unknown> & { challenge: string } }> {
+  requireSignaturesOn(deps);
+  requireMeaning(deps, body.action, body.meaning);
+  const has = await deps.prisma.webAuthnCredential.count({
+    where: { factor: { portalUserId: auth.userId, confirmedAt: { not: null } } },
+  });
+  if (has === 0) throw unprocessable({ assertion: [T.noPasskey] });
+  const options = await assertionOptions(
+    deps.prisma,
+    relyingPartyOf(deps.cfg),
+    'SIGNATURE',
+    { userId: auth.userId, sessionToken: auth.sessionToken },
+    boundTo(body),
+  );
+  return { options };
 }
 
 /** Stores a ticket for `body.decision` signed by `method`. @returns the ticket and its expiry. */
