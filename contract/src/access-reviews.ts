@@ -24,6 +24,7 @@
 import { z } from 'zod';
 import { BodyIdSchema, queryIntSchema } from './ids';
 import { textSchema } from './text';
+import { SignatureViewSchema } from './signatures';
 
 export const ACCESS_REVIEW_STATUSES = ['STARTING', 'OPEN', 'CLOSING', 'CLOSED', 'CANCELLED'] as const;
 export type AccessReviewStatus = (typeof ACCESS_REVIEW_STATUSES)[number];
@@ -211,6 +212,8 @@ export const AccessReviewItemSchema = z.object({
   /** The access changed or ended after the snapshot (a decision removes nothing). */
   changed: z.boolean(),
   outcome: z.enum(ACCESS_REVIEW_OUTCOMES).nullable(),
+  /** SIGNATURES=on only: the signature of the item's decision (oldest first), when a reviewer signed it. */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type AccessReviewItem = z.infer<typeof AccessReviewItemSchema>;
 
@@ -260,6 +263,11 @@ export const AccessReviewDecisionResultSchema = z.object({
       ok: z.boolean(),
       /** Why it was refused (ACCESS_REVIEW_MESSAGES), or a note ('changedSinceSnapshot'). */
       message: z.string().nullable(),
+      /**
+       * SIGNATURES=on only: the call's one signature names this item. With `ok` false or the changedSinceSnapshot
+       * note the item was signed but not applied (SIGNATURE_TEXTS.notApplied).
+       */
+      signed: z.boolean().optional(),
     }),
   ),
 });
@@ -309,6 +317,12 @@ export const ProvenanceEventSchema = z.object({
   campaignName: z.string().nullable(),
   workflowId: z.string().nullable(),
   comment: z.string().nullable(),
+  /**
+   * SIGNATURES=on only: the signatures of the event (oldest first): an admin edit's, a reviewer's decision's; a
+   * campaign's outcome (kept, removed: the system's act) shows the signed close it followed, when a person
+   * closed the campaign.
+   */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type ProvenanceEvent = z.infer<typeof ProvenanceEventSchema>;
 

@@ -38,3 +38,4 @@ export * from './audit-trail/write';
 export * from './signatures/write';
 export * from './signatures/verify';
 export * from './signatures/content-requests';
+export * from './signatures/content-admin';

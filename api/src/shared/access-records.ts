@@ -6,14 +6,25 @@
  * the stored rows (`checkAccessWrite`: 422 fieldErrors, STALE_VERSION), 304 when nothing changes, then the
  * versioned write (`writeAccess`, the same code the worker's review commit runs) and one audit row.
  */
-import { type FieldErrors, GLOBAL_ERRORS, RESOLVED_STATUSES } from '@portal/contract';
+import {
+  type FieldErrors,
+  GLOBAL_ERRORS,
+  RESOLVED_STATUSES,
+  SIGNATURE_ERRORS,
+  type SignatureRef,
+} from '@portal/contract';
 import {
   type AccessChange,
   type AccessWriteRequest,
   type PrismaClient,
+  ADMIN_SIGNED_ENTITIES,
   checkAccessWrite,
   lockAndLoadAccess,
+  signedAccessOf,
+  takeSignatureTicket,
+  userAccessEditContent,
   writeAccess,
+  writeSignature,
   writesSomething,
 } from '@portal/db';
 import type { AuthContext } from '../auth/guard';
@@ -32,6 +43,11 @@ export interface SaveAccessOptions {
   notFoundText: string;
   /** A single-record call: field keys name the body's fields (`roleName`), not `<keyPrefix>[0].roleName`. */
   single?: boolean;
+  /**
+   * The edit's electronic signature (USER_ACCESS_EDIT; docs/decisions.md "Electronic signatures"), when
+   * SIGNATURES=on: taken before the write, written after it, in its transaction.
+   */
+  signature?: SignatureRef;
 }
 
 /** True when `portalUserId` has an access-change request that is not APPROVED or REJECTED. */
@@ -71,6 +87,8 @@ export async function saveUserAccess(
       throw unprocessable(fieldErrors, check.globalErrors);
     }
     if (!writesSomething(check)) throw notModified();
+    const ticket = opts.signature ? await takeSignatureTicket(tx, opts.signature.ticketId, actor.userId) : null;
+    if (opts.signature && !ticket) throw unprocessable({}, [SIGNATURE_ERRORS.invalid]);
     const { changes } = await writeAccess(tx, portalUserId, check, { username: actor.username });
     await recordAudit(tx, actor, {
       entityType: 'UserAccess',
@@ -79,6 +97,20 @@ export async function saveUserAccess(
       before: before.map((r) => ({ id: r.id, roleName: r.roleName, versionno: r.versionno })),
       after: { changes },
     });
+    if (ticket) {
+      const written = await tx.userAccess.findMany({ where: { id: { in: changes.map((c) => c.newId) } } });
+      const removed = new Map(changes.map((c) => [c.newId, c.inactive]));
+      const roles = await tx.portalUserRole.findMany({ where: { portalUserId }, select: { portalRoleId: true } });
+      await writeSignature(tx, ticket, {
+        entityType: ADMIN_SIGNED_ENTITIES.user,
+        entityId: portalUserId,
+        content: userAccessEditContent(
+          portalUserId,
+          written.map((r) => signedAccessOf(r, removed.get(r.id) ?? false)),
+          roles.map((r) => r.portalRoleId),
+        ),
+      });
+    }
     return changes;
   }, TX_OPTIONS);
 }

@@ -3,14 +3,23 @@
  * to undecided items, removes every access the reviewers decided to remove through the one access-records
  * writer … and ends with a summary. An ADMIN may … cancel it (nothing removed)"). Each step is idempotent:
  * - `beginAccessReviewClose`: OPEN → CLOSING with `UPDATE … WHERE status = 'OPEN'`, whose row lock waits for
- *   the decisions in flight (they read the row FOR SHARE), then the default for every undecided item;
+ *   the decisions in flight (they read the row FOR SHARE), then the default for every undecided item; a
+ *   person's signed close (CAMPAIGN_CLOSE) takes its ticket and writes its Signature in that transaction;
  * - `applyAccessReviewRemovals`: person by person (prisma `applyReviewRemovals`); one person's failure does not
  *   stop the others, and a failure while PostgreSQL is away fails the batch, which the workflow retries until
  *   it is back;
  * - `markAccessReviewKept`, `finishAccessReview` (counters, CLOSED, the summary), `cancelAccessReview`.
  */
 import { heartbeat, log } from '@temporalio/activity';
-import { type PrismaClient, applyReviewRemovals, markReviewKept } from '@portal/db';
+import {
+  ADMIN_SIGNED_ENTITIES,
+  type PrismaClient,
+  applyReviewRemovals,
+  campaignCloseContent,
+  markReviewKept,
+  takeSignatureTicket,
+  writeSignature,
+} from '@portal/db';
 import type {
   AccessReviewActivities,
   BeginCloseInput,
@@ -32,6 +41,12 @@ type CloseActivities = Pick<
 /** Who the campaign writes access records as (their lastModifiedBy). */
 export const ACCESS_REVIEW_WRITER = { username: 'system' } as const;
 
+/** The portal user id of the person who closes (their username), or null when none has it. */
+async function signerOf(tx: Pick<PrismaClient, 'portalUser'>, username: string): Promise<number | null> {
+  const user = await tx.portalUser.findFirst({ where: { username }, select: { id: true } });
+  return user?.id ?? null;
+}
+
 export function createAccessReviewCloseActivities(prisma: PrismaClient): CloseActivities {
   /** True when PostgreSQL answers: a failure then is the person's own, not the database's absence. */
   const databaseAnswers = async () => {
@@ -48,10 +63,32 @@ export function createAccessReviewCloseActivities(prisma: PrismaClient): CloseAc
       const closing = await tx.$executeRaw`
         UPDATE "AccessReviewCampaign" SET status = 'CLOSING', "closedByUsername" = ${input.closedByUsername.slice(0, 64)}
          WHERE id = ${input.campaignId} AND status = 'OPEN'`;
+      // The ticket was checked by the API when the close was sent and is used only here, once (a retried attempt
+      // finds the campaign CLOSING and writes nothing again). The close was already accepted by the workflow:
+      // a ticket that cannot be taken any more (expired meanwhile) does not stop it, the audit row says so.
+      const signer = input.signature ? await signerOf(tx, input.closedByUsername) : null;
+      const ticket =
+        closing && input.signature && signer !== null
+          ? await takeSignatureTicket(tx, input.signature.ticketId, signer)
+          : null;
       if (closing) {
-        await auditCampaign(tx, input.campaignId, 'CLOSING', { by: input.closedByUsername }, input.closedByUsername);
+        const unsigned = input.signature && !ticket ? { signatureNotTaken: true } : {};
+        await auditCampaign(
+          tx,
+          input.campaignId,
+          'CLOSING',
+          { by: input.closedByUsername, ...unsigned },
+          input.closedByUsername,
+        );
       }
       const campaign = await campaignOf(tx, input.campaignId);
+      if (ticket) {
+        await writeSignature(tx, ticket, {
+          entityType: ADMIN_SIGNED_ENTITIES.campaign,
+          entityId: campaign.id,
+          content: campaignCloseContent(campaign.id, campaign.name, campaign.closedByUsername),
+        });
+      }
       if (campaign.status !== 'CLOSING') return { defaulted: 0 };
       const defaulted = await tx.$executeRaw`
         UPDATE "AccessReviewItem" SET decision = ${campaign.defaultDecision}::"AccessReviewDecision", defaulted = true

@@ -3,6 +3,7 @@
  * (worker/src/activities/access-review-*.ts). Types only. Every activity is idempotent against PostgreSQL: a
  * retried attempt (a killed worker, a timeout) finds its own earlier work and does it once.
  */
+import type { SignatureRef } from '@portal/contract';
 
 /** One snapshot batch: the active access records in scope with a UserAccess id above `afterId`. */
 export interface SnapshotBatchInput {
@@ -72,6 +73,8 @@ export interface BeginCloseInput {
   campaignId: number;
   /** Who closes it; 'system' at the deadline. */
   closedByUsername: string;
+  /** A person's signed close (AccessReviewCloseArgs.signature): taken and written with OPEN → CLOSING. */
+  signature?: SignatureRef;
 }
 
 export interface RemovalBatchInput {

@@ -11,6 +11,7 @@
  * CLOSED with a summary. An ADMIN's cancel ends it as CANCELLED with nothing removed.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { SignatureRef } from '@portal/contract';
 
 export const ACCESS_REVIEW_WORKFLOW_TYPE = 'accessReviewWorkflow';
 export const ACCESS_REVIEW_ID_PREFIX = 'access-review';
@@ -69,6 +70,11 @@ export interface AccessReviewInput {
 export interface AccessReviewCloseArgs {
   /** Who closes or cancels (closedByUsername, the audit row's actor). */
   username: string;
+  /**
+   * A person's close, signed CAMPAIGN_CLOSE when SIGNATURES=on (docs/decisions.md "Electronic signatures"): the
+   * ticket's row id only (never the ticket); the close's first activity takes it in its transaction.
+   */
+  signature?: SignatureRef;
 }
 
 /** What the workflow answers an ADMIN's close or cancel with. */

@@ -68,6 +68,8 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
     removed: 0,
   };
   let closeBy: string | null = null;
+  // A person's signed close: handed to the close's first activity (no new command; the system's close has none).
+  let closeSignature: AccessReviewCloseArgs['signature'];
   let cancelBy: string | null = null;
   // Set once every item is stored and the campaign is being opened: from then on the row may already say OPEN
   // (the activity committed, its result not yet handled), so a close is taken and acted on once open.
@@ -100,8 +102,9 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
   };
   setHandler(
     closeAccessReviewUpdate,
-    ({ username }: AccessReviewCloseArgs) => {
+    ({ username, signature }: AccessReviewCloseArgs) => {
       closeBy = username;
+      closeSignature = signature;
       return { status: 'CLOSING' as const };
     },
     {
@@ -211,7 +214,11 @@ export async function accessReviewWorkflow(input: AccessReviewInput): Promise<Ac
 
   // --- CLOSING ---
   progress.phase = 'CLOSING';
-  await db.beginAccessReviewClose({ campaignId, closedByUsername: closeBy ?? ACCESS_REVIEW_SYSTEM_ACTOR });
+  await db.beginAccessReviewClose({
+    campaignId,
+    closedByUsername: closeBy ?? ACCESS_REVIEW_SYSTEM_ACTOR,
+    ...(closeSignature ? { signature: closeSignature } : {}),
+  });
   const limit = input.removalBatch ?? DEFAULT_REMOVAL_BATCH;
   const skipUserIds: number[] = [];
   for (let more = true; more;) {

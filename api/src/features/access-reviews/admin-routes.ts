@@ -23,6 +23,7 @@ import type { Deps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { MessageSchema, NoBodySchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import { temporalUiOf } from '../../shared/views';
+import { signatureFor } from '../../auth/signature-guard';
 import { campaignDetail, listCampaigns } from './campaigns';
 import { controlCampaign } from './control';
 import { campaignDecisionsCsv, decisionsFileName } from './csv';
@@ -87,7 +88,11 @@ export const accessReviewAdminRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = as
           response: { 200: AccessReviewCampaignSchema, 404: MessageSchema, 503: MessageSchema, ...SECURE_ERRORS },
         },
       },
-      async (req) => controlCampaign(deps, requireAuth(req), req.params.id, action),
+      async (req) => {
+        const auth = requireAuth(req);
+        const signature = await signatureFor(deps, req, auth, action === 'close' ? ['CAMPAIGN_CLOSE'] : []);
+        return controlCampaign(deps, auth, req.params.id, action, signature);
+      },
     );
   }
 

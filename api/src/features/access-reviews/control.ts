@@ -7,10 +7,13 @@
  * - a refusal of the update's validator (already closing, still snapshotting): 422 globalErrors [its message];
  * - a campaign no longer open (or whose workflow is gone): 422 [alreadyClosing];
  * - Temporal unreachable, or the workflow not answering in time: 503 with what to do.
+ * With SIGNATURES=on a close is signed CAMPAIGN_CLOSE (docs/decisions.md "Electronic signatures"): the checked
+ * ticket's row id travels in the update's arguments, and the close's first activity takes it and writes the
+ * Signature with OPEN → CLOSING. A cancel removes nothing and is not signed.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { ACCESS_REVIEW_MESSAGES, type AccessReviewCampaign } from '@portal/contract';
+import { ACCESS_REVIEW_MESSAGES, type AccessReviewCampaign, type SignatureRef } from '@portal/contract';
 import { cancelAccessReviewUpdate, closeAccessReviewUpdate } from '@portal/workflows';
 import type { AuthContext } from '../../auth/guard';
 import type { Deps } from '../../deps';
@@ -36,14 +39,15 @@ function mapUpdateError(err: unknown, action: keyof typeof UPDATES, workflowId: 
 }
 
 /**
- * Sends the close or cancel update of campaign `id`. @returns the campaign's view.
- * @throws HttpError 404 (no such campaign), 422 (refused), 503 (Temporal unreachable).
+ * Sends the close or cancel update of campaign `id`; `signature`: the close's checked ticket (SIGNATURES=on).
+ * @returns the campaign's view. @throws HttpError 404 (no such campaign), 422 (refused), 503 (Temporal unreachable).
  */
 export async function controlCampaign(
   deps: Deps,
   actor: AuthContext,
   id: number,
   action: keyof typeof UPDATES,
+  signature?: SignatureRef,
 ): Promise<AccessReviewCampaign> {
   const { prisma } = deps;
   const campaign = await prisma.accessReviewCampaign.findUnique({ where: { id } });
@@ -55,7 +59,9 @@ export async function controlCampaign(
   let accepted: { status: 'CLOSING' | 'CANCELLED' };
   try {
     accepted = await deps.temporal.withDeadline(Date.now() + deps.cfg.REVIEW_DEADLINE_MS, () =>
-      handle.executeUpdate(UPDATES[action], { args: [{ username: actor.username }] }),
+      handle.executeUpdate(UPDATES[action], {
+        args: [{ username: actor.username, ...(signature ? { signature } : {}) }],
+      }),
     );
   } catch (err) {
     throw mapUpdateError(err, action, campaign.workflowId);

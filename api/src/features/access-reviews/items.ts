@@ -2,6 +2,7 @@
  * A reviewer's review items (issue 25; GET /rest/secure/access_review/items and /mine): the page of the caller's
  * items in the open campaigns (or in the campaign named, which stays listed read-only with its outcomes once
  * closed), and the open campaigns the caller reviews with their counts. 403 for someone who reviews nothing.
+ * With SIGNATURES=on each item carries the signature of its decision (`itemSignatures`: one statement a page).
  */
 import { z } from 'zod';
 import {
@@ -12,7 +13,8 @@ import {
   type Page,
   USER_SUPPORT_POOL,
 } from '@portal/contract';
-import type { PrismaClient } from '@portal/db';
+import { ADMIN_SIGNED_ENTITIES, Prisma, type PrismaClient, type Signature } from '@portal/db';
+import { adminSignatureViews } from '../../shared/signature-views';
 import type { AuthContext } from '../../auth/guard';
 import { forbidden } from '../../http/errors';
 import { toPage } from '../../http/page';
@@ -82,12 +84,44 @@ async function openCampaignIds(prisma: PrismaClient): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
+/**
+ * The page's items with the signature of their decision: the ACCESS_REVIEW_DECISION signatures of the page's
+ * campaigns made at one of its items' decision times (one statement), each given to the items it names whose
+ * decision is still that one (decidedAt); an undecided or defaulted item has none.
+ */
+export async function itemSignatures(prisma: PrismaClient, items: AccessReviewItem[]): Promise<AccessReviewItem[]> {
+  const decided = items.filter((i) => i.decidedAt !== null);
+  const rows = decided.length
+    ? await prisma.$queryRaw<Signature[]>(Prisma.sql`
+        SELECT s.* FROM "Signature" s
+         WHERE s."entityType" = ${ADMIN_SIGNED_ENTITIES.campaign}
+           AND s."entityId" = ANY(${[...new Set(decided.map((i) => String(i.campaignId)))]}::text[])
+           AND s.action = 'ACCESS_REVIEW_DECISION'
+           AND s.content->>'decidedAt' = ANY(${[...new Set(decided.map((i) => i.decidedAt!))]}::text[])
+         ORDER BY s."signedAt", s.id`)
+    : [];
+  const views = await adminSignatureViews(prisma, rows);
+  const content = (r: Signature) => (r.content ?? {}) as { decidedAt?: string; items?: { itemId?: number }[] };
+  return items.map((item) => ({
+    ...item,
+    signatures: rows
+      .filter(
+        (r) =>
+          r.entityId === String(item.campaignId) &&
+          content(r).decidedAt === item.decidedAt &&
+          (content(r).items ?? []).some((x) => x.itemId === item.id),
+      )
+      .map((r) => views.get(r.id)!),
+  }));
+}
+
 /** One page of the caller's items (`ITEM_SORT` order), for the scope `requireReviewer` answered. */
 export async function listItems(
   prisma: PrismaClient,
   actor: AuthContext,
   scope: ReviewerScope,
   q: AccessReviewItemsQuery,
+  show: { signatures: boolean } = { signatures: false },
 ): Promise<Page<AccessReviewItem>> {
   const campaignIds = q.campaignId ? [q.campaignId] : await openCampaignIds(prisma);
   if (!campaignIds.length) return toPage([], 0, q, ITEM_SORT);
@@ -115,7 +149,8 @@ export async function listItems(
     counts = CountsSchema.parse(count)[0]!;
     rows = page;
   }
-  return toPage(z.array(ItemRowSchema).parse(rows).map(itemView), counts.total, q, ITEM_SORT);
+  const items = z.array(ItemRowSchema).parse(rows).map(itemView);
+  return toPage(show.signatures ? await itemSignatures(prisma, items) : items, counts.total, q, ITEM_SORT);
 }
 
 const MineRowsSchema = z.array(

@@ -21,6 +21,7 @@ import { forbidden } from '../../http/errors';
 import { MessageSchema, SECURE_ERRORS, pageSchema } from '../../http/route-schemas';
 import type { ReviewerScope } from '../../shared/access-review-authority';
 import { orUnavailable } from '../../shared/deadline';
+import { signatureFor } from '../../auth/signature-guard';
 import { recordDecisions } from './decisions';
 import { listItems, myAccessReviews, requireReviewer } from './items';
 
@@ -66,7 +67,7 @@ export const accessReviewReviewerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> =
     },
     async (req) =>
       guarded(req, ACCESS_REVIEW_MESSAGES.loadItems, () =>
-        listItems(prisma, requireAuth(req), scopeOf(req), req.query),
+        listItems(prisma, requireAuth(req), scopeOf(req), req.query, { signatures: deps.cfg.SIGNATURES === 'on' }),
       ),
   );
 
@@ -85,7 +86,12 @@ export const accessReviewReviewerRoutes: FastifyPluginAsyncZod<{ deps: Deps }> =
       guarded(
         req,
         ACCESS_REVIEW_MESSAGES.decideFailed,
-        () => recordDecisions(prisma, requireAuth(req), scopeOf(req), req.body),
+        async () => {
+          const auth = requireAuth(req);
+          // One signature for the call, however many items it decides (docs/decisions.md "Electronic signatures").
+          const signature = await signatureFor(deps, req, auth, ['ACCESS_REVIEW_DECISION']);
+          return recordDecisions(prisma, auth, scopeOf(req), req.body, signature);
+        },
         25_000,
       ),
   );

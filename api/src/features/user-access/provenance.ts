@@ -13,6 +13,10 @@
  *   (CAMPAIGN).
  * A version no audit row wrote (the seed, rows older than the audit trail) gets one event from the record
  * itself (createdBy, sysdat), source OTHER, 'Granted (no audit row)' / 'Changed (no audit row)'.
+ * With SIGNATURES=on each event carries `signatures` (one more statement for the whole answer, plus the
+ * verification's reads; `eventSignatures`): an admin edit's USER_ACCESS_EDIT naming the version it wrote, a
+ * reviewer's ACCESS_REVIEW_DECISION naming the record at the event's time, and for a campaign's outcome (the
+ * system's act) the CAMPAIGN_CLOSE of the person who closed it.
  * Who may read it: the person themself, READ_USERS, or a reviewer of an open campaign item of the person
  * (`reviewsPerson`); anyone else 403; an unknown person 404 (after the permission check, so a stranger learns
  * nothing of who exists).
@@ -21,13 +25,15 @@ import {
   type AccessProvenance,
   type ProvenanceEvent,
   type ProvenanceSource,
+  type SignatureView,
   USER_ACCESS_MESSAGES,
 } from '@portal/contract';
-import { Prisma, type PrismaClient } from '@portal/db';
+import { ADMIN_SIGNED_ENTITIES, Prisma, type PrismaClient, type Signature } from '@portal/db';
 import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard';
 import { forbidden, notFound } from '../../http/errors';
 import { reviewsPerson } from '../../shared/access-review-authority';
+import { adminSignatureViews } from '../../shared/signature-views';
 
 /** The audit actions of access records a writer of the chain wrote (a version each change names). */
 const CHANGE_ACTIONS = ['ACCESS_CREATED', 'ACCESS_UPDATED', 'ACCESS_REMOVED', 'ACCESS_REPLACED'];
@@ -90,6 +96,8 @@ interface Attached {
   recordId: number;
   writes: boolean;
   event: ProvenanceEvent;
+  /** The audit row's action (how its signature is found). */
+  action?: string;
 }
 
 const blank = (at: Date, actorUsername: string, workflowId: string | null) => ({
@@ -123,6 +131,7 @@ export function eventsOfRow(row: AuditRow, requests: ReadonlyMap<number, Request
     return after.data.changes.map((c) => ({
       recordId: c.newId,
       writes: true,
+      action: row.action,
       event: { ...base, ...from, label: c.priorId === null ? 'Granted' : c.inactive ? 'Removed' : 'Changed' },
     }));
   }
@@ -154,7 +163,7 @@ export function eventsOfRow(row: AuditRow, requests: ReadonlyMap<number, Request
       campaignName: after.data.campaignName ?? null,
       comment: after.data.comment || null,
     };
-    return [{ recordId: after.data.accessId, writes: false, event }];
+    return [{ recordId: after.data.accessId, writes: false, event, action: row.action }];
   }
   return [];
 }
@@ -195,12 +204,58 @@ function fromRecord(r: RecordRow, requests: ReadonlyMap<number, RequestFacts>): 
   return { ...blank(r.sysdat, r.createdBy, null), ...named, label, source: 'OTHER' };
 }
 
+/** The signatures the person's events may carry (module note), in one statement, oldest first. */
+const provenanceSignaturesSql = (portalUserId: number, campaignIds: string[], accessIds: number[]) => Prisma.sql`
+  SELECT s.* FROM "Signature" s
+   WHERE (s."entityType" = ${ADMIN_SIGNED_ENTITIES.user} AND s."entityId" = ${String(portalUserId)}
+          AND s.action = 'USER_ACCESS_EDIT')
+      OR (s."entityType" = ${ADMIN_SIGNED_ENTITIES.campaign} AND s."entityId" = ANY(${campaignIds}::text[])
+          AND (s.action = 'CAMPAIGN_CLOSE'
+               OR (s.action = 'ACCESS_REVIEW_DECISION' AND EXISTS (
+                     SELECT 1 FROM jsonb_array_elements(s.content->'items') it
+                      WHERE (it->>'accessId')::int = ANY(${accessIds}::int[])))))
+   ORDER BY s."signedAt", s.id`;
+
+type Content = { accesses?: { id?: number }[]; items?: { accessId?: number | null }[]; decidedAt?: string };
+
+/** Gives each attached event the signatures that sign it (module note). */
+async function eventSignatures(prisma: PrismaClient, portalUserId: number, attached: Attached[]): Promise<void> {
+  const campaignIds = [...new Set(attached.flatMap((a) => (a.event.campaignId === null ? [] : [a.event.campaignId])))];
+  const accessIds = [...new Set(attached.map((a) => a.recordId))];
+  const rows = await prisma.$queryRaw<Signature[]>(
+    provenanceSignaturesSql(portalUserId, campaignIds.map(String), accessIds),
+  );
+  const views = await adminSignatureViews(prisma, rows);
+  const content = (r: Signature) => (r.content ?? {}) as Content;
+  const signs = (a: Attached, r: Signature): boolean => {
+    if (r.action === 'USER_ACCESS_EDIT') {
+      return a.event.source === 'ADMIN_EDIT' && (content(r).accesses ?? []).some((x) => x.id === a.recordId);
+    }
+    if (String(a.event.campaignId) !== r.entityId) return false;
+    if (r.action === 'ACCESS_REVIEW_DECISION') {
+      return (
+        a.action === 'ACCESS_REVIEW_DECIDED' &&
+        content(r).decidedAt === a.event.at &&
+        (content(r).items ?? []).some((x) => x.accessId === a.recordId)
+      );
+    }
+    return r.action === 'CAMPAIGN_CLOSE' && a.action !== 'ACCESS_REVIEW_DECIDED';
+  };
+  for (const a of attached) {
+    a.event.signatures = rows.filter((r) => signs(a, r)).map((r) => views.get(r.id)!);
+  }
+}
+
 /**
  * The provenance of `portalUserId`'s active access records, by study role. Reads the person's record
  * versions, the audit trail (one statement) and the requests they name.
  * @throws HttpError 404 when there is no such person.
  */
-export async function accessProvenanceOf(prisma: PrismaClient, portalUserId: number): Promise<AccessProvenance> {
+export async function accessProvenanceOf(
+  prisma: PrismaClient,
+  portalUserId: number,
+  opts: { signatures: boolean } = { signatures: false },
+): Promise<AccessProvenance> {
   const [user, records, rows] = await Promise.all([
     prisma.portalUser.findUnique({ where: { id: portalUserId }, select: { id: true } }),
     prisma.userAccess.findMany({
@@ -226,7 +281,11 @@ export async function accessProvenanceOf(prisma: PrismaClient, portalUserId: num
   ]);
   const requests = await requestFacts(prisma, [...requestIds]);
   const byRecord = new Map<number, Attached[]>();
-  for (const attached of rows.flatMap((row) => eventsOfRow(row, requests))) {
+  const all = rows.flatMap((row) => eventsOfRow(row, requests));
+  // Events are shared objects (one audit row may name several versions): each gets its own signatures list.
+  for (const a of all) a.event = { ...a.event };
+  if (opts.signatures) await eventSignatures(prisma, portalUserId, all);
+  for (const attached of all) {
     byRecord.set(attached.recordId, [...(byRecord.get(attached.recordId) ?? []), attached]);
   }
   const rootOf = (r: RecordRow) => r.originalRevisionNumber ?? r.id;
@@ -238,7 +297,8 @@ export async function accessProvenanceOf(prisma: PrismaClient, portalUserId: num
       const chain = (chains.get(rootOf(record)) ?? [record]).sort((a, b) => a.versionno - b.versionno);
       const events = chain.flatMap((version) => {
         const attached = byRecord.get(version.id) ?? [];
-        const written = attached.some((a) => a.writes) ? [] : [fromRecord(version, requests)];
+        const own = opts.signatures ? { signatures: [] as SignatureView[] } : {};
+        const written = attached.some((a) => a.writes) ? [] : [{ ...fromRecord(version, requests), ...own }];
         return [...written, ...attached.map((a) => a.event)];
       });
       // Stable: events of one instant keep the chain's and the audit trail's order.

@@ -20,6 +20,7 @@ import {
   UserAccessSchema,
 } from '@portal/contract';
 import { requireAuth } from '../../auth/guard';
+import { signatureFor } from '../../auth/signature-guard';
 import type { Deps } from '../../deps';
 import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { accessProvenanceOf, assertMayReadProvenance } from './provenance';
@@ -71,7 +72,7 @@ export const userAccessRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
     async (req) => {
       const id = req.params.portalUserId;
       await assertMayReadProvenance(prisma, deps.cfg.ACCESS_REVIEW_STUDY_ROLE, requireAuth(req), id);
-      return accessProvenanceOf(prisma, id);
+      return accessProvenanceOf(prisma, id, { signatures: deps.cfg.SIGNATURES === 'on' });
     },
   );
 
@@ -85,14 +86,24 @@ export const userAccessRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
     (req) => getAccessRevision(prisma, req.params.id, req.params.revisionNo),
   );
 
-  app.post(BASE, { config: WRITE, schema: { body: CreateUserAccessBodySchema, response: saved } }, (req) =>
-    createAccess(prisma, requireAuth(req), req.body),
-  );
+  // Every write changes the person's access (or answers 304): signed USER_ACCESS_EDIT when SIGNATURES=on.
+  const signed = (req: Parameters<typeof requireAuth>[0]) => {
+    const auth = requireAuth(req);
+    return signatureFor(deps, req, auth, ['USER_ACCESS_EDIT']).then((signature) => ({ auth, signature }));
+  };
+
+  app.post(BASE, { config: WRITE, schema: { body: CreateUserAccessBodySchema, response: saved } }, async (req) => {
+    const { auth, signature } = await signed(req);
+    return createAccess(prisma, auth, req.body, signature);
+  });
 
   app.put(
     `${BASE}/:id`,
     { config: WRITE, schema: { params: IdParamsSchema, body: UpdateUserAccessBodySchema, response: saved } },
-    (req) => updateAccess(prisma, requireAuth(req), req.params.id, req.body),
+    async (req) => {
+      const { auth, signature } = await signed(req);
+      return updateAccess(prisma, auth, req.params.id, req.body, signature);
+    },
   );
 
   app.put(
@@ -105,8 +116,9 @@ export const userAccessRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
         response: { 200: UserAccessContentSchema, 304: z.null(), 404: MessageSchema, ...SECURE_ERRORS },
       },
     },
-    async (req) => ({
-      content: await replaceUserAccess(prisma, requireAuth(req), req.params.portalUserId, req.body),
-    }),
+    async (req) => {
+      const { auth, signature } = await signed(req);
+      return { content: await replaceUserAccess(prisma, auth, req.params.portalUserId, req.body, signature) };
+    },
   );
 };

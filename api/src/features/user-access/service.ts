@@ -2,13 +2,15 @@
  * The user access record calls' services (000 §7 User access records, §3 User access record): reads of every
  * record, one record, one revision of a record's chain and one user's active records; the writes go through
  * the shared writer (`api/src/shared/access-records.ts`: the user's lock, REQUEST_IN_PROGRESS, the rules,
- * versioning), the same code the review commit runs in the worker.
+ * versioning), the same code the review commit runs in the worker. With SIGNATURES=on each write is signed
+ * USER_ACCESS_EDIT (`signature`: the route's checked ticket, taken and written in the write's transaction).
  */
 import {
   type CreateUserAccessBodySchema,
   type ReplaceUserAccessBodySchema,
   type UpdateUserAccessBodySchema,
   GLOBAL_ERRORS,
+  type SignatureRef,
   USER_ACCESS_MESSAGES,
   type UserAccess,
 } from '@portal/contract';
@@ -70,6 +72,7 @@ export async function createAccess(
   prisma: PrismaClient,
   actor: AuthContext,
   body: z.output<typeof CreateUserAccessBodySchema>,
+  signature?: SignatureRef,
 ): Promise<UserAccess> {
   // A role the user holds is 'unique' (checked under the user's lock by the writer).
   const { id: _id, versionno: _v, ...record } = body;
@@ -83,6 +86,7 @@ export async function createAccess(
       action: 'ACCESS_CREATED',
       notFoundText: USER_ACCESS_MESSAGES.loadUserAccessFailed,
       single: true,
+      signature,
     },
   );
   return getAccess(prisma, changes[0]!.newId);
@@ -97,6 +101,7 @@ export async function updateAccess(
   actor: AuthContext,
   id: number,
   body: z.output<typeof UpdateUserAccessBodySchema>,
+  signature?: SignatureRef,
 ): Promise<UserAccess> {
   const row = await prisma.userAccess.findUnique({ where: { id } });
   if (!row) throw notFound(USER_ACCESS_MESSAGES.loadRecordsFailed);
@@ -113,6 +118,7 @@ export async function updateAccess(
       action: inactive ? 'ACCESS_REMOVED' : 'ACCESS_UPDATED',
       notFoundText: USER_ACCESS_MESSAGES.loadRecordsFailed,
       single: true,
+      signature,
     },
   );
   return getAccess(prisma, changes[0]!.newId);
@@ -127,6 +133,7 @@ export async function replaceUserAccess(
   actor: AuthContext,
   portalUserId: number,
   body: z.output<typeof ReplaceUserAccessBodySchema>,
+  signature?: SignatureRef,
 ): Promise<UserAccess[]> {
   const strangers = body.userAccesses.flatMap((a, i) =>
     a.portalUserId !== undefined && a.portalUserId !== portalUserId ? [`userAccesses[${i}].portalUserId`] : [],
@@ -136,6 +143,7 @@ export async function replaceUserAccess(
     keyPrefix: 'userAccesses',
     action: 'ACCESS_REPLACED',
     notFoundText: USER_ACCESS_MESSAGES.loadUserAccessFailed,
+    signature,
   });
   return userAccessOf(prisma, portalUserId);
 }

@@ -1,17 +1,19 @@
 /**
  * The user detail's calls (000 §7 User management): GET user/{id} (READ_USERS), PUT update_user,
  * PUT activate_user/{id} and deactivate_user/{id} (WRITE_USERS). Each route declares its permission and
- * its schemas; the services are detail-view.ts, detail-update.ts and detail-status.ts.
+ * its schemas; the services are detail-view.ts, detail-update.ts and detail-status.ts. With SIGNATURES=on a
+ * save changing the portal roles is signed USER_ACCESS_EDIT and a status change USER_STATUS (`signatureFor`).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IdParamsSchema, UserDetailSchema, UserUpdateBodySchema } from '@portal/contract';
 import { requireAuth } from '../../auth/guard';
+import { signatureFor } from '../../auth/signature-guard';
 import type { Deps } from '../../deps';
 import { MessageSchema, NoBodySchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { z } from 'zod';
 import { editorOf } from './detail-common';
 import { setUserStatus } from './detail-status';
-import { updateUser } from './detail-update';
+import { changesPortalRoles, updateUser } from './detail-update';
 import { getUserDetail } from './detail-view';
 
 const BASE = '/rest/secure/user_management';
@@ -31,14 +33,31 @@ export const userDetailRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (ap
   app.put(
     `${BASE}/update_user`,
     { config: WRITE, schema: { body: UserUpdateBodySchema, response: updateAnswers } },
-    (req) => updateUser(prisma, directory, editorOf(requireAuth(req)), req.body),
+    async (req) => {
+      const auth = requireAuth(req);
+      // A save changing the portal roles is signed USER_ACCESS_EDIT (the service checks again under the lock).
+      const held = await prisma.portalUserRole.findMany({ where: { portalUserId: req.body.id } });
+      const roles = changesPortalRoles(
+        held.map((r) => r.portalRoleId),
+        req.body.portalRoleIds,
+      );
+      const signature = await signatureFor(deps, req, auth, roles ? ['USER_ACCESS_EDIT'] : []);
+      return updateUser(prisma, directory, editorOf(auth), req.body, {
+        enabled: deps.cfg.SIGNATURES === 'on',
+        signature,
+      });
+    },
   );
 
   for (const action of ['activate', 'deactivate'] as const) {
     app.put(
       `${BASE}/${action}_user/:id`,
       { config: WRITE, schema: { params: IdParamsSchema, body: NoBodySchema, response: answers } },
-      (req) => setUserStatus(prisma, directory, editorOf(requireAuth(req)), req.params.id, action),
+      async (req) => {
+        const auth = requireAuth(req);
+        const signature = await signatureFor(deps, req, auth, ['USER_STATUS']);
+        return setUserStatus(prisma, directory, editorOf(auth), req.params.id, action, signature);
+      },
     );
   }
 };

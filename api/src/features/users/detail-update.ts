@@ -11,6 +11,10 @@
  * While the user has an open (unresolved) profile-change request the call answers 422 REQUEST_IN_PROGRESS (000
  * §8 '...because they have an open/unresolved profile-change request.'): its approval would overwrite the name
  * and email, so a reviewer resolves the request first. Checked under the user's lock, after the 304.
+ *
+ * A save that changes the portal roles is signed USER_ACCESS_EDIT when SIGNATURES=on (docs/decisions.md
+ * "Electronic signatures"): the ticket is taken after the checks and before any write (the directory's too),
+ * the Signature written after the row's, in the same transaction.
  */
 import {
   DIRECTORY_FIELDS,
@@ -18,11 +22,21 @@ import {
   GLOBAL_ERRORS,
   RESOLVED_STATUSES,
   INTERNAL_ACCOUNT_TYPE,
+  SIGNATURE_ERRORS,
+  type SignatureRef,
   USER_DETAIL_MESSAGES,
   type UserDetail,
   type UserUpdateBodySchema,
 } from '@portal/contract';
-import { type Prisma, type PrismaClient, lockUserAccess } from '@portal/db';
+import {
+  ADMIN_SIGNED_ENTITIES,
+  type Prisma,
+  type PrismaClient,
+  lockUserAccess,
+  takeSignatureTicket,
+  userAccessEditContent,
+  writeSignature,
+} from '@portal/db';
 import { type DirectoryConfig, PersonFieldsConflictError, writePersonFields } from '@portal/directory';
 import type { z } from 'zod';
 import { forbidden, notModified, unavailable, unprocessable } from '../../http/errors';
@@ -96,6 +110,19 @@ async function writeRow(tx: Tx, row: UserRow, next: Editable): Promise<void> {
   }
 }
 
+/** Whether `next` changes the portal roles `held` (the save is then signed USER_ACCESS_EDIT). */
+export const changesPortalRoles = (held: readonly number[], next: readonly number[]): boolean => {
+  const a = new Set(held);
+  const b = new Set(next);
+  return a.size !== b.size || [...b].some((id) => !a.has(id));
+};
+
+/** How the save is signed: whether signatures are on, and the route's checked ticket for a roles change. */
+export interface SaveSigning {
+  enabled: boolean;
+  signature?: SignatureRef;
+}
+
 /**
  * Saves the user. @returns the saved user.
  * @throws HttpError 304 (nothing changed), 403 (ADMIN roles without ADMIN), 404, 422 (`fieldErrors`), 503 (the
@@ -106,6 +133,7 @@ export async function updateUser(
   directory: DirectoryConfig,
   editor: Editor,
   body: UpdateBody,
+  signing: SaveSigning = { enabled: false },
 ): Promise<UserDetail> {
   const { id, ...requested } = body;
   const next: Editable = { ...requested, portalRoleIds: [...new Set(requested.portalRoleIds)].sort((a, b) => a - b) };
@@ -126,6 +154,15 @@ export async function updateUser(
     await checkFields(tx, editor, row, next, errors);
     if (Object.keys(errors).length) throw unprocessable(errors);
 
+    const rolesChange = changesPortalRoles(before.portalRoleIds, next.portalRoleIds);
+    // The roles may have changed since the route looked (another save): then the ticket is required here.
+    if (signing.enabled && rolesChange && !signing.signature) throw unprocessable({}, [SIGNATURE_ERRORS.required]);
+    const ticket =
+      signing.enabled && rolesChange && signing.signature
+        ? await takeSignatureTicket(tx, signing.signature.ticketId, editor.actor.userId ?? -1)
+        : undefined;
+    if (ticket === null) throw unprocessable({}, [SIGNATURE_ERRORS.invalid]);
+
     await writeDirectoryFirst(directory, row, next);
     await writeRow(tx, row, next);
     await recordAudit(tx, editor.actor, {
@@ -136,6 +173,14 @@ export async function updateUser(
       after: next,
     });
     const saved = await loadUserRow(tx, id);
+    if (ticket) {
+      // The person's access records are unchanged by this save: their portal roles are what it signs.
+      await writeSignature(tx, ticket, {
+        entityType: ADMIN_SIGNED_ENTITIES.user,
+        entityId: id,
+        content: userAccessEditContent(id, [], next.portalRoleIds),
+      });
+    }
     return userDetailView(tx, saved, await uidNumberOf(directory, saved.uuid));
   }, USER_TX_OPTIONS);
 }
