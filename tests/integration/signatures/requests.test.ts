@@ -162,7 +162,11 @@ describe('signatures on (SIGNATURES=on)', () => {
     });
     expect(row.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(row.content).toMatchObject({ requestId: id, version: 1, status: 'APPROVED' });
-    expect(await on.prisma.auditEvent.count({ where: { action: 'SIGNATURE', entityId: String(id) } })).toBe(1);
+    expect(
+      await on.prisma.auditEvent.count({
+        where: { action: 'SIGNATURE', entityType: row.entityType, entityId: String(id) },
+      }),
+    ).toBe(1);
 
     const view = await call(reviewer, 'GET', `/rest/secure/user_access_mod_request/${id}`);
     expect(view.statusCode, view.body).toBe(200);
