@@ -20,6 +20,8 @@
  * - single sign-on's whole code flow (authorize with a live portal session → code → token → userinfo) through
  *   the portal beside the same flow on a bare oidc-provider with the same PostgreSQL adapter (sso.ts; issue
  *   22: p50 ratio at most 2, the portal's p50 under 100 ms);
+ * - a reviewer's approval with an electronic signature (ticket + save, on a second API with SIGNATURES=on)
+ *   beside the same approval unsigned (signatures.ts; target: at most 1.2 × (unsigned save + ticket) at p50);
  * - a proxy batch of 1,000 users end to end beside a bare workflow of 1,000 sequential no-op activities each
  *   starting a no-op workflow on the same server (proxy-batch.ts; issue 12: ratio at most 2, batch under 60 s).
  * Writes tests/artifacts/bench.json and exits 1 when a target is missed. Traffic stays on 127.0.0.1.
@@ -38,6 +40,7 @@ import { measureProxyBatch, proxyBatchMissed } from './proxy-batch';
 import { SSO_TARGETS, measureSso, ssoMissed } from './sso';
 import { measurePasswordHashing } from './password-hashing';
 import { measureSecondStep, secondStepMissed } from './second-step';
+import { measureSignatures, signaturesMissed } from './signatures';
 
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 15);
 const QUEUE_TIMES = Number(process.env.BENCH_QUEUE_TIMES ?? 1000);
@@ -151,6 +154,7 @@ async function main(): Promise<void> {
       databaseUrl: stack.urls.database,
       keySecret: stack.portalEnv.OIDC_KEY_ENCRYPTION_KEY,
     });
+    const signatures = await measureSignatures(stack);
     const proxyBatch = await measureProxyBatch({
       base,
       databaseUrl: stack.urls.database,
@@ -197,6 +201,12 @@ async function main(): Promise<void> {
       ssoBareP95Ms: sso.bareP95Ms,
       ssoPortalToBareP50Ratio: sso.ratio,
       proxyBatchUsers: proxyBatch.users,
+      // Target: a signed save (ticket + save) at most 1.2 × (unsigned save + ticket) at p50 (signatures.ts).
+      unsignedSaveP50Ms: signatures.unsignedSaveP50Ms,
+      signatureTicketP50Ms: signatures.ticketP50Ms,
+      signedSaveP50Ms: signatures.signedSaveP50Ms,
+      signedTotalP50Ms: signatures.signedTotalP50Ms,
+      signedToUnsignedRatio: signatures.ratio,
       proxyBatchMs: proxyBatch.batchMs,
       proxyBaselineMs: proxyBatch.baselineMs,
       proxyBatchToBaselineRatio: proxyBatch.ratio,
@@ -214,6 +224,7 @@ async function main(): Promise<void> {
       ...secondStepMissed(secondStep),
       ...ssoMissed(sso),
       ...proxyBatchMissed(proxyBatch),
+      ...signaturesMissed(signatures),
     ].filter(Boolean);
     const out = path.join(import.meta.dirname, '..', 'artifacts', 'bench.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -76,6 +76,8 @@ async function signingApi(stack: ThrowawayStack): Promise<{ url: string; stop: (
       ELEARNING_PORT: '',
       ELEARNING_ORIGIN: '',
       LOG_LEVEL: 'warn',
+      // As on the bench stack's API: staff sign in with the password alone (stack.ts).
+      SECOND_FACTOR_REQUIRED_PERMISSIONS: '',
       SIGNATURES: 'on',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
