@@ -22,6 +22,8 @@ export interface SigningFormProps {
    */
   onSign: (credentials: SignatureCredentials) => Promise<unknown>;
   onClose: () => void;
+  /** The API refused the decision unsigned: say why the signature is asked for. */
+  required?: boolean;
 }
 
 type Errors = Partial<Record<'meaning' | 'username' | 'password', string>>;
@@ -32,7 +34,7 @@ type Errors = Partial<Record<'meaning' | 'username' | 'password', string>>;
  * it), the password, and the statement of what entering it means. Enter submits; the first field takes the
  * focus when the dialog opens; each error is announced under its field.
  */
-export function SigningForm({ action, meanings, children, labels, onSign, onClose }: SigningFormProps) {
+export function SigningForm({ action, meanings, children, labels, onSign, onClose, required }: SigningFormProps) {
   const [meaning, setMeaning] = useState<string | null>(meanings.length === 1 ? meanings[0]! : null);
   const [askUsername, setAskUsername] = useState(!hasSignedThisSession());
   const [username, setUsername] = useState('');
@@ -83,6 +85,7 @@ export function SigningForm({ action, meanings, children, labels, onSign, onClos
     <form onSubmit={(e) => void submit(e)} noValidate>
       <Stack gap="sm">
         {children}
+        {required && <Text size="sm">{SIGNATURE_TEXTS.required}</Text>}
         <Fieldset legend={SIGNATURE_TEXTS.legend} aria-describedby={statementId}>
           <Stack gap="xs">
             <Select

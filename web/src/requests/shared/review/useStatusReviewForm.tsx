@@ -5,7 +5,6 @@ import {
   isResolved,
   REQUEST_STATUS_LABELS,
   requestSignatureActions,
-  SIGNATURE_TEXTS,
   type RequestStatus,
   type SignatureAction,
 } from '@portal/contract';
@@ -143,7 +142,7 @@ export function useStatusReviewForm<V extends StatusReviewValues, B>(options: St
     openSigningDialog({
       action,
       meanings: meaningsFor(signatures, action),
-      children: refused ? <Text size="sm">{SIGNATURE_TEXTS.required}</Text> : undefined,
+      required: refused,
       onSign: sign(values),
     });
   const locked = resolved || review.savedResolved;
