@@ -20,7 +20,7 @@ export interface SigningFormProps {
    * Signs and sends the decision. A refused credential (SignatureRefused) or an invalid ticket keeps the form
    * open with its text; resolving, or any other failure (the screen shows it), closes it.
    */
-  onSign: (credentials: SignatureCredentials) => Promise<unknown>;
+  onSign: (credentials: SignatureCredentials) => unknown;
   onClose: () => void;
   /** The API refused the decision unsigned: say why the signature is asked for. */
   required?: boolean;
@@ -46,6 +46,8 @@ export function SigningForm({ action, meanings, children, labels, onSign, onClos
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The dialog is portaled, but React bubbles its submit to a form around the screen (the user detail's).
+    event.stopPropagation();
     const missing: Errors = {};
     if (!meaning) missing.meaning = SIGNATURE_TEXTS.meaningInvalid;
     if (askUsername && !username.trim()) missing.username = SIGNATURE_TEXTS.usernameRequired;

@@ -182,7 +182,7 @@ export function useRegistrationActions({
       labels: kind === 'deny' ? { confirm: 'Reject', cancel: 'Cancel' } : undefined,
       required: refused,
       children: question,
-      onSign: (credentials) => run(kind, ignoreWarnings, credentials) ?? Promise.resolve(),
+      onSign: (credentials) => run(kind, ignoreWarnings, credentials),
     });
 
   const run = (kind: Kind, ignoreWarnings = false, credentials?: SignatureCredentials) => {
