@@ -103,7 +103,11 @@ function UserEditor({
         });
         setTimeout(() => void navigate(back.to), CONSTANTS.redirectAfterSaveMs);
       },
-      onError: (error) => {
+      onError: (error, variables) => {
+        // The signing dialog shows its own refusals; a save the API wants signed (it changes the person's
+        // portal roles) asks for the signature and is sent again signed.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error)) return askRolesSignature(variables, true);
         const failure = describeUserFailure(error, USER_DETAIL_MESSAGES.updateFailed);
         form.setErrors(failure.fieldErrors);
         // A refused field on the other tab is named in the message too, so nothing is hidden.
@@ -147,7 +151,22 @@ function UserEditor({
   const changeTab = (next: string | null) => {
     if (isTab(next) && next !== tab) setSearch((s) => ({ ...Object.fromEntries(s), tab: next }), { replace: true });
   };
-  const submit = form.onSubmit((values) => save.mutate(bodyOf(user, values)));
+  /** A save that changes the person's portal roles is an edit of their access (USER_ACCESS_EDIT). */
+  function askRolesSignature(body: Parameters<typeof save.mutate>[0], required: boolean) {
+    openSigningDialog({
+      action: 'USER_ACCESS_EDIT',
+      meanings: meaningsFor(signatures, 'USER_ACCESS_EDIT'),
+      required,
+      onSign: (credentials) => sendSigned(credentials, () => save.mutateAsync(body)),
+    });
+  }
+  const submit = form.onSubmit((values) => {
+    const body = bodyOf(user, values);
+    const rolesChanged =
+      JSON.stringify([...values.portalRoleIds].sort()) !== JSON.stringify(user.portalRoleIds.map(String).sort());
+    if (signatures.enabled && rolesChanged) return askRolesSignature(body, false);
+    save.mutate(body);
+  });
 
   return (
     <form onSubmit={submit} noValidate>

@@ -248,4 +248,24 @@ describe('signing a review save', () => {
     expect(within(dialog).getByLabelText(/Password/)).toHaveValue('');
     expect(screen.queryByText(GLOBAL_ERRORS.staleVersion)).toBeNull();
   });
+
+  it('a resolved request shows its signatures on the review screen, a changed record as not matching', async () => {
+    const signature = {
+      id: 'sig-1',
+      signerName: 'Rita Reviewer',
+      signerUsername: 'rita',
+      signedAt: '2026-12-03T10:15:00Z',
+      meaning: 'Approved',
+      method: 'PASSWORD',
+      action: 'REQUEST_APPROVAL',
+      valid: false,
+    };
+    renderReview({
+      [GET]: () =>
+        reply(200, { ...request({ requestStatus: 'APPROVED', allowedNextStatuses: [] }), signatures: [signature] }),
+    });
+    const list = await screen.findByRole('list', { name: SIGNATURE_TEXTS.legend });
+    expect(list).toHaveTextContent(/Signed by Rita Reviewer \(rita\) on .* — Approved/);
+    expect(list).toHaveTextContent(SIGNATURE_TEXTS.mismatch);
+  });
 });
