@@ -41,6 +41,11 @@ export function hasSignedThisSession(): boolean {
   return sessionStorage.getItem(SIGNED_KEY) === '1';
 }
 
+/** A session ended: its next signature, the first of a new session, asks for the username again. */
+export function forgetSessionSignature(): void {
+  sessionStorage.removeItem(SIGNED_KEY);
+}
+
 /** POSTs the ticket call for `decision`. @throws SignatureRefused on a refusal (422), ApiError otherwise. */
 export async function getSignatureTicket(credentials: SignatureCredentials, decision: SignedDecision): Promise<string> {
   const body = {
