@@ -70,6 +70,15 @@ export type SignatureInterceptor = (
 ) => Promise<Record<string, string> | undefined>;
 let signatureInterceptor: SignatureInterceptor | null = null;
 
+/** A call that may be a signed decision: a secure call other than the signature and token calls. */
+function isSignable(path: string): boolean {
+  return (
+    path.startsWith('/rest/secure/') &&
+    !path.startsWith(SIGNATURE_TICKET_PATH.slice(0, SIGNATURE_TICKET_PATH.lastIndexOf('/') + 1)) &&
+    !path.startsWith('/rest/secure/token/')
+  );
+}
+
 /** Sets (or with null removes) the interceptor of signed calls; only `sendSigned` uses it. */
 export function setSignatureInterceptor(interceptor: SignatureInterceptor | null): void {
   signatureInterceptor = interceptor;
@@ -132,9 +141,10 @@ const CALL_TIMEOUT_MS = 60_000;
  */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers = { ...callHeaders('application/json'), ...options.headers };
-  // The signature ticket is asked for with the very body this call sends (never for the ticket call itself).
+  // The signature ticket is asked for with the very body this call sends: only a decision's call (a secure
+  // non-GET), never the signature calls themselves nor the session's own token calls.
   const interceptor = signatureInterceptor;
-  if (interceptor && method !== 'GET' && path !== SIGNATURE_TICKET_PATH && !(options.body instanceof FormData)) {
+  if (interceptor && method !== 'GET' && isSignable(path) && !(options.body instanceof FormData)) {
     Object.assign(headers, await interceptor(method, path, options.body));
   }
   // A FormData body (an upload) is sent as multipart/form-data with the boundary the browser chooses.
