@@ -6,8 +6,11 @@ import {
   type AccessReviewDecisionResult,
   type AccessReviewItem,
 } from '@portal/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../lib/apiClient';
+import { isSignatureRequired, isSigningError, sendSigned } from '../lib/signature';
+import { openSigningDialog } from '../shared/signature/openSigningDialog';
+import { meaningsFor, useSignatureSettings } from '../shared/signature/useSignatureSettings';
 import { LoadError, MessageAlert, type PageMessage } from '../shared/ErrorAlert';
 import { PageLoader } from '../shared/PageLoader';
 import { useUrlFilter, useUrlView } from '../shared/urlView';
@@ -26,6 +29,8 @@ const TITLE = 'Access Reviews';
 const PAGE_SIZE = 50;
 
 interface Done {
+  /** The decision was signed: an item not applied is 'Signed, not applied'. */
+  signed: boolean;
   result: AccessReviewDecisionResult;
   decision: AccessReviewDecision;
   names: ItemNames;
@@ -93,12 +98,15 @@ export function AccessReviewsPage() {
       },
       onSuccess: (result, body) => {
         const names = new Map([...selected.values(), ...(items.data?.content ?? [])].map((i) => [i.id, itemName(i)]));
-        setDone({ result, decision: body.decision, names });
+        setDone({ result, decision: body.decision, names, signed: signedSend.current });
         setSelected(new Map());
         setApplyAll(false);
         setRemoving(false);
       },
-      onError: (error) => {
+      onError: (error, body) => {
+        // The signing dialog shows its own refusals; a decision the API wants signed asks for the signature.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error)) return askSignature(body, true);
         if (error instanceof ApiError && error.fieldErrors.comment) {
           setCommentError(translateFieldErrors('Comment', error.fieldErrors.comment));
           return;
@@ -110,6 +118,21 @@ export function AccessReviewsPage() {
       },
     },
   });
+
+  const signatures = useSignatureSettings(!!mine.data?.reviewer);
+  const signedSend = useRef(false);
+  /** A bulk decision is signed once (ACCESS_REVIEW_DECISION), the signature naming every item it decides. */
+  function askSignature(body: Parameters<typeof decide.mutate>[0], required: boolean) {
+    openSigningDialog({
+      action: 'ACCESS_REVIEW_DECISION',
+      meanings: meaningsFor(signatures, 'ACCESS_REVIEW_DECISION'),
+      required,
+      onSign: (credentials) => {
+        signedSend.current = true;
+        return sendSigned(credentials, () => decide.mutateAsync(body));
+      },
+    });
+  }
 
   if (mine.isPending) return <PageLoader label="Loading your access reviews" />;
   if (mine.isError) {
@@ -131,13 +154,17 @@ export function AccessReviewsPage() {
 
   const total = items.data?.totalElements ?? 0;
   const count = applyAll ? total : selected.size;
-  const send = (decision: AccessReviewDecision, comment?: string) =>
-    decide.mutate({
+  const send = (decision: AccessReviewDecision, comment?: string) => {
+    const body = {
       campaignId,
       decision,
       comment,
       ...(applyAll ? { filter: { text: filter || undefined, state } } : { itemIds: [...selected.keys()] }),
-    });
+    };
+    if (signatures.enabled) return askSignature(body, false);
+    signedSend.current = false;
+    decide.mutate(body);
+  };
   const select = (ids: number[], on: boolean) =>
     setSelected((prev) => {
       const next = new Map(prev);
@@ -180,6 +207,7 @@ export function AccessReviewsPage() {
           result={done.result}
           decision={done.decision}
           names={done.names}
+          signed={done.signed}
           onDismiss={() => setDone(null)}
         />
       )}

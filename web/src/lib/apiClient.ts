@@ -1,4 +1,4 @@
-import { CONSTANTS, MESSAGES, type FieldErrors } from '@portal/contract';
+import { CONSTANTS, MESSAGES, SIGNATURE_TICKET_PATH, type FieldErrors } from '@portal/contract';
 import { PROJECT_NAME, XSRF_STORAGE_KEY } from './config';
 import { paths } from './paths';
 
@@ -59,6 +59,31 @@ export function setSecureSuccessHandler(handler: () => void): void {
   onSecureSuccess = handler;
 }
 
+/**
+ * Adds headers to a signed action's call (lib/signature `sendSigned`): called with each non-GET call's method,
+ * path and body before it is sent; the headers it answers are sent with that call. A rejection is the call's.
+ */
+export type SignatureInterceptor = (
+  method: string,
+  path: string,
+  body: unknown,
+) => Promise<Record<string, string> | undefined>;
+let signatureInterceptor: SignatureInterceptor | null = null;
+
+/** A call that may be a signed decision: a secure call other than the signature and token calls. */
+function isSignable(path: string): boolean {
+  return (
+    path.startsWith('/rest/secure/') &&
+    !path.startsWith(SIGNATURE_TICKET_PATH.slice(0, SIGNATURE_TICKET_PATH.lastIndexOf('/') + 1)) &&
+    !path.startsWith('/rest/secure/token/')
+  );
+}
+
+/** Sets (or with null removes) the interceptor of signed calls; only `sendSigned` uses it. */
+export function setSignatureInterceptor(interceptor: SignatureInterceptor | null): void {
+  signatureInterceptor = interceptor;
+}
+
 export interface ApiResponse<T> {
   status: number;
   /** Undefined for an empty body (204, 304). */
@@ -75,6 +100,8 @@ export interface RequestOptions {
   cache?: RequestCache;
   /** How long to wait for the answer; uploads of large files take longer than the usual call. */
   timeoutMs?: number;
+  /** Headers beside those of every call (a signed action's SIGNATURE_HEADER). */
+  headers?: Record<string, string>;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -113,7 +140,13 @@ const CALL_TIMEOUT_MS = 60_000;
  * an ApiError. A 401 on a /rest/secure call also signs the user out with 'Please sign in'.
  */
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const headers = callHeaders('application/json');
+  const headers = { ...callHeaders('application/json'), ...options.headers };
+  // The signature ticket is asked for with the very body this call sends: only a decision's call (a secure
+  // non-GET), never the signature calls themselves nor the session's own token calls.
+  const interceptor = signatureInterceptor;
+  if (interceptor && method !== 'GET' && isSignable(path) && !(options.body instanceof FormData)) {
+    Object.assign(headers, await interceptor(method, path, options.body));
+  }
   // A FormData body (an upload) is sent as multipart/form-data with the boundary the browser chooses.
   const multipart = options.body instanceof FormData;
   if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { setXsrfToken } from './apiClient';
 import { paths } from './paths';
 import { clearAuthState } from './authState';
+import { forgetSessionSignature } from './signature';
 
 /**
  * The sign-in URL a sign-out under way is going to (000 §4 Sign-out), from the moment it starts until the
@@ -42,10 +43,14 @@ export function endSignOut(): void {
   signOutTarget = null;
 }
 
-/** Client side of a session ending (000 §4 Sign-out): the XSRF token, the auth state and every cached query go. */
+/**
+ * Client side of a session ending (000 §4 Sign-out): the XSRF token, the auth state, the session's signing
+ * flag (the next signature asks for the username) and every cached query go.
+ */
 export function clearSession(queryClient: QueryClient): void {
   setXsrfToken(undefined);
   clearAuthState();
+  forgetSessionSignature();
   queryClient.clear();
 }
 

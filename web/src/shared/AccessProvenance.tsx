@@ -7,6 +7,7 @@ import { useHasPermissions } from '../lib/sessionQueries';
 import { useAccessProvenance } from './api/provenance';
 import { LoadError } from './ErrorAlert';
 import { formatDateTime } from './format';
+import { SignatureManifest } from './signature/SignatureManifest';
 
 /** The texts of an access record's history (issue 25 'Why does this person have this access'). */
 export const PROVENANCE_TEXTS = {
@@ -110,6 +111,7 @@ function EventItem({ event, canOpen }: { event: ProvenanceEvent; canOpen: boolea
           Comment: {event.comment}
         </Text>
       )}
+      <SignatureManifest view={event} compact />
     </li>
   );
 }

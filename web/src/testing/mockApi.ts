@@ -12,6 +12,8 @@ export interface ApiCall {
   path: string;
   search: string;
   body: unknown;
+  /** The call's headers, names lower-cased. */
+  headers: Record<string, string>;
 }
 
 export type Handler = (call: ApiCall) => Response | Promise<Response>;
@@ -53,6 +55,7 @@ export function mockApi(handlers: Record<string, Handler>) {
       path: url.pathname,
       search: url.search,
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
     };
     calls.push(call);
     const handler = handlers[`${method} ${url.pathname}`];

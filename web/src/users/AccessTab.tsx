@@ -17,6 +17,9 @@ import { PageLoader } from '../shared/PageLoader';
 import { validateBlocks } from '../shared/roleBlockForm';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
 import { useReplaceUserAccess } from './api/replaceUserAccess';
+import { isSignatureRequired, isSigningError, sendSigned, type SignatureCredentials } from '../lib/signature';
+import { openSigningDialog } from '../shared/signature/openSigningDialog';
+import { meaningsFor, useSignatureSettings } from '../shared/signature/useSignatureSettings';
 
 /** returnUrl is followed only inside the app (000 §2: default /app/users), as the detail's Back link. */
 const safeReturn = (url: string | null) => (url && url.startsWith('/app/') ? url : paths.app.users.href);
@@ -66,6 +69,9 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Editor
         );
       },
       onError: (error) => {
+        // The signing dialog shows its own refusals; an unsigned save the API wants signed asks for it.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error)) return askSignature(true);
         if (!(error instanceof ApiError)) {
           return setMessage({ kind: 'error', text: USER_ACCESS_MESSAGES.updateUserAccessFailed });
         }
@@ -86,13 +92,29 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Editor
     },
   });
 
+  const signatures = useSignatureSettings(!readOnly);
+  /** The save, signed (USER_ACCESS_EDIT) when credentials are given. */
+  const send = (credentials?: SignatureCredentials) => {
+    const variables = {
+      portalUserId: user.id,
+      body: { userAccesses: toUserAccesses(form.values.accessControls, user.id) },
+    };
+    if (!credentials) return save.mutate(variables);
+    return sendSigned(credentials, () => save.mutateAsync(variables));
+  };
+  const askSignature = (required: boolean) =>
+    openSigningDialog({
+      action: 'USER_ACCESS_EDIT',
+      meanings: meaningsFor(signatures, 'USER_ACCESS_EDIT'),
+      required,
+      onSign: (credentials) => send(credentials),
+    });
+
   const submit = () => {
     const checked = form.validate();
     if (checked.hasErrors) return;
-    save.mutate({
-      portalUserId: user.id,
-      body: { userAccesses: toUserAccesses(form.values.accessControls, user.id) },
-    });
+    if (signatures.enabled) return askSignature(false);
+    send();
   };
 
   return (

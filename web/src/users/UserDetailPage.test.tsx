@@ -3,7 +3,14 @@
  * failure, View User without WRITE_USERS, the internal lock, Save with 304, 422 and success, the country
  * clearing the state, and the status change behind 'Change User Status'.
  */
-import { ACCESS_DATE_MESSAGES, USER_ACCESS_MESSAGES, type PortalRole, type UserDetail } from '@portal/contract';
+import {
+  ACCESS_DATE_MESSAGES,
+  SIGNATURE_HEADER,
+  SIGNATURE_TICKET_PATH,
+  USER_ACCESS_MESSAGES,
+  type PortalRole,
+  type UserDetail,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, reply, type Handler } from '../testing/mockApi';
@@ -243,5 +250,40 @@ describe('user detail', () => {
     expect(api.callsTo(SAVE)[0]!.body).toMatchObject({
       userAccesses: [{ id: 3, versionno: 2, roleName: 'Data Manager', accessEndDate: '2027-06-30' }],
     });
+  });
+});
+
+describe('user detail, signatures on (docs/decisions.md "Electronic signatures")', () => {
+  it("'Change User Status' keeps its question and gains the signing fields; the change carries its ticket", async () => {
+    const TICKET = `POST ${SIGNATURE_TICKET_PATH}`;
+    const { user, api } = renderDetail(
+      '/app/users/7',
+      {
+        [`GET ${BASE}/user/7`]: () => reply(200, person()),
+        'GET /rest/secure/portal_settings': () =>
+          reply(200, { proxyCommentMarkers: ['[Proxy request]'], signatures: { enabled: true, meanings: {} } }),
+        [TICKET]: () => reply(200, { ticket: 'ticket-s', expiresAt: '2026-12-03T12:00:00Z' }),
+        [`PUT ${BASE}/deactivate_user/7`]: () => reply(200, person({ inactive: true })),
+      },
+      WRITER,
+    );
+    await waitFor(() => expect(api.callsTo('GET /rest/secure/portal_settings')).toHaveLength(1));
+    await user.click(await screen.findByRole('button', { name: 'Change to Inactive' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change User Status' });
+    expect(dialog).toHaveTextContent(/Change the status of .* to Inactive\?/);
+    expect(within(dialog).getByRole('combobox', { name: /Meaning/ })).toHaveValue('Approved');
+    await user.type(within(dialog).getByRole('textbox', { name: /Username/ }), 'admin');
+    await user.type(within(dialog).getByLabelText(/Password/), 'secret');
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+
+    await waitFor(() => expect(api.callsTo(`PUT ${BASE}/deactivate_user/7`)).toHaveLength(1));
+    const [change] = api.callsTo(`PUT ${BASE}/deactivate_user/7`);
+    expect(change!.headers[SIGNATURE_HEADER]).toBe('ticket-s');
+    expect(api.callsTo(TICKET)[0]!.body).toMatchObject({
+      action: 'USER_STATUS',
+      decision: { method: 'PUT', path: `${BASE}/deactivate_user/7`, body: change!.body },
+    });
+    // The signing dialog's submit is its own: the detail's form around it saves nothing.
+    expect(api.callsTo(`PUT ${BASE}/update_user`)).toHaveLength(0);
   });
 });

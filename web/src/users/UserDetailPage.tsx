@@ -16,6 +16,9 @@ import { AccessTab } from './AccessTab';
 import { AccountTab } from './AccountTab';
 import { useUser } from './api/getUser';
 import { useSetUserStatus } from './api/setUserStatus';
+import { isSignatureRequired, isSigningError, sendSigned, type SignatureCredentials } from '../lib/signature';
+import { openSigningDialog } from '../shared/signature/openSigningDialog';
+import { meaningsFor, useSignatureSettings } from '../shared/signature/useSignatureSettings';
 import { useUpdateUser } from './api/updateUser';
 import { DetailsTab } from './DetailsTab';
 import { PasswordSection } from './PasswordSection';
@@ -100,7 +103,11 @@ function UserEditor({
         });
         setTimeout(() => void navigate(back.to), CONSTANTS.redirectAfterSaveMs);
       },
-      onError: (error) => {
+      onError: (error, variables) => {
+        // The signing dialog shows its own refusals; a save the API wants signed (it changes the person's
+        // portal roles) asks for the signature and is sent again signed.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error)) return askRolesSignature(variables, true);
         const failure = describeUserFailure(error, USER_DETAIL_MESSAGES.updateFailed);
         form.setErrors(failure.fieldErrors);
         // A refused field on the other tab is named in the message too, so nothing is hidden.
@@ -117,14 +124,49 @@ function UserEditor({
       onSuccess: (res) => {
         if (res.status === 304) setMessage({ kind: 'info', text: USER_DETAIL_MESSAGES.noChanges });
       },
-      onError: (error) => setMessage(describeUserFailure(error, USER_DETAIL_MESSAGES.statusFailed).message),
+      onError: (error, variables) => {
+        // The signing dialog shows its own refusals; an unsigned change the API wants signed asks for it.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error)) {
+          return openSigningDialog({
+            title: USER_DETAIL_MESSAGES.statusTitle,
+            action: 'USER_STATUS',
+            meanings: meaningsFor(signatures, 'USER_STATUS'),
+            labels: { confirm: 'OK', cancel: 'Cancel' },
+            required: true,
+            onSign: (credentials) => changeStatus(variables.action, credentials),
+          });
+        }
+        setMessage(describeUserFailure(error, USER_DETAIL_MESSAGES.statusFailed).message);
+      },
     },
   });
+  const signatures = useSignatureSettings(!readOnly);
+  /** An activation or deactivation, signed (USER_STATUS) when credentials are given. */
+  const changeStatus = (action: 'activate' | 'deactivate', credentials?: SignatureCredentials) => {
+    if (!credentials) return status.mutate({ id: user.id, action });
+    return sendSigned(credentials, () => status.mutateAsync({ id: user.id, action }));
+  };
 
   const changeTab = (next: string | null) => {
     if (isTab(next) && next !== tab) setSearch((s) => ({ ...Object.fromEntries(s), tab: next }), { replace: true });
   };
-  const submit = form.onSubmit((values) => save.mutate(bodyOf(user, values)));
+  /** A save that changes the person's portal roles is an edit of their access (USER_ACCESS_EDIT). */
+  function askRolesSignature(body: Parameters<typeof save.mutate>[0], required: boolean) {
+    openSigningDialog({
+      action: 'USER_ACCESS_EDIT',
+      meanings: meaningsFor(signatures, 'USER_ACCESS_EDIT'),
+      required,
+      onSign: (credentials) => sendSigned(credentials, () => save.mutateAsync(body)),
+    });
+  }
+  const submit = form.onSubmit((values) => {
+    const body = bodyOf(user, values);
+    const rolesChanged =
+      JSON.stringify([...values.portalRoleIds].sort()) !== JSON.stringify(user.portalRoleIds.map(String).sort());
+    if (signatures.enabled && rolesChanged) return askRolesSignature(body, false);
+    save.mutate(body);
+  });
 
   return (
     <form onSubmit={submit} noValidate>
@@ -150,7 +192,8 @@ function UserEditor({
               user={user}
               readOnly={readOnly}
               busy={status.isPending}
-              onChange={(action) => status.mutate({ id: user.id, action })}
+              onChange={changeStatus}
+              signingMeanings={signatures.enabled ? meaningsFor(signatures, 'USER_STATUS') : undefined}
             />
             <PasswordSection user={user} readOnly={readOnly} />
             <SecondFactorSection user={user} canReset={isAdmin} />

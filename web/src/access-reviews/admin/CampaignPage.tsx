@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { ACCESS_REVIEW_MESSAGES, type AccessReviewCampaignDetail } from '@portal/contract';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { ApiError } from '../../lib/apiClient';
 import { paths } from '../../lib/paths';
@@ -15,6 +15,9 @@ import { useCampaign, useDownloadDecisions, useEndCampaign } from '../api/campai
 import { CampaignCounts, CampaignDefinition, ChartTable } from './CampaignFacts';
 import { chartLines, DecisionsChart } from './DecisionsChart';
 import { CampaignStatusBadge, TemporalLink } from './parts';
+import { isSignatureRequired, isSigningError, sendSigned } from '../../lib/signature';
+import { openSigningDialog } from '../../shared/signature/openSigningDialog';
+import { meaningsFor, useSignatureSettings } from '../../shared/signature/useSignatureSettings';
 
 /** What each ending does, said in its confirmation dialog. */
 const ENDINGS = {
@@ -57,9 +60,26 @@ export function CampaignPage() {
   const end = useEndCampaign({
     mutationConfig: {
       onSuccess: (_, v) => setMessage({ kind: 'info', text: ENDINGS[v.how].done }),
-      onError: (error) => setMessage(failure(ACCESS_REVIEW_MESSAGES.alreadyClosing, error)),
+      onError: (error, v) => {
+        // The signing dialog shows its own refusals; a close the API wants signed asks for the signature.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error) && v.how === 'close') return askCloseSignature(true);
+        setMessage(failure(ACCESS_REVIEW_MESSAGES.alreadyClosing, error));
+      },
     },
   });
+  const signatures = useSignatureSettings(true);
+  /** A person's close of the campaign is signed (CAMPAIGN_CLOSE); its cancel is not a decision on access. */
+  const askCloseSignature = (required: boolean, question?: ReactNode) =>
+    openSigningDialog({
+      title: ENDINGS.close.title,
+      action: 'CAMPAIGN_CLOSE',
+      meanings: meaningsFor(signatures, 'CAMPAIGN_CLOSE'),
+      labels: { confirm: ENDINGS.close.confirm, cancel: 'Keep it open' },
+      required,
+      children: question,
+      onSign: (credentials) => sendSigned(credentials, () => end.mutateAsync({ id, how: 'close' })),
+    });
   const campaign = useCampaign(id, end.isSuccess);
   const systems = useSystems();
   usePageTitle(campaign.data?.name ?? 'Access Review Campaign');
@@ -99,13 +119,15 @@ export function CampaignPage() {
       : message;
   const endable = c.status === 'OPEN' || c.status === 'STARTING';
   const confirm = (how: 'close' | 'cancel') =>
-    modals.openConfirmModal({
-      title: ENDINGS[how].title,
-      children: <Text size="sm">{ENDINGS[how].text(c)}</Text>,
-      labels: { confirm: ENDINGS[how].confirm, cancel: 'Keep it open' },
-      confirmProps: { color: how === 'cancel' ? 'red' : undefined },
-      onConfirm: () => end.mutate({ id, how }),
-    });
+    how === 'close' && signatures.enabled
+      ? askCloseSignature(false, <Text size="sm">{ENDINGS.close.text(c)}</Text>)
+      : modals.openConfirmModal({
+          title: ENDINGS[how].title,
+          children: <Text size="sm">{ENDINGS[how].text(c)}</Text>,
+          labels: { confirm: ENDINGS[how].confirm, cancel: 'Keep it open' },
+          confirmProps: { color: how === 'cancel' ? 'red' : undefined },
+          onConfirm: () => end.mutate({ id, how }),
+        });
 
   return (
     <Stack gap="md">

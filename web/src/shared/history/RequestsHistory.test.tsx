@@ -11,6 +11,7 @@ import {
   PROFILE_CHANGE_MESSAGES,
   proxyComment,
   REGISTRATION_MESSAGES,
+  SIGNATURE_TEXTS,
 } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -296,5 +297,38 @@ describe('RequestsHistory', () => {
     expect(within(table).getAllByText('Submitted by proxy: Morgan Liaison')).toHaveLength(2);
     expect(within(table).queryByText(/\[Filed by proxy\]|\[Proxy request\]/)).not.toBeInTheDocument();
     expect(api.callsTo('GET /rest/secure/portal_settings')).toHaveLength(1);
+  });
+});
+
+describe('requests history, signatures on (docs/decisions.md "Electronic signatures")', () => {
+  it("shows a signed decision's signature under its status, the columns as the spec lists them", async () => {
+    const signed = {
+      ...access(5, { requestStatus: 'APPROVED' }),
+      signatures: [
+        {
+          id: 'sig-5',
+          signerName: 'Rita Reviewer',
+          signerUsername: 'rita',
+          signedAt: '2026-12-03T10:15:00Z',
+          meaning: 'Approved',
+          method: 'PASSWORD',
+          action: 'REQUEST_APPROVAL',
+          valid: true,
+        },
+      ],
+    };
+    renderHistory(
+      { self: true },
+      {
+        'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [signed] }),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf([])),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf([])),
+      },
+    );
+    await waitFor(() => expect(rows('Access requests')).toHaveLength(1));
+    const table = screen.getByRole('table', { name: 'Access requests' });
+    const signature = await within(table).findByRole('list', { name: SIGNATURE_TEXTS.legend });
+    expect(signature).toHaveTextContent(/Signed by Rita Reviewer \(rita\) on .* — Approved/);
+    expect(signature).toHaveTextContent(SIGNATURE_TEXTS.matches);
   });
 });

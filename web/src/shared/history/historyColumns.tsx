@@ -3,6 +3,7 @@ import type { DataTableColumn } from 'mantine-datatable';
 import type { ReactNode } from 'react';
 import { CondensedList } from '../CondensedList';
 import { StatusBadge } from '../StatusBadge';
+import { SignatureManifest } from '../signature/SignatureManifest';
 import { CondensedText, DateTimeCell } from '../TableCells';
 import { joinOrMissing } from '../format';
 import { systemNames } from '../referenceData';
@@ -25,7 +26,18 @@ export function dateSubmittedColumn<T extends { sysdat: string }>(): DataTableCo
 
 /** The status as a badge, under the table's own title (a request's or a registration's status). */
 export function statusColumn<T>(title: string, status: (r: T) => UserRequestStatus): DataTableColumn<T> {
-  return { accessor: 'status', title, sortable: true, render: (r) => <StatusBadge status={status(r)} /> };
+  // A signed decision's signatures under its status (present only when signatures are on; the column stays).
+  return {
+    accessor: 'status',
+    title,
+    sortable: true,
+    render: (r) => (
+      <>
+        <StatusBadge status={status(r)} />
+        <SignatureManifest view={r} compact />
+      </>
+    ),
+  };
 }
 
 type Blocks = readonly Pick<AccessControl, 'roleName' | 'laoIds' | 'siteCodes' | 'studyNames' | 'systemAccessIds'>[];

@@ -68,13 +68,19 @@ export function ReviewForm({
   /** The comments and ticket number kept over a reload. */
   carried?: Partial<ReviewValues>;
 }) {
+  const initial = {
+    portalRoleIds: subject.portalRoleIds.map(String),
+    accessControls: blocksFromRecords(subject.userAccesses, reference.systems),
+  };
   const { form, readOnly, statusOptions, shell } = useStatusReviewForm({
     request,
     canEdit,
-    extraValues: {
-      portalRoleIds: subject.portalRoleIds.map(String),
-      accessControls: blocksFromRecords(subject.userAccesses, reference.systems),
-    },
+    extraValues: initial,
+    // What the save would write differs from the person's access and roles as read (a signed REQUEST_SAVE).
+    changesAccess: (values) =>
+      JSON.stringify(values.portalRoleIds) !== JSON.stringify(initial.portalRoleIds) ||
+      JSON.stringify(toUserAccesses(values.accessControls, subject.id)) !==
+        JSON.stringify(toUserAccesses(initial.accessControls, subject.id)),
     useEndpoint: useReviewAccessChangeRequest,
     toBody: (values: ReviewValues, attemptKey: string) => ({
       portalUser: { id: subject.id, portalRoleIds: values.portalRoleIds.map(Number) },

@@ -62,23 +62,31 @@ export function PendingUserForm({
     onReload,
     carried,
   });
-  const actions = useRegistrationActions({ registration, form, releaseGuard: review.releaseGuard });
+  const actions = useRegistrationActions({
+    registration,
+    form,
+    releaseGuard: review.releaseGuard,
+    editable: canEdit && !locked,
+  });
   const readOnly = !canEdit || locked || actions.finished;
   const busy = review.saving || actions.busy;
 
+  const rejectQuestion = (
+    <Text size="sm">
+      Are you sure you want to reject the registration of {registration.firstName} {registration.lastName}? This cannot
+      be undone.
+    </Text>
+  );
   const confirmReject = () =>
-    modals.openConfirmModal({
-      title: 'Reject Registration?',
-      children: (
-        <Text size="sm">
-          Are you sure you want to reject the registration of {registration.firstName} {registration.lastName}? This
-          cannot be undone.
-        </Text>
-      ),
-      labels: { confirm: 'Reject', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: actions.deny,
-    });
+    actions.signsDecisions
+      ? actions.denySigned(rejectQuestion)
+      : modals.openConfirmModal({
+          title: 'Reject Registration?',
+          children: rejectQuestion,
+          labels: { confirm: 'Reject', cancel: 'Cancel' },
+          confirmProps: { color: 'red' },
+          onConfirm: actions.deny,
+        });
   const confirmDelete = () =>
     modals.openConfirmModal({
       title: 'Delete Registration?',

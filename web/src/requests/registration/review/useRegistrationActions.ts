@@ -7,13 +7,17 @@ import {
   REGISTRATION_ERRORS,
   REGISTRATION_MESSAGES,
   type Registration,
+  type SignatureAction,
 } from '@portal/contract';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../lib/apiClient';
 import { paths } from '../../../lib/paths';
 import type { PageMessage } from '../../../shared/ErrorAlert';
 import { showErrorToast } from '../../../shared/errorToast';
+import { isSignatureRequired, isSigningError, sendSigned, type SignatureCredentials } from '../../../lib/signature';
+import { openSigningDialog } from '../../../shared/signature/openSigningDialog';
+import { meaningsFor, useSignatureSettings } from '../../../shared/signature/useSignatureSettings';
 import { useAttemptKeys } from '../../shared/review/attemptKey';
 import { useDeleteRegistration } from '../api/deleteRegistration';
 import { useRegistrationAction } from '../api/registrationAction';
@@ -58,12 +62,16 @@ export function useRegistrationActions({
   registration,
   form,
   releaseGuard,
+  editable = false,
 }: {
   registration: Registration;
   form: UseFormReturnType<PendingUserValues>;
   /** Lets the page leave without the unsaved-changes question once the registration is resolved. */
   releaseGuard: () => void;
+  /** The viewer may decide (the signature settings are read only then). */
+  editable?: boolean;
 }) {
+  const signatures = useSignatureSettings(editable);
   const navigate = useNavigate();
   // Notifications name the person; the list page shows the spec's message ('User created', ...) itself.
   const person = `${registration.firstName} ${registration.lastName}`;
@@ -107,6 +115,13 @@ export function useRegistrationActions({
         const attempt = sent.current;
         const kind = attempt?.attempt.kind ?? 'approve';
         const texts = TEXTS[kind];
+        // The signing dialog shows its own refusals; an unsigned decision the API wants signed asks for it.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error) && attempt) {
+          attempts.close();
+          askSignature(attempt.attempt.kind, attempt.attempt.ignoreWarnings, true);
+          return;
+        }
         if (error instanceof ApiError && error.status === 0 && attempt) {
           // No answer: the action may have been taken, so the same values retry under the same key.
           attempts.keepOpen(attempt.attempt, attempt.key);
@@ -147,24 +162,43 @@ export function useRegistrationActions({
     },
   });
 
-  const run = (kind: Kind, ignoreWarnings = false) => {
+  /** Approval first needs a portal role (shown under the roles and above the form otherwise). */
+  const approvable = () => {
+    const errors = validateApproval(form.getValues());
+    if (!Object.keys(errors).length) return true;
+    form.setErrors(errors);
+    setMessage({ kind: 'error', text: REGISTRATION_MESSAGES.portalRoleRequired });
+    return false;
+  };
+
+  /** A registration's approval is signed REQUEST_APPROVAL, its denial REQUEST_REJECTION. */
+  const signatureAction = (kind: Kind): SignatureAction =>
+    kind === 'approve' ? 'REQUEST_APPROVAL' : 'REQUEST_REJECTION';
+  const askSignature = (kind: Kind, ignoreWarnings: boolean, refused: boolean, question?: ReactNode) =>
+    openSigningDialog({
+      title: kind === 'deny' ? 'Reject Registration?' : undefined,
+      action: signatureAction(kind),
+      meanings: meaningsFor(signatures, signatureAction(kind)),
+      labels: kind === 'deny' ? { confirm: 'Reject', cancel: 'Cancel' } : undefined,
+      required: refused,
+      children: question,
+      onSign: (credentials) => run(kind, ignoreWarnings, credentials),
+    });
+
+  const run = (kind: Kind, ignoreWarnings = false, credentials?: SignatureCredentials) => {
     const values = form.getValues();
-    if (kind === 'approve') {
-      const errors = validateApproval(values);
-      if (Object.keys(errors).length) {
-        form.setErrors(errors);
-        setMessage({ kind: 'error', text: REGISTRATION_MESSAGES.portalRoleRequired });
-        return;
-      }
-    }
+    if (kind === 'approve' && !approvable()) return undefined;
     const attempt: Attempt = { kind, values, ignoreWarnings };
     const key = attempts.keyFor(attempt);
     sent.current = { attempt, key };
-    action.mutate({
+    const variables = {
       action: kind,
       body: toActionBody(registration, values, key),
       ignoreValidationWarnings: ignoreWarnings,
-    });
+    };
+    if (credentials) return sendSigned(credentials, () => action.mutateAsync(variables));
+    action.mutate(variables);
+    return undefined;
   };
 
   // A delete is one attempt per version shown: retried under the same key after a 202 or a lost answer.
@@ -202,13 +236,21 @@ export function useRegistrationActions({
   });
 
   return {
-    approve: () => run('approve'),
+    approve: () => {
+      if (!signatures.enabled) return void run('approve');
+      if (approvable()) askSignature('approve', false, false);
+    },
     /** 'Create User Anyway': the approval again with ignoreValidationWarnings=true. */
     approveAnyway: () => {
       setWarningOpen(false);
-      run('approve', true);
+      if (signatures.enabled) askSignature('approve', true, false);
+      else run('approve', true);
     },
-    deny: () => run('deny'),
+    deny: () => void run('deny'),
+    /** Signatures are on: 'Reject' asks its question with the signing fields instead of the plain confirmation. */
+    signsDecisions: signatures.enabled,
+    /** The rejection's question with the signing fields (signatures on). */
+    denySigned: (question: ReactNode) => askSignature('deny', false, false, question),
     remove: () => {
       const versionno = registration.versionno;
       const key = deletes.keyFor(versionno);

@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/apiClient';
 import { paths } from '../../../lib/paths';
 import { LoadError } from '../../../shared/ErrorAlert';
 import { PageLoader } from '../../../shared/PageLoader';
+import { SignatureManifest } from '../../../shared/signature/SignatureManifest';
 import { StatusPage } from '../../../shared/StatusPage';
 import { usePageTitle } from '../../../shared/usePageTitle';
 
@@ -51,7 +52,13 @@ export function ReviewShell<T>({
       />
     );
   } else if (request.data) {
-    body = children(request.data);
+    // A decided request's signatures under it (present only when signatures are on).
+    body = (
+      <>
+        {children(request.data)}
+        <SignatureManifest view={request.data} />
+      </>
+    );
   } else if (request.error) {
     body = <LoadError text={texts.loadFailed} onRetry={() => void request.refetch()} />;
   } else {

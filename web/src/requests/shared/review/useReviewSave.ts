@@ -5,6 +5,7 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../lib/apiClient';
+import { isSignatureRequired, isSigningError, sendSigned, type SignatureCredentials } from '../../../lib/signature';
 import { paths } from '../../../lib/paths';
 import type { MutationConfig } from '../../../lib/reactQuery';
 import type { PageMessage } from '../../../shared/ErrorAlert';
@@ -53,6 +54,11 @@ export interface ReviewSaveOptions<V, B> {
    * path and the texts it could not place. Without it, `labels` and `fieldPrefix` place them.
    */
   mapErrors?: (fieldErrors: Record<string, string[]>) => { errors: Record<string, string>; unmatched: string[] };
+  /**
+   * The API refused an unsigned save with SIGNATURE_REQUIRED (signatures are on): the screen asks for the
+   * signature and sends the same values again with `saveSigned`.
+   */
+  onSignatureRequired?: (values: V) => void;
 }
 
 /**
@@ -144,6 +150,12 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
           setMessage({ kind: 'error', text: texts.failed, details: [error.message] });
           return;
         }
+        // The signing dialog shows its own refusals; the page's message and values stay as they are.
+        if (isSigningError(error)) return;
+        if (isSignatureRequired(error) && attempt && options.onSignatureRequired) {
+          options.onSignatureRequired(attempt.values);
+          return;
+        }
         attempts.close();
         const details = fieldErrors(error);
         if (error.hasGlobalError(GLOBAL_ERRORS.reviewBusy)) {
@@ -167,6 +179,16 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
     mutation.mutate(options.toBody(values, key));
   };
 
+  /**
+   * Sends the values signed (lib/signature `sendSigned`): the ticket is asked for with the very body sent.
+   * Rejects as the save does (the signing dialog keeps its own refusals, the page shows the others).
+   */
+  const saveSigned = (values: V, credentials: SignatureCredentials) => {
+    const key = attempts.keyFor(values);
+    sent.current = { values, key };
+    return sendSigned(credentials, () => mutation.mutateAsync(options.toBody(values, key)));
+  };
+
   /** 'Reload request': the kept fields go to the fresh form. */
   const reload = () => {
     const kept: Partial<V> = {};
@@ -176,6 +198,7 @@ export function useReviewSave<V, B>(options: ReviewSaveOptions<V, B>) {
 
   return {
     save,
+    saveSigned,
     reload,
     saving: mutation.isPending,
     message,

@@ -1,8 +1,17 @@
 import { Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { isResolved, REQUEST_STATUS_LABELS, type RequestStatus } from '@portal/contract';
+import {
+  isResolved,
+  REQUEST_STATUS_LABELS,
+  requestSignatureActions,
+  type RequestStatus,
+  type SignatureAction,
+} from '@portal/contract';
 import type { ComponentProps, ReactNode } from 'react';
+import type { SignatureCredentials } from '../../../lib/signature';
+import { openSigningDialog } from '../../../shared/signature/openSigningDialog';
+import { meaningsFor, useSignatureSettings } from '../../../shared/signature/useSignatureSettings';
 import type { ReviewerValues } from './ReviewerFields';
 import type { ReviewFormShell } from './ReviewFormShell';
 import { useReviewSave, type ReviewSaveOptions } from './useReviewSave';
@@ -50,6 +59,11 @@ export interface StatusReviewFormOptions<V extends StatusReviewValues, B> extend
   noPermissionText: string;
   /** The kind's additions to the finalization question; none by default. */
   finalization?: (values: V) => FinalizationNotes;
+  /**
+   * Whether saving these values changes the person's access or portal roles (a save that does is signed
+   * REQUEST_SAVE when signatures are on); false by default.
+   */
+  changesAccess?: (values: V) => boolean;
 }
 
 /**
@@ -115,7 +129,22 @@ export function useStatusReviewForm<V extends StatusReviewValues, B>(options: St
     keepOnReload: ['reviewerComments', 'sysaidTicket'],
     onReload: options.onReload,
     carried: options.carried,
+    onSignatureRequired: (values) => askSignature(values, signatureAction(values) ?? 'REQUEST_SAVE', true),
   });
+  const signatures = useSignatureSettings(canEdit && !resolved);
+  /** What saving these values is signed as (docs/decisions.md "Electronic signatures"); none: not signed. */
+  const signatureAction = (values: V): SignatureAction | undefined =>
+    requestSignatureActions(values.requestStatus, options.changesAccess?.(values) ?? false)[0];
+  const sign = (values: V) => (credentials: SignatureCredentials) => review.saveSigned(values, credentials);
+  // A save the API refused unsigned (the settings were not read yet) or one that changes access without
+  // resolving: the signature in a dialog of its own.
+  const askSignature = (values: V, action: SignatureAction, refused: boolean) =>
+    openSigningDialog({
+      action,
+      meanings: meaningsFor(signatures, action),
+      required: refused,
+      onSign: sign(values),
+    });
   const locked = resolved || review.savedResolved;
   const readOnly = !canEdit || locked;
 
@@ -126,7 +155,22 @@ export function useStatusReviewForm<V extends StatusReviewValues, B>(options: St
   }));
 
   const onSubmit = form.onSubmit((values) => {
-    if (!isResolved(values.requestStatus)) return review.save(values);
+    const action = signatures.enabled ? signatureAction(values) : undefined;
+    if (!isResolved(values.requestStatus)) {
+      if (action) return askSignature(values, action, false);
+      return review.save(values);
+    }
+    if (action) {
+      // The spec's confirmation, its title, question and buttons as they are, with the signing fields.
+      return openSigningDialog({
+        title: 'Confirm Request Finalization/Closure',
+        children: <FinalizationQuestion status={values.requestStatus} {...options.finalization?.(values)} />,
+        labels: { confirm: 'OK', cancel: 'Cancel' },
+        action,
+        meanings: meaningsFor(signatures, action),
+        onSign: sign(values),
+      });
+    }
     modals.openConfirmModal({
       title: 'Confirm Request Finalization/Closure',
       children: <FinalizationQuestion status={values.requestStatus} {...options.finalization?.(values)} />,
