@@ -22,7 +22,7 @@ import { ticketHash } from '@portal/db';
 import { createActivities } from '@portal/worker';
 import { REVIEW_FAILURES } from '@portal/workflows';
 import { createTestUser } from '../auth-helpers';
-import { demoRequestParts, testMailSettings } from '../fixtures';
+import { demoRequestParts, roleBlockOf, testMailSettings } from '../fixtures';
 import { type Session, type TestApi, caller, demoPassword, signIn, startApi, startWorker } from '../harness';
 import { uniqueQueue } from '../lifecycle/support';
 import { registrationBody } from '../registrations/support';
@@ -212,6 +212,41 @@ describe('signatures on (SIGNATURES=on)', () => {
     const reportAfter = await call(reviewer, 'GET', '/rest/secure/user_access_mod_request/report');
     expect(reportAfter.body.split('\r\n').find((l) => l.startsWith(`${id},`))).toMatch(/,Approved,No$/);
   }, 120_000);
+
+  it("shows an approval's signature on the provenance of the access it granted", async () => {
+    const u = await createTestUser(on, 'sigprov');
+    const session = await signIn(on.app, u.username, u.password);
+    const block = await roleBlockOf(on.prisma, 'Safety Reviewer');
+    const filed = await call(session, 'POST', '/rest/secure/user_access_mod_request', {
+      portalUserId: u.user.id,
+      requestType: 'NEW',
+      accessControls: [block],
+    });
+    expect(filed.statusCode, filed.body).toBe(200);
+    const id = filed.json().id as number;
+    const body = { ...approval(id, 'granted with a signature'), userAccesses: [block] };
+    const ticket = await ticketCall(reviewer, 'REQUEST_APPROVAL', 'Approved', REVIEW, body, { username: 'reviewer' });
+    expect(ticket.statusCode, ticket.body).toBe(200);
+    const saved = await call(reviewer, 'PUT', REVIEW, body, { headers: { [SIGNATURE_HEADER]: ticket.json().ticket } });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const admin = await signIn(on.app, 'admin');
+    const provenance = await call(admin, 'GET', `/rest/secure/user_access/user/${u.user.id}/provenance`);
+    expect(provenance.statusCode, provenance.body).toBe(200);
+    const events = (provenance.json().records as Array<{ events: Array<Record<string, unknown>> }>).flatMap(
+      (r) => r.events,
+    );
+    const granted = events.find((e) => e.source === 'REQUEST' && e.requestId === id);
+    expect(granted, JSON.stringify(events)).toBeTruthy();
+    expect(granted!.signatures).toEqual([
+      expect.objectContaining({
+        signerUsername: 'reviewer',
+        meaning: 'Approved',
+        action: 'REQUEST_APPROVAL',
+        valid: true,
+      }),
+    ]);
+  });
 
   it("signs a registration's denial as a rejection", async () => {
     const user = await signIn(on.app, 'user');

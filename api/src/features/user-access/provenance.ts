@@ -14,7 +14,8 @@
  * A version no audit row wrote (the seed, rows older than the audit trail) gets one event from the record
  * itself (createdBy, sysdat), source OTHER, 'Granted (no audit row)' / 'Changed (no audit row)'.
  * With SIGNATURES=on each event carries `signatures` (one more statement for the whole answer, plus the
- * verification's reads; `eventSignatures`): an admin edit's USER_ACCESS_EDIT naming the version it wrote, a
+ * verification's reads; `eventSignatures`): a request's signed save naming the version it wrote (a registration:
+ * its signed approval), an admin edit's USER_ACCESS_EDIT naming the version it wrote, a
  * reviewer's ACCESS_REVIEW_DECISION naming the record at the event's time, and for a campaign's outcome (the
  * system's act) the CAMPAIGN_CLOSE of the person who closed it.
  * Who may read it: the person themself, READ_USERS, or a reviewer of an open campaign item of the person
@@ -28,7 +29,7 @@ import {
   type SignatureView,
   USER_ACCESS_MESSAGES,
 } from '@portal/contract';
-import { ADMIN_SIGNED_ENTITIES, Prisma, type PrismaClient, type Signature } from '@portal/db';
+import { ADMIN_SIGNED_ENTITIES, Prisma, type PrismaClient, type Signature, requestSignatureViews } from '@portal/db';
 import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard';
 import { forbidden, notFound } from '../../http/errors';
@@ -241,9 +242,56 @@ async function eventSignatures(prisma: PrismaClient, portalUserId: number, attac
     }
     return r.action === 'CAMPAIGN_CLOSE' && a.action !== 'ACCESS_REVIEW_DECIDED';
   };
+  const fromRequests = await requestEventSignatures(prisma, attached);
   for (const a of attached) {
-    a.event.signatures = rows.filter((r) => signs(a, r)).map((r) => views.get(r.id)!);
+    a.event.signatures = [...rows.filter((r) => signs(a, r)).map((r) => views.get(r.id)!), ...fromRequests(a)];
   }
+}
+
+/**
+ * The signatures of the request decisions behind the events (module note): of an access-change request (its
+ * own or a proxy batch's), the signed saves whose content names the event's record; of a registration, its
+ * signed approval. Verified as the request's own views verify them (`requestSignatureViews`): three or four
+ * statements for the whole answer. @returns a lookup per attached event.
+ */
+async function requestEventSignatures(
+  prisma: PrismaClient,
+  attached: Attached[],
+): Promise<(a: Attached) => SignatureView[]> {
+  const idsOf = (sources: ProvenanceSource[]) => [
+    ...new Set(
+      attached.flatMap((a) =>
+        sources.includes(a.event.source) && a.event.requestId !== null ? [a.event.requestId] : [],
+      ),
+    ),
+  ];
+  const requestIds = idsOf(['REQUEST', 'PROXY_BATCH']);
+  const registrationIds = idsOf(['REGISTRATION']);
+  const [requests, registrations, signed] = await Promise.all([
+    prisma.accessModRequest.findMany({ where: { id: { in: requestIds } }, select: { id: true, versionno: true } }),
+    prisma.registration.findMany({ where: { id: { in: registrationIds } }, select: { id: true, versionno: true } }),
+    prisma.signature.findMany({
+      where: { entityType: 'AccessModRequest', entityId: { in: requestIds.map(String) } },
+      select: { id: true, content: true },
+    }),
+  ]);
+  const [requestViews, registrationViews] = await Promise.all([
+    requestSignatureViews(prisma, 'AccessModRequest', requests),
+    requestSignatureViews(prisma, 'Registration', registrations),
+  ]);
+  const recordsOf = new Map(
+    signed.map((s) => {
+      const records = (s.content as { accessRecords?: { id?: unknown }[] } | null)?.accessRecords;
+      return [s.id.toString(), new Set(Array.isArray(records) ? records.map((r) => r?.id) : [])];
+    }),
+  );
+  return (a) => {
+    const id = a.event.requestId;
+    if (id === null) return [];
+    if (a.event.source === 'REGISTRATION') return registrationViews.get(id) ?? [];
+    if (a.event.source !== 'REQUEST' && a.event.source !== 'PROXY_BATCH') return [];
+    return (requestViews.get(id) ?? []).filter((v) => recordsOf.get(v.id)?.has(a.recordId));
+  };
 }
 
 /**

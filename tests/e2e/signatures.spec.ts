@@ -1,0 +1,125 @@
+/**
+ * Electronic signatures in the browser (docs/decisions.md "Electronic signatures"; 21 CFR Part 11 §11.50,
+ * §11.70, §11.200), on a second API of the stack's services with SIGNATURES=on (the stack's own API keeps the
+ * spec's screens): a person files a request; the reviewer approves it with the requested access applied, and
+ * 'Confirm Request Finalization/Closure' asks for the meaning, the username (the session's first signature) and
+ * the password: a wrong password is refused with its text and nothing is saved; the right one approves. The
+ * signature is shown on the resolved request's review screen, in the person's requests history, on the
+ * provenance of the access it granted, and in the access-modification report's columns. axe at desktop and
+ * phone sizes.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { SIGNATURE_TEXTS as T } from '@portal/contract';
+import { journeyPrisma, makeJourneyUser } from '../support/journey-users';
+import { type ExtraApi, account, pick, shot, signInThroughForm, signInWith, signOut, startExtraApi } from './support';
+
+let api: ExtraApi;
+
+test.beforeAll(async () => {
+  api = await startExtraApi({ SIGNATURES: 'on' });
+});
+test.afterAll(async () => {
+  await api?.stop();
+});
+
+/** The manifestation of the reviewer's approval, as §11.50 asks: printed name, username, meaning. */
+const manifestOf = (page: Page) =>
+  page.getByRole('list', { name: T.legend }).filter({ hasText: /Signed by .+ \(reviewer\) on .+ — Approved/ });
+
+test('a reviewer signs an approval; the signature is shown where the decision is read', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL: api.url });
+  const page = await context.newPage();
+  const prisma = journeyPrisma();
+  const me = await makeJourneyUser(prisma, 'signer', []).finally(() => prisma.$disconnect());
+  const comment = `Signed journey ${Date.now()}`;
+  let requestId = 0;
+
+  await test.step('the person files a request for a new study role', async () => {
+    await signInWith(page, me);
+    await page.goto('/app/profile?tab=access');
+    await page.getByRole('link', { name: 'Request New Access' }).click();
+    await pick(page, page.getByRole('combobox', { name: 'Study Role' }), 'Data Manager');
+    await pick(page, page.getByRole('combobox', { name: /^Studies/ }));
+    await page.getByLabel(/^Comments/).fill(comment);
+    await page.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(page).toHaveURL(/tab=history/);
+    await signOut(page);
+  });
+
+  await test.step('the reviewer applies the access and approves it; a wrong password signs nothing', async () => {
+    await signInThroughForm(page, 'reviewer');
+    await page.goto(`/app/user-requests?filter=${encodeURIComponent(me.email)}`);
+    await page.getByRole('row').filter({ hasText: me.email }).first().click();
+    await expect(page.getByText(comment)).toBeVisible();
+    await page.getByRole('button', { name: 'Apply Above Changes' }).click();
+    await pick(page, page.getByRole('combobox', { name: 'Request Status' }), 'Approved');
+    await page.getByLabel(/^Reviewer Comments/).fill('Approved, signed.');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+
+    const confirm = page.getByRole('dialog', { name: 'Confirm Request Finalization/Closure' });
+    await expect(confirm).toBeVisible();
+    await expect(confirm.getByRole('combobox', { name: 'Meaning' })).toHaveValue('Approved');
+    await expect(confirm.getByText(T.statement)).toBeVisible();
+    await confirm.getByRole('textbox', { name: 'Username' }).fill('reviewer');
+    await confirm.getByLabel('Password', { exact: true }).fill('Not-the-password-1!');
+    await shot(page, 'signature-01-confirm-with-signing');
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    await expect(confirm.getByText(T.passwordWrong)).toBeVisible();
+    await shot(page, 'signature-02-wrong-password');
+    const prismaCheck = journeyPrisma();
+    const stored = await prismaCheck.accessModRequest
+      .findFirstOrThrow({ where: { requesterComments: comment } })
+      .finally(() => prismaCheck.$disconnect());
+    expect(stored.requestStatus, 'a wrong password saves nothing').toBe('NEW');
+    requestId = stored.id;
+
+    await confirm.getByLabel('Password', { exact: true }).fill(account('reviewer').password);
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(page).toHaveURL(/\/app\/user-requests/);
+  });
+
+  await test.step("the resolved request's review screen shows who signed, when and meaning what", async () => {
+    // Resolved, it has left the queue's default 'Pending' view: opened by its address.
+    await page.goto(`/app/user-requests/access-change/${requestId}`);
+    await expect(page.getByText(comment)).toBeVisible();
+    await expect(manifestOf(page)).toBeVisible();
+    await expect(manifestOf(page).getByText(T.matches)).toBeVisible();
+    await shot(page, 'signature-03-review-manifest');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'signature-04-review-manifest-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  await test.step('the provenance of the granted access shows the signed approval', async () => {
+    await page.goto(`/app/users/${me.id}?tab=access`);
+    await page.getByRole('button', { name: 'History: Data Manager' }).click();
+    await expect(manifestOf(page).first()).toBeVisible();
+    await shot(page, 'signature-05-provenance');
+  });
+
+  await test.step("the access-modification report's last columns name the signature", async () => {
+    const xsrf = await page.evaluate(() => localStorage.getItem('xsrfToken'));
+    const report = await context.request.get('/rest/secure/user_access_mod_request/report', {
+      headers: { 'x-xsrf-token': xsrf! },
+    });
+    expect(report.status(), await report.text()).toBe(200);
+    const lines = (await report.text()).replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toMatch(/,Signed By,Signed At,Meaning,Signature Valid$/);
+    expect(lines.find((l) => l.startsWith(`${requestId},`)) ?? '').toMatch(/,Approved,Yes$/);
+    await signOut(page);
+  });
+
+  await test.step("the person's requests history shows the signature under the status", async () => {
+    await signInWith(page, me);
+    await page.goto('/app/profile?tab=history');
+    const row = page.getByRole('row').filter({ hasText: comment });
+    await expect(row).toContainText('Approved');
+    await expect(row.getByRole('list', { name: T.legend })).toContainText('— Approved');
+    await shot(page, 'signature-06-history');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'signature-07-history-phone');
+  });
+  await context.close();
+});
