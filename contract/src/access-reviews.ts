@@ -270,6 +270,8 @@ export const AccessReviewDecisionResultSchema = z.object({
       signed: z.boolean().optional(),
     }),
   ),
+  /** SIGNATURES=on only: the call's one signature (§11.50), naming every item tried (`items`). */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type AccessReviewDecisionResult = z.infer<typeof AccessReviewDecisionResultSchema>;
 

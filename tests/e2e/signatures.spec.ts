@@ -123,3 +123,76 @@ test('a reviewer signs an approval; the signature is shown where the decision is
   });
   await context.close();
 });
+
+test('a reviewer signs a bulk access review decision once, naming every item', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const prisma = journeyPrisma();
+  // Two people of NY016 made for this run, the only Research Pharmacists of NY016 whose names share the tag.
+  const people = await Promise.all(
+    ['sigrvwa', 'sigrvwb'].map((tag) =>
+      makeJourneyUser(prisma, tag, [{ roleName: 'Research Pharmacist', laoIds: ['NY016'] }]),
+    ),
+  ).finally(() => prisma.$disconnect());
+  const name = `Signed review ${people[0]!.username.slice(-6)}`;
+  const context = await browser.newContext({ baseURL: api.url });
+  const page = await context.newPage();
+
+  await test.step('an administrator starts a campaign reviewed by User Support', async () => {
+    await signInThroughForm(page, 'admin');
+    const xsrf = await page.evaluate(() => localStorage.getItem('xsrfToken'));
+    const started = await context.request.post('/rest/secure/system_mgmt/access_reviews', {
+      headers: { 'x-xsrf-token': xsrf! },
+      data: {
+        name,
+        scope: { systemAccessIds: [], roleNames: ['Research Pharmacist'], laoIds: ['NY016'] },
+        reviewers: 'USER_SUPPORT',
+        durationDays: 1,
+        reminderEveryDays: 1,
+        defaultDecision: 'KEEP',
+      },
+    });
+    expect(started.status(), await started.text()).toBe(200);
+    const id = ((await started.json()) as { id: number }).id;
+    await page.goto(`/app/access-review-campaigns/${id}`);
+    await expect(page.getByTestId('campaign-status')).toHaveText('Open', { timeout: 60_000 });
+    await signOut(page);
+  });
+
+  await test.step('the reviewer keeps both accesses with one signature', async () => {
+    await signInThroughForm(page, 'reviewer');
+    await page.goto('/app/access-reviews');
+    await pick(page, page.getByRole('combobox', { name: 'Campaign' }), name);
+    const table = page.getByRole('table', { name: 'Review items' });
+    await page.getByLabel('Filter items').fill('sigrvw');
+    await expect(table.getByRole('rowheader')).toHaveCount(2);
+    await table.getByRole('checkbox', { name: 'Select all items on this page' }).check();
+    await page.getByRole('button', { name: 'Keep', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: T.legend });
+    await expect(dialog.getByRole('combobox', { name: 'Meaning' })).toHaveValue('Reviewed');
+    await dialog.getByRole('textbox', { name: 'Username' }).fill('reviewer');
+    await dialog.getByLabel('Password', { exact: true }).fill(account('reviewer').password);
+    await shot(page, 'signature-08-bulk-decision-signing');
+    await dialog.getByRole('button', { name: 'Sign' }).click();
+    await expect(dialog).toBeHidden();
+    const results = page.getByRole('list', { name: 'Per-item results' });
+    await expect(results.getByRole('listitem')).toHaveCount(2);
+    await expect(results.getByText('Saved')).toHaveCount(2);
+    const manifest = page.getByRole('region', { name: 'Results of Keep' }).getByRole('list', { name: T.legend });
+    await expect(manifest.getByRole('listitem')).toHaveCount(1);
+    await expect(manifest).toContainText(/Signed by .+ \(reviewer\) on .+ — Reviewed/);
+    await shot(page, 'signature-09-bulk-decision-signed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'signature-10-bulk-decision-signed-phone');
+  });
+
+  const check = journeyPrisma();
+  const signatures = await check.signature
+    .findMany({
+      where: { action: 'ACCESS_REVIEW_DECISION', signerUsername: 'reviewer' },
+      orderBy: { id: 'desc' },
+      take: 1,
+    })
+    .finally(() => check.$disconnect());
+  expect((signatures[0]?.content as { items?: unknown[] }).items, 'one signature names both items').toHaveLength(2);
+  await context.close();
+});

@@ -26,12 +26,14 @@ import {
   type AccessReviewDecisionResult,
   SIGNATURE_ERRORS,
   type SignatureRef,
+  type SignatureView,
 } from '@portal/contract';
 import {
   ADMIN_SIGNED_ENTITIES,
   Prisma,
   type PrismaClient,
   reviewDecisionContent,
+  signatureView,
   takeSignatureTicket,
   writeSignature,
 } from '@portal/db';
@@ -149,8 +151,9 @@ export async function recordDecisions(
           const message = d.changed ? ACCESS_REVIEW_MESSAGES.changedSinceSnapshot : null;
           return { itemId, ok: true, message, ...signed };
         });
+        let shown: { signatures: SignatureView[] } | Record<string, never> = {};
         if (ticket) {
-          await writeSignature(tx, ticket, {
+          const written = await writeSignature(tx, ticket, {
             entityType: ADMIN_SIGNED_ENTITIES.campaign,
             entityId: body.campaignId,
             content: reviewDecisionContent({
@@ -164,8 +167,11 @@ export async function recordDecisions(
               }),
             }),
           });
+          // The one signature, shown with the results (§11.50): it names every item tried.
+          const row = await tx.signature.findUniqueOrThrow({ where: { id: written.id } });
+          shown = { signatures: [signatureView(row, true, tried.map(String))] };
         }
-        return { decided: decided.length, refused: results.length - decided.length, results };
+        return { decided: decided.length, refused: results.length - decided.length, results, ...shown };
       },
       { timeout: 20_000 },
     );
