@@ -8,11 +8,10 @@
  *
  *   cd tests && npx tsx --conditions=development bench/signatures.ts
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { SIGNATURE_HEADER, SIGNATURE_TICKET_PATH } from '@portal/contract';
-import { API_ENTRY, freePort, waitForHttp } from '@portal/scripts';
+import { startExtraApi } from '../support/extra-api';
 import type { ThrowawayStack } from '../support/throwaway-stack';
 import { type BenchSession, runAlone, signIn } from './stack';
 import { median } from './timing';
@@ -63,38 +62,13 @@ async function call(
 }
 
 /** A second API process on the stack's services with SIGNATURES=on. @returns its URL and how to stop it. */
-async function signingApi(stack: ThrowawayStack): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const url = `http://${new URL(stack.urls.portal).hostname}:${port}`;
-  const proc = spawn(process.execPath, ['--enable-source-maps', API_ENTRY], {
-    env: {
-      ...process.env,
-      ...stack.portalEnv,
-      PORT: String(port),
-      PORTAL_URL: url,
-      WEBAUTHN_ORIGINS: url,
-      ELEARNING_PORT: '',
-      ELEARNING_ORIGIN: '',
-      LOG_LEVEL: 'warn',
-      // As on the bench stack's API: staff sign in with the password alone (stack.ts).
-      SECOND_FACTOR_REQUIRED_PERMISSIONS: '',
-      SIGNATURES: 'on',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+const signingApi = (stack: ThrowawayStack) =>
+  startExtraApi({
+    portalEnv: stack.portalEnv,
+    hostname: new URL(stack.urls.portal).hostname,
+    // As on the bench stack's API: staff sign in with the password alone (stack.ts).
+    overrides: { SECOND_FACTOR_REQUIRED_PERMISSIONS: '', SIGNATURES: 'on' },
   });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const stop = async () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    await waitForHttp(`${url}/rest/public/health`, 'signing API', 60_000, () => proc.exitCode === null);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { url, stop };
-}
 
 /** Measures the figures above on the bench stack `stack`. */
 export async function measureSignatures(stack: ThrowawayStack): Promise<SignatureFigures> {

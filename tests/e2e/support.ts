@@ -2,7 +2,6 @@
  * Helpers of the browser journeys: sign in and out as a demo persona, pick Mantine options, screenshots with
  * an axe check of the screen, caught mail, CSP violations and a second API with settings of its own.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -15,7 +14,8 @@ import {
 } from '@playwright/test';
 import { CONSTANTS, expiryStateOf, type PasswordExpiryState, type TokenCreateResponse } from '@portal/contract';
 import { DEMO_ACCOUNTS } from '@portal/db/seed';
-import { API_ENTRY, freePort, readMail, waitForHttp } from '@portal/scripts';
+import { readMail } from '@portal/scripts';
+import { type ExtraApi, startExtraApi as startApiProcess } from '../support/extra-api';
 import { expectBeyondAxe } from './screen-checks';
 
 const SHOTS = path.join(import.meta.dirname, '..', 'artifacts', 'screens');
@@ -363,54 +363,20 @@ export async function linkFromMail(to: string, subjectPart: string, timeoutMs = 
   throw new Error(`no mail to ${to} with '${subjectPart}' within ${timeoutMs} ms`);
 }
 
-export interface ExtraApi {
-  url: string;
-  stop(): Promise<void>;
-}
+export type { ExtraApi } from '../support/extra-api';
 
 /**
  * Starts a second API process (serving the built web app) on the stack's services with `overrides`, e.g.
- * SESSION_TIMEOUT_SECONDS, for journeys that need settings of their own.
+ * SESSION_TIMEOUT_SECONDS, for journeys that need settings of their own. Its log (warnings and errors) goes
+ * beside the report, to tell why a journey on it failed.
  */
-export async function startExtraApi(overrides: Record<string, string>): Promise<ExtraApi> {
-  const portalEnv = JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>;
-  const port = await freePort();
-  // On the portal's host name, like the stack's API: passkeys need one (an IP address is refused).
-  const url = `http://${new URL(process.env.PORTAL_URL!).hostname}:${port}`;
-  // Its log (warnings and errors) beside the report, to tell why a journey on it failed.
-  const log = fs.openSync(path.join(REPO, 'tests', 'artifacts', `extra-api-${port}.log`), 'a');
-  // The API the stack built and runs (the global setup's stack built it from the sources): compiling the
-  // sources again with tsx took seconds of both cores from the journeys beside it.
-  const proc = spawn(process.execPath, ['--enable-source-maps', API_ENTRY], {
-    cwd: REPO,
-    env: {
-      ...process.env,
-      ...portalEnv,
-      PORT: String(port),
-      PORTAL_URL: url,
-      WEBAUTHN_ORIGINS: url,
-      LOG_LEVEL: 'warn',
-      // The stack's API already listens on the e-learning port: this one serves packages sandboxed instead.
-      ELEARNING_PORT: '',
-      ELEARNING_ORIGIN: '',
-      ...overrides,
-    },
-    stdio: ['ignore', log, 'inherit'],
+export const startExtraApi = (overrides: Record<string, string>): Promise<ExtraApi> =>
+  startApiProcess({
+    portalEnv: JSON.parse(process.env.E2E_PORTAL_ENV ?? '{}') as Record<string, string>,
+    hostname: new URL(process.env.PORTAL_URL!).hostname,
+    overrides,
+    logFile: (port) => path.join(REPO, 'tests', 'artifacts', `extra-api-${port}.log`),
   });
-  fs.closeSync(log);
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  const stop = async () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    await waitForHttp(`${url}/rest/public/health`, 'second API', 60_000, () => proc.exitCode === null);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { url, stop };
-}
 
 /**
  * Fails when the table needs sideways scrolling (issue 9: at 1280 px every column, the last one included,

@@ -7,59 +7,10 @@
 import { ACCESS_REVIEW_MESSAGES } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi, reply, sequence, type Handler } from '../testing/mockApi';
-import { renderRoute } from '../testing/render';
-import { AccessReviewsPage } from './AccessReviewsPage';
-import { itemsPage, openCampaign, reviewItem } from './reviewFixtures';
+import { reply, sequence } from '../testing/mockApi';
+import { itemsPage, reviewItem } from './reviewFixtures';
 
-const MINE = 'GET /rest/secure/access_review/mine';
-const ITEMS = 'GET /rest/secure/access_review/items';
-const DECIDE = 'POST /rest/secure/access_review/decisions';
-
-const jane = [
-  reviewItem({ id: 1 }),
-  reviewItem({ id: 2, roleName: 'Data Manager', changed: true, decision: 'KEEP', decidedByUsername: 'laostaff' }),
-];
-const sam = reviewItem({
-  id: 3,
-  portalUserId: 2,
-  username: 'ssmith',
-  firstName: 'Sam',
-  lastName: 'Smith',
-  email: 'sam.smith@example.org',
-});
-
-function renderPage(handlers: Record<string, Handler>, url = '/app/access-reviews') {
-  const api = mockApi({
-    [MINE]: () => reply(200, { reviewer: true, campaigns: [openCampaign] }),
-    [ITEMS]: () => reply(200, itemsPage([...jane, sam])),
-    'GET /rest/secure/user_access/user/1/provenance': () =>
-      reply(200, {
-        records: [
-          {
-            accessId: 101,
-            roleName: 'Investigator',
-            events: [
-              {
-                at: '2026-01-05T10:00:00.000Z',
-                label: 'Granted',
-                source: 'REQUEST',
-                actorUsername: 'reviewer',
-                requestId: 55,
-                batchId: null,
-                campaignId: null,
-                campaignName: null,
-                workflowId: null,
-                comment: null,
-              },
-            ],
-          },
-        ],
-      }),
-    ...handlers,
-  });
-  return { ...renderRoute({ path: '/app/access-reviews', url, element: <AccessReviewsPage /> }), api };
-}
+import { DECIDE, ITEMS, MINE, renderPage, sam } from './reviewPageFixtures';
 
 describe('Access Reviews', () => {
   it('says there is nothing to review without an open campaign', async () => {

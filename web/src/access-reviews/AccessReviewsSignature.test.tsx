@@ -6,59 +6,9 @@
 import { ACCESS_REVIEW_MESSAGES, SIGNATURE_HEADER, SIGNATURE_TEXTS, SIGNATURE_TICKET_PATH } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi, reply, type Handler } from '../testing/mockApi';
-import { renderRoute } from '../testing/render';
-import { AccessReviewsPage } from './AccessReviewsPage';
-import { itemsPage, openCampaign, reviewItem } from './reviewFixtures';
+import { reply } from '../testing/mockApi';
 
-const MINE = 'GET /rest/secure/access_review/mine';
-const ITEMS = 'GET /rest/secure/access_review/items';
-const DECIDE = 'POST /rest/secure/access_review/decisions';
-
-const jane = [
-  reviewItem({ id: 1 }),
-  reviewItem({ id: 2, roleName: 'Data Manager', changed: true, decision: 'KEEP', decidedByUsername: 'laostaff' }),
-];
-const sam = reviewItem({
-  id: 3,
-  portalUserId: 2,
-  username: 'ssmith',
-  firstName: 'Sam',
-  lastName: 'Smith',
-  email: 'sam.smith@example.org',
-});
-
-function renderPage(handlers: Record<string, Handler>, url = '/app/access-reviews') {
-  const api = mockApi({
-    [MINE]: () => reply(200, { reviewer: true, campaigns: [openCampaign] }),
-    [ITEMS]: () => reply(200, itemsPage([...jane, sam])),
-    'GET /rest/secure/user_access/user/1/provenance': () =>
-      reply(200, {
-        records: [
-          {
-            accessId: 101,
-            roleName: 'Investigator',
-            events: [
-              {
-                at: '2026-01-05T10:00:00.000Z',
-                label: 'Granted',
-                source: 'REQUEST',
-                actorUsername: 'reviewer',
-                requestId: 55,
-                batchId: null,
-                campaignId: null,
-                campaignName: null,
-                workflowId: null,
-                comment: null,
-              },
-            ],
-          },
-        ],
-      }),
-    ...handlers,
-  });
-  return { ...renderRoute({ path: '/app/access-reviews', url, element: <AccessReviewsPage /> }), api };
-}
+import { DECIDE, renderPage } from './reviewPageFixtures';
 
 const TICKET = `POST ${SIGNATURE_TICKET_PATH}`;
 const SETTINGS = 'GET /rest/secure/portal_settings';

@@ -4,104 +4,14 @@
  * and 409 'busy' (values kept, Save stays), stale, and the attempt key: the same key when the same values are
  * retried after a 202 or a lost answer, a new one for a new attempt.
  */
-import {
-  GLOBAL_ERRORS,
-  MESSAGES,
-  proxyComment,
-  ReviewAccessChangeBodySchema,
-  ReviewAttemptKeySchema,
-  type AccessModRequest,
-  type ReviewAccessChangeBody,
-} from '@portal/contract';
+import { GLOBAL_ERRORS, MESSAGES, proxyComment, ReviewAttemptKeySchema } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockApi, reply, sequence, type Handler } from '../../../testing/mockApi';
-import { blankContact } from '../../../testing/profileFixtures';
-import { referenceHandlers } from '../../../testing/referenceFixtures';
-import { renderRoute } from '../../../testing/render';
-import { ReviewAccessChangePage } from '../../access-change/review/ReviewAccessChangePage';
+import { reply, sequence } from '../../../testing/mockApi';
 import { NOT_APPLIED_TEXT } from '../../access-change/review/ReviewForm';
 import { RELOADED_TEXT } from './useReviewSave';
 
-const GET = 'GET /rest/secure/user_access_mod_request/7';
-const SAVE = 'PUT /rest/secure/user_management/review_access_change_request';
-const SYSTEMS = 'GET /rest/public/user_registration/system_accesses/';
-
-const request = (patch: Partial<AccessModRequest> = {}): AccessModRequest => ({
-  id: 7,
-  workflowId: 'access-change-7',
-  requestType: 'NEW',
-  requestStatus: 'NEW',
-  requesterComments: 'Please',
-  reviewerComments: '',
-  sysaidTicket: '',
-  inactive: false,
-  sysdat: '2026-01-02T03:04:05Z',
-  dchng: '2026-01-02T03:04:05Z',
-  lastModifiedBy: 'user',
-  subjectUserId: 12,
-  proxyUserId: null,
-  portalUserId: 12,
-  firstName: 'Uma',
-  lastName: 'Ser',
-  email: 'uma@portal.test',
-  isProxyRequest: false,
-  proxyName: null,
-  accessControls: [
-    { roleName: 'Investigator', siteCodes: [], laoIds: ['LAO1'], studyNames: ['S-1'], systemAccessIds: [1] },
-  ],
-  versionno: 3,
-  allowedNextStatuses: ['IN_PROGRESS', 'APPROVED', 'REJECTED'],
-  workflowUrl: null,
-  ...patch,
-});
-
-const REVIEWER = ['USER', 'READ_USERS', 'WRITE_USERS'] as const;
-
-/** The requested user, holding no access yet and one portal role. */
-const subjectFixture = {
-  id: 12,
-  uuid: null,
-  firstName: 'Uma',
-  lastName: 'Ser',
-  email: 'uma@portal.test',
-  username: 'uma',
-  gecos: '',
-  accountType: 'external',
-  uidNumber: null,
-  ...blankContact,
-  state: null,
-  country: null,
-  inactive: false,
-  portalRoleIds: [],
-  siteCodes: [],
-  laoIds: [],
-  sites: [],
-  userAccesses: [],
-};
-
-function renderReview(handlers: Record<string, Handler>, permissions = [...REVIEWER]) {
-  const api = mockApi({
-    ...referenceHandlers,
-    [GET]: () => reply(200, request()),
-    [SYSTEMS]: () => reply(200, [{ id: 1, systemName: 'Portal Gateway', description: '', inactive: false, sort: 0 }]),
-    // The requested user's roles and access, the portal roles and the relations (001 §2.8 Apply Above Changes).
-    'GET /rest/secure/user_management/user/12': () => reply(200, subjectFixture),
-    'GET /rest/secure/user_management/portal_roles': () => reply(200, []),
-    'GET /rest/public/site_relation': () => reply(200, []),
-    ...handlers,
-  });
-  const view = renderRoute({
-    path: '/app/user-requests/access-change/:id',
-    url: '/app/user-requests/access-change/7',
-    element: <ReviewAccessChangePage />,
-    permissions,
-    otherRoutes: [{ path: '/app/user-requests', element: <p>User requests queue</p> }],
-  });
-  /** The bodies the screen sent, parsed with the contract's schema. */
-  const sent = () => api.callsTo(SAVE).map((c) => ReviewAccessChangeBodySchema.parse(c.body) as ReviewAccessChangeBody);
-  return { ...view, api, sent };
-}
+import { GET, SAVE, renderReview, request } from './reviewAccessChangeFixtures';
 
 async function typeComment(user: ReturnType<typeof renderReview>['user'], text: string) {
   const comments = await screen.findByRole('textbox', { name: /Reviewer Comments/ });
