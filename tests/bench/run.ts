@@ -32,7 +32,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { measureRoutes } from './bundle';
 import { QUEUE_URL, compareQueueWithSql } from './queue';
-import { type BenchSession, signIn, startBenchStack } from './stack';
+import { type BenchSession, dataManagerBlock, signIn, startBenchStack } from './stack';
 import { percentile } from './timing';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
@@ -82,19 +82,7 @@ async function main(): Promise<void> {
     const user = await signIn(base, 'user');
     const reviewer = await signIn(base, 'reviewer');
     const profile = (await call(user, 'GET', '/rest/secure/user_profile')).json as { portalUserId: number };
-    const roles = (await (await fetch(`${base}/rest/public/user_registration/study_roles/`)).json()) as Array<{
-      roleName: string;
-      systemAccessIds: number[];
-    }>;
-    const studies = (await (await fetch(`${base}/rest/public/studies`)).json()) as Array<{ study: string }>;
-    const role = roles.find((r) => r.roleName === 'Data Manager')!;
-    const block = {
-      roleName: role.roleName,
-      siteCodes: [],
-      laoIds: [],
-      studyNames: [studies[0]!.study],
-      systemAccessIds: role.systemAccessIds,
-    };
+    const block = await dataManagerBlock(base);
 
     const fileMs: number[] = [];
     const reviewMs: number[] = [];

@@ -13,7 +13,7 @@ import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { SIGNATURE_HEADER, SIGNATURE_TICKET_PATH } from '@portal/contract';
 import { startExtraApi } from '../support/extra-api';
 import type { ThrowawayStack } from '../support/throwaway-stack';
-import { type BenchSession, runAlone, signIn } from './stack';
+import { type BenchSession, dataManagerBlock, runAlone, signIn } from './stack';
 import { median } from './timing';
 
 const CYCLES = Number(process.env.BENCH_SIGNATURE_CYCLES ?? 12);
@@ -80,19 +80,7 @@ export async function measureSignatures(stack: ThrowawayStack): Promise<Signatur
     const signingReviewer = await signIn(signing.url, 'reviewer');
     const reviewerPassword = DEMO_ACCOUNTS.find((a) => a.username === 'reviewer')!.password;
     const profile = (await call(plainBase, user, 'GET', '/rest/secure/user_profile')).json as { portalUserId: number };
-    const roles = (await (await fetch(`${plainBase}/rest/public/user_registration/study_roles/`)).json()) as Array<{
-      roleName: string;
-      systemAccessIds: number[];
-    }>;
-    const studies = (await (await fetch(`${plainBase}/rest/public/studies`)).json()) as Array<{ study: string }>;
-    const role = roles.find((r) => r.roleName === 'Data Manager')!;
-    const block = {
-      roleName: role.roleName,
-      siteCodes: [],
-      laoIds: [],
-      studyNames: [studies[0]!.study],
-      systemAccessIds: role.systemAccessIds,
-    };
+    const block = await dataManagerBlock(plainBase);
     const fileInProgress = async (i: number): Promise<number> => {
       const filed = await call(plainBase, user, 'POST', '/rest/secure/user_access_mod_request', {
         portalUserId: profile.portalUserId,

@@ -70,3 +70,23 @@ export async function signInAs(base: string, username: string, password: string)
   const xsrf = ((await res.json()) as { xsrfToken: string }).xsrfToken;
   return { cookie, xsrf, headers: { cookie, 'x-xsrf-token': xsrf } };
 }
+
+/**
+ * A role block for a NEW access-change request at `base`: the study role 'Data Manager' with its systems and
+ * the first study. Approval grants nothing by itself (001 §2.8), so the same block may be asked for again.
+ */
+export async function dataManagerBlock(base: string) {
+  const roles = (await (await fetch(`${base}/rest/public/user_registration/study_roles/`)).json()) as Array<{
+    roleName: string;
+    systemAccessIds: number[];
+  }>;
+  const studies = (await (await fetch(`${base}/rest/public/studies`)).json()) as Array<{ study: string }>;
+  const role = roles.find((r) => r.roleName === 'Data Manager')!;
+  return {
+    roleName: role.roleName,
+    siteCodes: [],
+    laoIds: [],
+    studyNames: [studies[0]!.study],
+    systemAccessIds: role.systemAccessIds,
+  };
+}
