@@ -168,7 +168,16 @@ describe('the directory away during a profile change approval', () => {
             `a ${requestStatus} save after the heal that is not 503`,
             60_000,
           );
-          return res;
+          // A save told 503 may still have committed (the workflow takes what the database holds): the save sent
+          // again is then told the request is resolved. Done all the same when it is resolved as asked (a CI run
+          // failed on this: 422 'The request is APPROVED and can no longer be changed' ≠ 200).
+          const row = await api.prisma.profileChangeRequest.findUniqueOrThrow({ where: { id: request.id } });
+          const resolvedAsAsked =
+            res.statusCode === 422 &&
+            res.body.includes('can no longer be changed') &&
+            row.requestStatus === requestStatus &&
+            row.versionno === 1;
+          return resolvedAsAsked ? { statusCode: 200, body: 'resolved by the save told 503' } : res;
         };
         const yes = await savedAgain(toApprove, 'APPROVED');
         expect(yes.statusCode, yes.body).toBe(200);
