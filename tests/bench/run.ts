@@ -32,7 +32,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { measureRoutes } from './bundle';
 import { QUEUE_URL, compareQueueWithSql } from './queue';
-import { type BenchSession, dataManagerBlock, signIn, startBenchStack } from './stack';
+import { type BenchSession, signIn, startBenchStack, timedCall } from './stack';
+import { dataManagerBlock } from './role-block';
 import { percentile } from './timing';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { measureSignInTiming, SIGN_IN_TIMING_TARGET, signInTimingMet } from './sign-in-timing';
@@ -61,23 +62,8 @@ async function main(): Promise<void> {
   const stack = await startBenchStack('bench');
   const base = stack.urls.portal;
   try {
-    /** One call; a 202 (still processing) is sent again, same body and attempt key, until it answers 200. */
-    const call = async (s: BenchSession, method: string, url: string, body?: unknown) => {
-      const started = performance.now();
-      for (;;) {
-        const res = await fetch(`${base}${url}`, {
-          method,
-          headers: { cookie: s.cookie, 'x-xsrf-token': s.xsrf, 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        if (res.status === 202) {
-          await res.arrayBuffer();
-          continue;
-        }
-        if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-        return { ms: performance.now() - started, json: (await res.json()) as Record<string, unknown> };
-      }
-    };
+    const call = (s: BenchSession, method: string, url: string, body?: unknown) =>
+      timedCall(base, s, method, url, body);
 
     const user = await signIn(base, 'user');
     const reviewer = await signIn(base, 'reviewer');

@@ -13,7 +13,8 @@ import { DEMO_ACCOUNTS } from '@portal/db/seed';
 import { SIGNATURE_HEADER, SIGNATURE_TICKET_PATH } from '@portal/contract';
 import { startExtraApi } from '../support/extra-api';
 import type { ThrowawayStack } from '../support/throwaway-stack';
-import { type BenchSession, dataManagerBlock, runAlone, signIn } from './stack';
+import { runAlone, signIn, timedCall as call } from './stack';
+import { dataManagerBlock } from './role-block';
 import { median } from './timing';
 
 const CYCLES = Number(process.env.BENCH_SIGNATURE_CYCLES ?? 12);
@@ -29,36 +30,6 @@ export interface SignatureFigures {
   signedTotalP50Ms: number;
   /** signedTotalP50Ms / (unsignedSaveP50Ms + ticketP50Ms). */
   ratio: number;
-}
-
-interface Call {
-  ms: number;
-  json: Record<string, unknown>;
-}
-
-async function call(
-  base: string,
-  s: BenchSession,
-  method: string,
-  url: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Call> {
-  const started = performance.now();
-  for (;;) {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: { ...s.headers, 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // Still processing (REQUEST-LIFECYCLE rule 6): the same attempt again until it answers.
-    if (res.status === 202) {
-      await res.arrayBuffer();
-      continue;
-    }
-    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-    return { ms: performance.now() - started, json: (await res.json()) as Record<string, unknown> };
-  }
 }
 
 /** A second API process on the stack's services with SIGNATURES=on. @returns its URL and how to stop it. */

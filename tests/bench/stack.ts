@@ -71,22 +71,37 @@ export async function signInAs(base: string, username: string, password: string)
   return { cookie, xsrf, headers: { cookie, 'x-xsrf-token': xsrf } };
 }
 
+/** A timed call's answer: its duration (ms, 202 retries included) and its JSON body. */
+export interface TimedCall {
+  ms: number;
+  json: Record<string, unknown>;
+}
+
 /**
- * A role block for a NEW access-change request at `base`: the study role 'Data Manager' with its systems and
- * the first study. Approval grants nothing by itself (001 §2.8), so the same block may be asked for again.
+ * One call at `base` as `s`, timed; a 202 (still processing, REQUEST-LIFECYCLE rule 6) is sent again, same
+ * body and attempt key, until it answers. @throws Error for any other answer that is not 2xx.
  */
-export async function dataManagerBlock(base: string) {
-  const roles = (await (await fetch(`${base}/rest/public/user_registration/study_roles/`)).json()) as Array<{
-    roleName: string;
-    systemAccessIds: number[];
-  }>;
-  const studies = (await (await fetch(`${base}/rest/public/studies`)).json()) as Array<{ study: string }>;
-  const role = roles.find((r) => r.roleName === 'Data Manager')!;
-  return {
-    roleName: role.roleName,
-    siteCodes: [],
-    laoIds: [],
-    studyNames: [studies[0]!.study],
-    systemAccessIds: role.systemAccessIds,
-  };
+export async function timedCall(
+  base: string,
+  s: BenchSession,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<TimedCall> {
+  const started = performance.now();
+  for (;;) {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...s.headers, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // Still processing (REQUEST-LIFECYCLE rule 6): the same attempt again until it answers.
+    if (res.status === 202) {
+      await res.arrayBuffer();
+      continue;
+    }
+    if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+    return { ms: performance.now() - started, json: (await res.json()) as Record<string, unknown> };
+  }
 }
