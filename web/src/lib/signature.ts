@@ -1,28 +1,40 @@
 import {
+  PasskeyOptionsAnswerSchema,
   SIGNATURE_ERRORS,
   SIGNATURE_HEADER,
+  SIGNATURE_PASSKEY_OPTIONS_PATH,
   SIGNATURE_TICKET_PATH,
   SignatureTicketSchema,
   type SignatureAction,
   type SignedDecision,
 } from '@portal/contract';
 import { ApiError, request, setSignatureInterceptor } from './apiClient';
+import { type PasskeyOptions, signWithPasskey } from './webauthn';
 
 /**
  * Signing a decision (docs/decisions.md "Electronic signatures"; 21 CFR Part 11 §11.200(a)(1)): the credential
  * is re-entered, POST SIGNATURE_TICKET_PATH answers a one-use ticket bound to the decision's digest, and the
  * action's own call carries it in SIGNATURE_HEADER. The ticket is asked for at the moment the action's call is
- * sent, from that call's method, path and body, so what is signed is exactly what is sent.
+ * sent, from that call's method, path and body, so what is signed is exactly what is sent. With a passkey, the
+ * credential is an assertion of SIGNATURE_PASSKEY_OPTIONS_PATH's challenge, which ends with the digest of that
+ * same decision and meaning (§11.70: the assertion signs nothing else).
  */
 
 /** What the signer entered: the action signed, the meaning chosen and the credential. */
-export interface SignatureCredentials {
-  action: SignatureAction;
-  meaning: string;
-  /** Only at the session's first signature (or when the API asks for it). */
-  username?: string;
-  password: string;
-}
+export type SignatureCredentials =
+  | {
+      action: SignatureAction;
+      meaning: string;
+      /** Only at the session's first signature (or when the API asks for it). */
+      username?: string;
+      password: string;
+    }
+  | {
+      action: SignatureAction;
+      meaning: string;
+      /** Sign with one of the person's passkeys (the browser's prompt) instead of the password. */
+      passkey: true;
+    };
 
 /** The ticket call refused the credential (422 fieldErrors `password`, `username`, `meaning`, or globalErrors). */
 export class SignatureRefused extends Error {
@@ -46,16 +58,36 @@ export function forgetSessionSignature(): void {
   sessionStorage.removeItem(SIGNED_KEY);
 }
 
-/** POSTs the ticket call for `decision`. @throws SignatureRefused on a refusal (422), ApiError otherwise. */
+/**
+ * The passkey's assertion for `decision`: the API's challenge for it, signed in the browser's prompt.
+ * @throws ApiError (422 `assertion`: no passkey), PasskeyError (the prompt was cancelled or is unsupported).
+ */
+async function passkeyAssertion(action: SignatureAction, meaning: string, decision: SignedDecision) {
+  const { data } = await request<unknown>('POST', SIGNATURE_PASSKEY_OPTIONS_PATH, {
+    body: { action, meaning, decision },
+  });
+  const parsed = PasskeyOptionsAnswerSchema.safeParse(data);
+  if (!parsed.success) throw new ApiError(502, { message: 'The portal gave passkey options it does not understand.' });
+  return signWithPasskey(parsed.data.options as PasskeyOptions);
+}
+
+/**
+ * POSTs the ticket call for `decision` (after the browser's passkey prompt when signing with a passkey).
+ * @throws SignatureRefused on a refusal (422), PasskeyError when the prompt did not sign, ApiError otherwise.
+ */
 export async function getSignatureTicket(credentials: SignatureCredentials, decision: SignedDecision): Promise<string> {
-  const body = {
-    action: credentials.action,
-    meaning: credentials.meaning,
-    ...(credentials.username ? { username: credentials.username } : {}),
-    password: credentials.password,
-    decision,
-  };
+  const { action, meaning } = credentials;
   try {
+    const body =
+      'passkey' in credentials
+        ? { action, meaning, assertion: await passkeyAssertion(action, meaning, decision), decision }
+        : {
+            action,
+            meaning,
+            ...(credentials.username ? { username: credentials.username } : {}),
+            password: credentials.password,
+            decision,
+          };
     const { data } = await request<unknown>('POST', SIGNATURE_TICKET_PATH, { body });
     const parsed = SignatureTicketSchema.safeParse(data);
     if (!parsed.success)

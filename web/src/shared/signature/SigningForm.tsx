@@ -7,6 +7,7 @@ import {
   SignatureRefused,
   type SignatureCredentials,
 } from '../../lib/signature';
+import { PasskeyError, passkeysSupported } from '../../lib/webauthn';
 
 export interface SigningFormProps {
   action: SignatureAction;
@@ -32,7 +33,9 @@ type Errors = Partial<Record<'meaning' | 'username' | 'password', string>>;
  * The signing fields of a signed decision (21 CFR Part 11 §11.50, §11.200(a)(1)): the meaning (a select of the
  * action's configured meanings), the username at the session's first signature (or when the API asks for
  * it), the password, and the statement of what entering it means. Enter submits; the first field takes the
- * focus when the dialog opens; each error is announced under its field.
+ * focus when the dialog opens; each error is announced under its field. Where the browser has WebAuthn,
+ * 'Sign with a passkey' signs instead with one of the person's passkeys (no username or password: the
+ * passkey names its person and verifies them; docs/decisions.md "Electronic signatures").
  */
 export function SigningForm({ action, meanings, children, labels, onSign, onClose, required }: SigningFormProps) {
   const [meaning, setMeaning] = useState<string | null>(meanings.length === 1 ? meanings[0]! : null);
@@ -44,20 +47,11 @@ export function SigningForm({ action, meanings, children, labels, onSign, onClos
   const [busy, setBusy] = useState(false);
   const statementId = useId();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    // The dialog is portaled, but React bubbles its submit to a form around the screen (the user detail's).
-    event.stopPropagation();
-    const missing: Errors = {};
-    if (!meaning) missing.meaning = SIGNATURE_TEXTS.meaningInvalid;
-    if (askUsername && !username.trim()) missing.username = SIGNATURE_TEXTS.usernameRequired;
-    if (!password) missing.password = translateFieldErrors('Password', ['required']);
-    setErrors(missing);
-    setGeneral(null);
-    if (Object.keys(missing).length > 0) return;
+  /** Signs with `credentials`; a refusal keeps the form open with its text, anything else closes it. */
+  const sign = async (credentials: SignatureCredentials) => {
     setBusy(true);
     try {
-      await onSign({ action, meaning: meaning!, password, ...(askUsername ? { username: username.trim() } : {}) });
+      await onSign(credentials);
       onClose();
     } catch (error) {
       if (error instanceof SignatureRefused) {
@@ -70,8 +64,12 @@ export function SigningForm({ action, meanings, children, labels, onSign, onClos
           setAskUsername(true);
         }
         setErrors(next);
-        if (Object.keys(next).length === 0) setGeneral(error.cause.globalErrors.join(' ') || error.message);
+        if (Object.keys(next).length === 0) {
+          setGeneral(fe.assertion?.join(' ') || error.cause.globalErrors.join(' ') || error.message);
+        }
         setPassword('');
+      } else if (error instanceof PasskeyError) {
+        setGeneral(error.message);
       } else if (isSignatureInvalid(error)) {
         setGeneral(SIGNATURE_TEXTS.invalid);
         setPassword('');
@@ -83,8 +81,28 @@ export function SigningForm({ action, meanings, children, labels, onSign, onClos
     }
   };
 
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // The dialog is portaled, but React bubbles its submit to a form around the screen (the user detail's).
+    event.stopPropagation();
+    const missing: Errors = {};
+    if (!meaning) missing.meaning = SIGNATURE_TEXTS.meaningInvalid;
+    if (askUsername && !username.trim()) missing.username = SIGNATURE_TEXTS.usernameRequired;
+    if (!password) missing.password = translateFieldErrors('Password', ['required']);
+    setErrors(missing);
+    setGeneral(null);
+    if (Object.keys(missing).length > 0) return;
+    void sign({ action, meaning: meaning!, password, ...(askUsername ? { username: username.trim() } : {}) });
+  };
+
+  const signWithPasskey = () => {
+    setErrors(meaning ? {} : { meaning: SIGNATURE_TEXTS.meaningInvalid });
+    setGeneral(null);
+    if (meaning) void sign({ action, meaning, passkey: true });
+  };
+
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         {children}
         {required && <Text size="sm">{SIGNATURE_TEXTS.required}</Text>}
@@ -130,6 +148,11 @@ export function SigningForm({ action, meanings, children, labels, onSign, onClos
           </Alert>
         )}
         <Group justify="flex-end" wrap="wrap">
+          {passkeysSupported() && (
+            <Button variant="light" type="button" onClick={signWithPasskey} disabled={busy} mr="auto">
+              {SIGNATURE_TEXTS.signWithPasskey}
+            </Button>
+          )}
           <Button variant="default" type="button" onClick={onClose} disabled={busy}>
             {labels?.cancel ?? 'Cancel'}
           </Button>
