@@ -14,7 +14,8 @@ import { SECOND_FACTOR_TEXTS as T } from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import { type JourneyUser, journeyEnv, journeyPrisma, makeJourneyUser } from '../support/journey-users';
 import { enrolConfirmed } from '../support/totp-codes';
-import { expectSignedIn, linkFromMail, shot, signInWith, signOut } from './support';
+import { addPasskey, confirmFromMail, virtualAuthenticator } from './passkey-support';
+import { expectSignedIn, shot, signInWith, signOut } from './support';
 
 let prisma: PrismaClient;
 
@@ -22,40 +23,6 @@ test.beforeAll(() => {
   prisma = journeyPrisma();
 });
 test.afterAll(async () => prisma.$disconnect());
-
-/**
- * Gives `page` a virtual platform authenticator (resident keys, user verification that always succeeds), as a
- * laptop's fingerprint reader would be. @returns a reader of the credentials it holds.
- */
-async function virtualAuthenticator(page: Page): Promise<() => Promise<number>> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length;
-}
-
-/** Adds a passkey named `name` on Profile → Security (the password again, then the browser's prompt). */
-async function addPasskey(page: Page, me: JourneyUser, name: string, screen?: string): Promise<void> {
-  await page.goto('/app/profile?tab=security');
-  const section = page.getByRole('region', { name: 'Passkeys and Security Keys' });
-  await section.getByRole('button', { name: 'Add a passkey' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
-  await dialog.getByLabel('Name of the passkey').fill(name);
-  await dialog.getByLabel('Password', { exact: true }).fill(me.password);
-  if (screen) await shot(page, screen);
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(section.getByRole('row', { name: new RegExp(name) })).toBeVisible();
-}
 
 /** Signs in with the username and password, to the second step. */
 async function passwordStep(page: Page, me: JourneyUser): Promise<void> {
@@ -91,9 +58,7 @@ test('a person adds a passkey, signs in with it as the second step and alone, an
   await shot(page, '93-passkeys-awaiting-email');
 
   // A first factor works once the emailed link confirms it.
-  await page.goto(await linkFromMail(me.email, T.mailSubjectConfirm));
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await confirmFromMail(page, me);
 
   // The password, then the passkey: offered first.
   await signOut(page);

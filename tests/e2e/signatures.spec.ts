@@ -5,12 +5,15 @@
  * 'Confirm Request Finalization/Closure' asks for the meaning, the username (the session's first signature) and
  * the password: a wrong password is refused with its text and nothing is saved; the right one approves. The
  * signature is shown on the resolved request's review screen, in the person's requests history, on the
- * provenance of the access it granted, and in the access-modification report's columns. axe at desktop and
- * phone sizes.
+ * provenance of the access it granted, and in the access-modification report's columns. A bulk access review
+ * decision is signed once; a deactivation is signed with a passkey (Chromium's virtual authenticator) instead
+ * of the password. axe at desktop and phone sizes.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { SIGNATURE_TEXTS as T } from '@portal/contract';
-import { journeyPrisma, makeJourneyUser } from '../support/journey-users';
+import { journeyEnv, journeyPrisma, makeJourneyUser } from '../support/journey-users';
+import { enrolConfirmed } from '../support/totp-codes';
+import { addPasskey, virtualAuthenticator } from './passkey-support';
 import { type ExtraApi, account, pick, shot, signInThroughForm, signInWith, signOut, startExtraApi } from './support';
 
 let api: ExtraApi;
@@ -172,7 +175,7 @@ test('a reviewer signs a bulk access review decision once, naming every item', a
     await dialog.getByRole('textbox', { name: 'Username' }).fill('reviewer');
     await dialog.getByLabel('Password', { exact: true }).fill(account('reviewer').password);
     await shot(page, 'signature-08-bulk-decision-signing');
-    await dialog.getByRole('button', { name: 'Sign' }).click();
+    await dialog.getByRole('button', { name: 'Sign', exact: true }).click();
     await expect(dialog).toBeHidden();
     const results = page.getByRole('list', { name: 'Per-item results' });
     await expect(results.getByRole('listitem')).toHaveCount(2);
@@ -195,4 +198,46 @@ test('a reviewer signs a bulk access review decision once, naming every item', a
     .finally(() => check.$disconnect());
   expect((signatures[0]?.content as { items?: unknown[] }).items, 'one signature names both items').toHaveLength(2);
   await context.close();
+});
+
+test('a staff member signs a deactivation with a passkey instead of the password', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const prisma = journeyPrisma();
+  const context = await browser.newContext({ baseURL: api.url });
+  const page = await context.newPage();
+  try {
+    await virtualAuthenticator(page);
+    const [signer, person] = await Promise.all([
+      makeJourneyUser(prisma, 'pksigner'),
+      makeJourneyUser(prisma, 'pksigned'),
+    ]);
+    const support = await prisma.portalRole.findFirstOrThrow({ where: { description: 'User Support' } });
+    await prisma.portalUserRole.create({ data: { portalUserId: signer.id, portalRoleId: support.id } });
+
+    await test.step('the staff member adds a passkey (beside an app: in use at once)', async () => {
+      await signInWith(page, signer);
+      await enrolConfirmed(prisma, journeyEnv().SECOND_FACTOR_KEY!, signer, 'Phone');
+      await addPasskey(page, signer, 'Signing key');
+    });
+
+    await test.step("'Change User Status' is signed with the passkey: no username, no password", async () => {
+      await page.goto(`/app/users/${person.id}`);
+      await page.getByRole('button', { name: 'Change to Inactive' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change User Status' });
+      await expect(dialog.getByRole('button', { name: T.signWithPasskey })).toBeVisible();
+      await shot(page, 'signature-11-passkey-offered');
+      await dialog.getByRole('button', { name: T.signWithPasskey }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId('user-status')).toHaveText('Inactive');
+    });
+
+    const signature = await prisma.signature.findFirstOrThrow({
+      where: { signerUserId: signer.id, action: 'USER_STATUS' },
+    });
+    expect(signature).toMatchObject({ method: 'PASSKEY', entityId: String(person.id), meaning: 'Approved' });
+    expect((await prisma.portalUser.findUniqueOrThrow({ where: { id: person.id } })).inactive).toBe(true);
+  } finally {
+    await prisma.$disconnect();
+    await context.close();
+  }
 });
