@@ -39,6 +39,17 @@ export const SIGNATURE_ACTIONS = [
 ] as const;
 export type SignatureAction = (typeof SIGNATURE_ACTIONS)[number];
 
+/** What each action is called where a list of signatures names it (the user detail's signed decisions). */
+export const SIGNATURE_ACTION_LABELS: Record<SignatureAction, string> = {
+  REQUEST_SAVE: 'Request saved',
+  REQUEST_APPROVAL: 'Approval',
+  REQUEST_REJECTION: 'Rejection',
+  ACCESS_REVIEW_DECISION: 'Access review decision',
+  CAMPAIGN_CLOSE: 'Campaign closed',
+  USER_ACCESS_EDIT: 'Access or portal roles edited',
+  USER_STATUS: 'Status changed',
+};
+
 /** The meanings offered per action unless SIGNATURE_MEANINGS configures others (§11.50(a)(3)). */
 export const DEFAULT_SIGNATURE_MEANINGS: Record<SignatureAction, string[]> = {
   REQUEST_SAVE: ['Reviewed and applied'],
@@ -146,6 +157,8 @@ export const SIGNATURE_TEXTS = {
   mismatch: 'does not match the record',
   matches: 'matches the record',
   legend: 'Electronic signature',
+  signedDecisions: 'Signed Decisions',
+  signedDecisionsNote: 'The newest signed decisions made on this page about this person, as their records stand now.',
   statement: 'By entering your password you sign this decision electronically (21 CFR Part 11).',
 } as const;
 

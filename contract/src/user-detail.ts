@@ -8,6 +8,7 @@ import { FIELD_LIMITS } from './limits';
 import { textSchema } from './text';
 import { PersonDetailsSchema, UserAccessSchema, UserSiteSchema } from './schemas';
 import { UserDetailsFieldsSchema } from './details-fields';
+import { SignatureViewSchema } from './signatures';
 
 export * from './details-fields';
 
@@ -33,8 +34,17 @@ export const UserDetailSchema = z.object({
   laoIds: z.array(z.string()),
   sites: z.array(UserSiteSchema),
   userAccesses: z.array(UserAccessSchema),
+  /**
+   * With SIGNATURES=on only (GET user/{id}): the signed decisions about this person made on the user detail
+   * (USER_STATUS, USER_ACCESS_EDIT), newest first, at most USER_SIGNATURES_SHOWN, each verified against the
+   * record as stored now (docs/decisions.md "Electronic signatures").
+   */
+  signatures: z.array(SignatureViewSchema).optional(),
 });
 export type UserDetail = z.infer<typeof UserDetailSchema>;
+
+/** How many of a person's signed decisions the user detail shows (the newest). */
+export const USER_SIGNATURES_SHOWN = 50;
 
 /**
  * PUT /rest/secure/user_management/update_user: the user as body (000 §7). Only the editable fields are read;

@@ -231,6 +231,18 @@ test('a staff member signs a deactivation with a passkey instead of the password
       await expect(page.getByTestId('user-status')).toHaveText('Inactive');
     });
 
+    await test.step('the Account tab lists the signed status change', async () => {
+      const section = page.getByRole('region', { name: T.signedDecisions });
+      await expect(section.getByRole('listitem')).toHaveCount(1);
+      await expect(section.getByRole('listitem')).toContainText(
+        new RegExp(`^Status changed: Signed by Jamie ${signer.lastName} \\(${signer.username}\\) on .+ — Approved`),
+      );
+      await expect(section.getByText(T.matches)).toBeVisible();
+      await shot(page, 'signature-12-user-signed-decisions');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'signature-13-user-signed-decisions-phone');
+    });
+
     const signature = await prisma.signature.findFirstOrThrow({
       where: { signerUserId: signer.id, action: 'USER_STATUS' },
     });

@@ -5,7 +5,13 @@
  * (§11.50); a bulk review decision's one signature names its items (`items`: their ids).
  */
 import type { SignatureView } from '@portal/contract';
-import { type PrismaClient, type Signature, signatureView, verifyAdminSignatures } from '@portal/db';
+import {
+  ADMIN_SIGNED_ENTITIES,
+  type PrismaClient,
+  type Signature,
+  signatureView,
+  verifyAdminSignatures,
+} from '@portal/db';
 
 /** The items a signature names (a review decision's item ids), else undefined. */
 function itemsOf(row: Signature): string[] | undefined {
@@ -21,4 +27,22 @@ export async function adminSignatureViews(
   if (!rows.length) return new Map();
   const valid = await verifyAdminSignatures(prisma, rows);
   return new Map(rows.map((r) => [r.id, signatureView(r, valid.get(r.id) ?? false, itemsOf(r))]));
+}
+
+/**
+ * The signed decisions about person `userId` made on the user detail (USER_STATUS, USER_ACCESS_EDIT: the
+ * Signature rows of entity PortalUser), newest first, at most `limit`, verified and shown.
+ */
+export async function userSignatureViews(
+  prisma: PrismaClient,
+  userId: number,
+  limit: number,
+): Promise<SignatureView[]> {
+  const rows = await prisma.signature.findMany({
+    where: { entityType: ADMIN_SIGNED_ENTITIES.user, entityId: String(userId) },
+    orderBy: { id: 'desc' },
+    take: limit,
+  });
+  const views = await adminSignatureViews(prisma, rows);
+  return rows.map((r) => views.get(r.id)!);
 }

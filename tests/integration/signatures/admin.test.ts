@@ -15,6 +15,7 @@ import {
   SIGNATURE_HEADER,
   SIGNATURE_TICKET_PATH,
   type SignatureAction,
+  type UserDetail,
 } from '@portal/contract';
 import { type PortalUser, type Signature, verifyAdminSignatures } from '@portal/db';
 import { roleBlockOf } from '../fixtures';
@@ -187,8 +188,19 @@ describe('a portal-role edit and a deactivation on the user detail', () => {
     const rows = (await signaturesOf('PortalUser', subject.id)).filter((r) => r.action === 'USER_STATUS');
     expect(rows.map((r) => r.content)).toEqual([{ kind: 'USER_STATUS', userId: subject.id, status: 'INACTIVE' }]);
     expect([...(await verifyAdminSignatures(on.prisma, rows)).values()]).toEqual([true]);
+    // The user detail shows both signed decisions, newest first, each as its record stands now.
+    const shown = async () =>
+      ((await callOn(adminOn, 'GET', `${USERS}/user/${subject.id}`)).json() as UserDetail).signatures;
+    expect(await shown()).toMatchObject([
+      { action: 'USER_STATUS', signerUsername: 'admin', meaning: 'Approved', method: 'PASSWORD', valid: true },
+      { action: 'USER_ACCESS_EDIT', signerUsername: 'admin', valid: true },
+    ]);
     await on.prisma.$executeRaw`UPDATE "PortalUser" SET inactive = false WHERE id = ${subject.id}`;
     expect([...(await verifyAdminSignatures(on.prisma, rows)).values()]).toEqual([false]);
+    expect((await shown())?.map((v) => [v.action, v.valid])).toEqual([
+      ['USER_STATUS', false],
+      ['USER_ACCESS_EDIT', true],
+    ]);
   });
 });
 
@@ -309,6 +321,9 @@ describe('with SIGNATURES=off', () => {
     expect(created.statusCode, created.body).toBe(200);
     const status = await callOff(adminOff, 'PUT', `${USERS}/deactivate_user/${subject.id}`);
     expect(status.statusCode, status.body).toBe(200);
+    const detail = await callOff(adminOff, 'GET', `${USERS}/user/${subject.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json()).not.toHaveProperty('signatures');
     const provenance = await provenanceOf(callOff, adminOff, subject.id);
     expect(provenance.records[0]!.events.length).toBeGreaterThan(0);
     expect(provenance.records[0]!.events.every((e) => !('signatures' in e))).toBe(true);

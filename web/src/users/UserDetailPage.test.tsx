@@ -6,6 +6,7 @@
 import {
   ACCESS_DATE_MESSAGES,
   SIGNATURE_HEADER,
+  SIGNATURE_TEXTS,
   SIGNATURE_TICKET_PATH,
   USER_ACCESS_MESSAGES,
   type PortalRole,
@@ -285,5 +286,45 @@ describe('user detail, signatures on (docs/decisions.md "Electronic signatures")
     });
     // The signing dialog's submit is its own: the detail's form around it saves nothing.
     expect(api.callsTo(`PUT ${BASE}/update_user`)).toHaveLength(0);
+  });
+
+  it("lists the person's signed decisions on the Account tab, a changed record marked", async () => {
+    const signed = (patch: Record<string, unknown>) => ({
+      signerName: 'Ada Admin',
+      signerUsername: 'admin',
+      signedAt: '2026-12-02T10:00:00Z',
+      meaning: 'Approved',
+      method: 'PASSWORD',
+      valid: true,
+      ...patch,
+    });
+    renderDetail(
+      '/app/users/7',
+      {
+        [`GET ${BASE}/user/7`]: () =>
+          reply(200, {
+            ...person({ inactive: true }),
+            signatures: [
+              signed({ id: '2', action: 'USER_STATUS', method: 'PASSKEY' }),
+              signed({ id: '1', action: 'USER_ACCESS_EDIT', meaning: 'Authored', valid: false }),
+            ],
+          }),
+        'GET /rest/secure/portal_settings': () =>
+          reply(200, { proxyCommentMarkers: ['[Proxy request]'], signatures: { enabled: true, meanings: {} } }),
+      },
+      WRITER,
+    );
+    const section = await screen.findByRole('region', { name: SIGNATURE_TEXTS.signedDecisions });
+    const lines = within(section).getAllByRole('listitem');
+    expect(lines.map((l) => l.textContent)).toEqual([
+      expect.stringMatching(/^Status changed: Signed by Ada Admin \(admin\) on .+ — Approved ?matches the record$/),
+      expect.stringMatching(/^Access or portal roles edited: Signed by .+ — Authored.*does not match the record$/),
+    ]);
+  });
+
+  it('shows no signed decisions section when the detail carries none', async () => {
+    renderDetail('/app/users/7', { [`GET ${BASE}/user/7`]: () => reply(200, person()) }, WRITER);
+    expect(await screen.findByRole('button', { name: 'Change to Inactive' })).toBeVisible();
+    expect(screen.queryByRole('region', { name: SIGNATURE_TEXTS.signedDecisions })).not.toBeInTheDocument();
   });
 });

@@ -23,6 +23,7 @@ import { useUpdateUser } from './api/updateUser';
 import { DetailsTab } from './DetailsTab';
 import { PasswordSection } from './PasswordSection';
 import { SecondFactorSection } from './SecondFactorSection';
+import { SignedDecisionsSection } from './SignedDecisionsSection';
 import { StatusSection } from './StatusSection';
 import { DETAILS_FIELDS, bodyOf, describeUserFailure, lockedFields, valuesOf } from './userForm';
 
@@ -195,6 +196,7 @@ function UserEditor({
               onChange={changeStatus}
               signingMeanings={signatures.enabled ? meaningsFor(signatures, 'USER_STATUS') : undefined}
             />
+            <SignedDecisionsSection user={user} />
             <PasswordSection user={user} readOnly={readOnly} />
             <SecondFactorSection user={user} canReset={isAdmin} />
           </Stack>

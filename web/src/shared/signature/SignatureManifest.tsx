@@ -1,5 +1,5 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { SIGNATURE_TEXTS, SignatureViewSchema, type SignatureView } from '@portal/contract';
+import { SIGNATURE_ACTION_LABELS, SIGNATURE_TEXTS, SignatureViewSchema, type SignatureView } from '@portal/contract';
 import { formatDateTime } from '../format';
 
 /**
@@ -20,9 +20,18 @@ export function signaturesOf(view: unknown): SignatureView[] {
  * The manifestation of a decision's signatures (21 CFR Part 11 §11.50): per signature 'Signed by <name>
  * (<username>) on <date time> — <meaning>' and whether the record still matches what was signed (§11.70). The
  * mismatch is worded and marked, not only coloured. Nothing when the view carries no signatures (the spec's
- * screen). Wraps at any width (a phone's 320 px).
+ * screen). Wraps at any width (a phone's 320 px). `withAction` starts each line with what was signed (for a
+ * list of several decisions).
  */
-export function SignatureManifest({ view, compact = false }: { view: unknown; compact?: boolean }) {
+export function SignatureManifest({
+  view,
+  compact = false,
+  withAction = false,
+}: {
+  view: unknown;
+  compact?: boolean;
+  withAction?: boolean;
+}) {
   const signatures = signaturesOf(view);
   if (signatures.length === 0) return null;
   return (
@@ -30,7 +39,8 @@ export function SignatureManifest({ view, compact = false }: { view: unknown; co
       {signatures.map((s) => (
         <Group key={s.id} component="li" gap={6} wrap="wrap" align="center" style={{ minWidth: 0 }}>
           <Text size={compact ? 'xs' : 'sm'} style={{ overflowWrap: 'anywhere' }}>
-            Signed by {s.signerName} ({s.signerUsername}) on {formatDateTime(s.signedAt)} — {s.meaning}
+            {withAction && `${SIGNATURE_ACTION_LABELS[s.action]}: `}Signed by {s.signerName} ({s.signerUsername}) on{' '}
+            {formatDateTime(s.signedAt)} — {s.meaning}
           </Text>
           {s.valid ? (
             <Badge size="sm" variant="light" color="green" style={{ textTransform: 'none' }}>
