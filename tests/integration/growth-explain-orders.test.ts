@@ -66,7 +66,7 @@ beforeAll(async () => {
   } finally {
     console.log = quiet;
   }
-}, 120_000);
+});
 
 afterAll(async () => {
   await pool?.end();

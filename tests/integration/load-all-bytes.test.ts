@@ -185,7 +185,7 @@ beforeAll(async () => {
   }
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.prisma.registration.deleteMany({ where: { workflowId: { startsWith: tag } } });

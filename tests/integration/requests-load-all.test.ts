@@ -45,7 +45,7 @@ beforeAll(async () => {
   ).map((r) => r.id);
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.prisma.accessModRequest.deleteMany({ where: { subjectUserId: subjectId } });

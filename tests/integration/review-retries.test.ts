@@ -29,7 +29,7 @@ beforeAll(async () => {
   call = caller(api.app);
   reviewer = await signIn(api.app, 'reviewer');
   user = await signIn(api.app, 'user');
-}, 60_000);
+});
 afterAll(async () => {
   await api?.close();
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   connection = await Connection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
   client = new Client({ connection, namespace: api.cfg.TEMPORAL_NAMESPACE });
   stopWorker = await startWorker(api, taskQueue);
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopWorker?.();

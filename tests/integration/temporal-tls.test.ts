@@ -76,7 +76,7 @@ async function workerPollsThrough(address: string, env: Record<string, string>):
 describe('Temporal through TLS', () => {
   it('TLS with the server CA from a file: the API client and the worker process connect', async () => {
     await workerPollsThrough(serverTls.address, { TEMPORAL_TLS_SERVER_CA_CERT_PATH: certs.serverCa });
-  }, 120_000);
+  });
 
   it('mutual TLS from base64 variables, with the server name overridden: both connect', async () => {
     await workerPollsThrough(mutualTls.address, {
@@ -85,7 +85,7 @@ describe('Temporal through TLS', () => {
       TEMPORAL_TLS_CLIENT_CERT_DATA: base64(certs.clientCert),
       TEMPORAL_TLS_CLIENT_KEY_DATA: base64(certs.clientKey),
     });
-  }, 120_000);
+  });
 
   it('an API key goes over TLS (Temporal Cloud): the options carry it and the connection answers', async () => {
     const env = { TEMPORAL_TLS_SERVER_CA_CERT_PATH: certs.serverCa, TEMPORAL_API_KEY: 'test-api-key' };

@@ -22,7 +22,7 @@ let stopWorker: () => Promise<void>;
 beforeAll(async () => {
   apis.push(await startApi({ TEMPORAL_TASK_QUEUE: queue }));
   stopWorker = await startWorker(apis[0]!, queue, { directory: apis[0]!.directory, tracing });
-}, 120_000);
+});
 const review = useRegistrationReview(apis);
 
 afterAll(async () => {

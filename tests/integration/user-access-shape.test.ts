@@ -14,7 +14,7 @@ let api: TestApi;
 
 beforeAll(async () => {
   api = await startApi();
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.close();

@@ -43,7 +43,7 @@ beforeAll(async () => {
     if (name === 'u3') made.push({ ...made[0]!, siteCodes: [code('0')], laoIds: [code('0')], inactive: true } as never);
     for (const data of made) await api.prisma.userAccess.create({ data: { ...data, portalUserId: user.id } });
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.prisma.portalUser.deleteMany({ where: { username: { startsWith: tag } } });

@@ -272,7 +272,7 @@ describe('reviewers and their mails', () => {
     expect(row).toMatchObject({ status: 'CLOSED', closedByUsername: 'system', keptCount: 3 });
     expect(rx.id).toBeLessThan(ry.id);
     await record(workflowId, 'deadline-with-reminders');
-  }, 90_000);
+  });
 
   it('invites User Support when there are User Support items, never only about themselves', async () => {
     const role = tag('Role ');
@@ -346,7 +346,7 @@ describe('the close', () => {
     ]);
     expect(campaignAudit.at(-1)!.after).toMatchObject({ removed: 2, kept: 1, changed: 0, mailsFailed: 0 });
     await record(workflowId, 'deadline-removed');
-  }, 90_000);
+  });
 
   it('at the deadline removes undecided items when the default is REMOVE, and never a record changed since', async () => {
     const role = tag('Role ');
@@ -392,7 +392,7 @@ describe('the close', () => {
     expect(defaulted!.after).toMatchObject({ defaulted: true });
     await until(async () => (await mailsTo(a.email, 'your access was removed')).length === 1, 'the removal mail');
     await record(workflowId, 'deadline-default-remove-changed');
-  }, 90_000);
+  });
 
   it('takes a close sent while the campaign is being opened (the row may already say OPEN) and closes once open', async () => {
     const role = tag('Role ');

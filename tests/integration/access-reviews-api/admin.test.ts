@@ -52,7 +52,7 @@ beforeAll(async () => {
     signIn(api.app, 'user'),
     signIn(api.app, staffUser.username, staffUser.password),
   ]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopWorker?.();
@@ -365,5 +365,5 @@ describe('Temporal unreachable', () => {
     }
     // The campaign is still the workflow's: cancelled through the reachable API.
     expect((await call(admin, 'POST', `${CAMPAIGNS}/${open.id}/cancel`, {})).statusCode).toBe(200);
-  }, 120_000);
+  });
 });

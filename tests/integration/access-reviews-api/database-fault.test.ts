@@ -73,6 +73,6 @@ describe('a decision while PostgreSQL is away', () => {
         },
       });
       expect(audited).toBe(1);
-    }, 120_000);
+    });
   }
 });

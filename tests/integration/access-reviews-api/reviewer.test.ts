@@ -67,7 +67,7 @@ beforeAll(async () => {
     signIn(api.app, staffAUser.username, staffAUser.password),
     signIn(api.app, staffBUser.username, staffBUser.password),
   ]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await api?.close();

@@ -192,5 +192,5 @@ describe('Audit Integrity API', () => {
     } finally {
       await away.close();
     }
-  }, 60_000);
+  });
 });

@@ -44,5 +44,5 @@ describe('a Prisma client whose database dropped its connections mid-transaction
       proxy.heal();
       await proxy.close();
     }
-  }, 60_000);
+  });
 });

@@ -83,7 +83,7 @@ describe('request lifecycle: failure paths', () => {
           await handle.result();
         });
       });
-    }, 120_000);
+    });
   }
 
   it('approves a removal of a role the user no longer holds once, when the commit is retried after a lost completion', async () => {
@@ -211,7 +211,7 @@ describe('the database away past the write deadline', () => {
           expect([[], ['MAIL_FAILED']]).toContainEqual(actions.slice(2));
         });
       });
-    }, 120_000);
+    });
   }
 });
 
@@ -264,7 +264,7 @@ describe('the database away past the write deadline during a commit', () => {
           if (fault === 'refuse') await maybeRecordHistory(env, filed.workflowId, 'access-change', 'commit-unsettled');
         });
       });
-    }, 120_000);
+    });
   }
 });
 

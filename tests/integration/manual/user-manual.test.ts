@@ -24,7 +24,7 @@ beforeAll(async () => {
   await buildManualPdf({ out: pdfFile, force: true });
   loading = getDocument({ data: new Uint8Array(fs.readFileSync(pdfFile)), verbosity: 0 });
   pdf = await loading.promise;
-}, 120_000);
+});
 
 afterAll(async () => {
   await loading?.destroy();

@@ -99,7 +99,7 @@ afterAll(async () => {
   await connection?.close();
   await prisma?.$disconnect();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+});
 
 const directory = () => loadApiConfig({ ...stackEnv(), LOG_LEVEL: 'silent' });
 

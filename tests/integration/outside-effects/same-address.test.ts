@@ -16,7 +16,7 @@ let reviewer: Session;
 
 beforeAll(async () => {
   reviewer = await signIn(apis[0]!.app, 'reviewer');
-}, 60_000);
+});
 
 describe('one address, two approvals at once (case 4)', () => {
   it('lets one profile change have the address; the other is refused before any write and can be rejected', async () => {

@@ -37,7 +37,7 @@ import {
 let sso: SsoStack;
 beforeAll(async () => {
   sso = await startSsoApi(passkeyEnv());
-}, 60_000);
+});
 afterAll(async () => sso?.close());
 
 /** A system, its relying party and a person holding it. */

@@ -41,7 +41,7 @@ beforeAll(async () => {
       workflowStartedAt: new Date(),
     })),
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.prisma.profileChangeRequest.deleteMany({ where: { workflowId: { startsWith: 'pclists-' } } });
@@ -123,7 +123,7 @@ describe('the profile-change lists page and total their rows', () => {
       expect(page.numberOfElements, path).toBe(page.content.length);
       expect(ours(page.content), path).toEqual(newestFirst(keep));
     }
-  }, 60_000);
+  });
 
   it('answer 422 with fieldErrors for a bad page or size', async () => {
     for (const [query, key] of [

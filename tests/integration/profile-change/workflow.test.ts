@@ -22,7 +22,7 @@ let reviewer: Session;
 
 beforeAll(async () => {
   reviewer = await signIn(apis[0]!.app, 'reviewer');
-}, 60_000);
+});
 
 describe('profile-change workflow', () => {
   it('comment-only save, refused save, approval: APPROVED, applied, audited, mailed to the new address', async () => {

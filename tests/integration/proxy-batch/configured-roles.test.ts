@@ -16,7 +16,7 @@ beforeAll(async () => {
     PROXY_PORTAL_ROLES: '',
     PROXY_ALL_USERS_PORTAL_ROLES: '',
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.close();

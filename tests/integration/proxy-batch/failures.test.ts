@@ -36,7 +36,7 @@ let stack: BatchStack;
 beforeAll(async () => {
   stack = await startBatchStack(queue);
   ({ api, prisma, env, block, laostaff } = stack);
-}, 120_000);
+});
 
 afterAll(async () => stack?.close());
 
@@ -83,5 +83,5 @@ describe('a proxy batch whose database goes away', () => {
         expect(described.status.name).toBe('RUNNING');
       }
     });
-  }, 120_000);
+  });
 });

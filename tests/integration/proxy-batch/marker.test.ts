@@ -27,7 +27,7 @@ beforeAll(async () => {
   stopWorker = await startWorker(api, taskQueue);
   block = (await demoRequestParts(api.prisma)).block;
   laostaff = await signIn(api.app, 'laostaff');
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopWorker?.();

@@ -38,7 +38,7 @@ beforeAll(async () => {
     studyNames: [],
     systemAccessIds: safety.systems.map((s) => s.systemId),
   };
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopWorker?.();
@@ -115,7 +115,7 @@ describe('a batch of two role blocks', () => {
       [u3, sr.roleName],
     ]);
     expect(requests.every((r) => r.isProxyRequest)).toBe(true);
-  }, 120_000);
+  });
 
   it("aborts on the first user's first block only; a later block's 304 is recorded", async () => {
     const first = await subjectsAt(prisma, 'MA036', 2, 'pbra');
@@ -138,7 +138,7 @@ describe('a batch of two role blocks', () => {
     const recorded = await run(later, [dm, sr]);
     expect(recorded.status).toBe('COMPLETED');
     expect(recorded.results.map((r) => r.responseStatus)).toEqual([200, 304, 200, 200]);
-  }, 120_000);
+  });
 
   it('refuses the same study role in two blocks (001 §5)', async () => {
     const [u] = await subjectsAt(prisma, 'MA036', 1, 'pbrd');

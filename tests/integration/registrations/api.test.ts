@@ -28,7 +28,7 @@ beforeAll(async () => {
   reviewer = await signIn(api.app, 'reviewer');
   readonly = await signIn(api.app, 'readonly');
   user = await signIn(api.app, 'user');
-}, 60_000);
+});
 
 afterAll(async () => {
   await stopWorker?.();

@@ -39,7 +39,7 @@ beforeAll(async () => {
     });
     ids[status] = row.id;
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await api?.prisma.registration.deleteMany({ where: { workflowId: { startsWith: tag } } });
@@ -114,5 +114,5 @@ describe('the load-all call of the registration lists (000 §9)', () => {
       const many = page.content.filter((r) => r.workflowId.startsWith(`${tag}-many-`)).map((r) => r.firstName);
       expect(many, path).toEqual(newestFirst);
     }
-  }, 60_000);
+  });
 });

@@ -91,5 +91,5 @@ describe('a re-sent approval mail', () => {
       });
       expect(set.statusCode, set.body).toBe(200);
     });
-  }, 90_000);
+  });
 });

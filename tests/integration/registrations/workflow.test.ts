@@ -35,7 +35,7 @@ beforeAll(async () => {
   reviewer = await signIn(apis[0]!.app, 'reviewer');
   proxy = await signIn(apis[0]!.app, 'user');
   userRole = (await apis[0]!.prisma.portalRole.findFirstOrThrow({ where: { description: 'Network User' } })).id;
-}, 60_000);
+});
 
 const file = (api: TestApi) => fileByProxy(api, proxy);
 
@@ -199,7 +199,7 @@ describe('registration workflow', () => {
     } finally {
       await stop();
     }
-  }, 90_000);
+  });
 
   it('approval with the mail server down: APPROVED, MAIL_FAILED, and the link can be resent', async () => {
     const api = await newApi({ MAIL_DEADLINE: '1 second' });

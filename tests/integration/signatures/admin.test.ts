@@ -57,7 +57,7 @@ beforeAll(async () => {
     signIn(on.app, 'reviewer'),
     signIn(off.app, 'reviewer'),
   ]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all([on?.close(), off?.close()]);
@@ -310,7 +310,7 @@ describe("a campaign's close by a person (CAMPAIGN_CLOSE)", () => {
     } finally {
       await stop();
     }
-  }, 120_000);
+  });
 });
 
 describe('with SIGNATURES=off', () => {

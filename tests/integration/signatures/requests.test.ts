@@ -41,7 +41,7 @@ beforeAll(async () => {
   on = await startApi({ TEMPORAL_TASK_QUEUE: onQueue, SIGNATURES: 'on' });
   off = await startApi({ TEMPORAL_TASK_QUEUE: offQueue });
   stops.push(await startWorker(on, onQueue, { directory: on.directory }), await startWorker(off, offQueue));
-}, 120_000);
+});
 afterAll(async () => {
   for (const stop of stops) await stop();
   await on?.close();
@@ -211,7 +211,7 @@ describe('signatures on (SIGNATURES=on)', () => {
     expect(edited.json().signatures.map((s: { valid: boolean }) => s.valid)).toEqual([false]);
     const reportAfter = await call(reviewer, 'GET', '/rest/secure/user_access_mod_request/report');
     expect(reportAfter.body.split('\r\n').find((l) => l.startsWith(`${id},`))).toMatch(/,Approved,No$/);
-  }, 120_000);
+  });
 
   it("shows an approval's signature on the provenance of the access it granted", async () => {
     const u = await createTestUser(on, 'sigprov');
@@ -272,7 +272,7 @@ describe('signatures on (SIGNATURES=on)', () => {
     expect(row.content).toMatchObject({ kind: 'Registration', requestId: id, status: 'DENIED' });
     const view = await call(reviewer, 'GET', `/rest/secure/user_registration/${id}`);
     expect(view.json().signatures.map((s: { valid: boolean }) => s.valid)).toEqual([true]);
-  }, 120_000);
+  });
 });
 
 describe('signatures on: saves that change access, retries, the commit', () => {
@@ -339,7 +339,7 @@ describe('signatures on: saves that change access, retries, the commit', () => {
     });
     expect(row.entityVersion).toBe(2);
     expect((row.content as { portalRoleIds: number[] }).portalRoleIds).toContain(extra.id);
-  }, 120_000);
+  });
 
   it("signs a registration's approval: the content names the created user and the chosen roles", async () => {
     const user = await signIn(on.app, 'user');
@@ -368,7 +368,7 @@ describe('signatures on: saves that change access, retries, the commit', () => {
       portalRoleIds: [role.id],
       details: { username: `sigreg${id}`, portalUserId: approved.json().portalUserId },
     });
-  }, 120_000);
+  });
 
   it('answers the retry of a signed attempt its outcome (the ticket already used)', async () => {
     const id = await filedRequest(on, 'sigretry');
@@ -383,7 +383,7 @@ describe('signatures on: saves that change access, retries, the commit', () => {
     expect(await on.prisma.signature.count({ where: { entityType: 'AccessModRequest', entityId: String(id) } })).toBe(
       1,
     );
-  }, 120_000);
+  });
 
   it('the commit refuses a ticket already used, writing nothing', async () => {
     const id = await filedRequest(on, 'sigcommit');
@@ -419,7 +419,7 @@ describe('signatures on: saves that change access, retries, the commit', () => {
     expect([row.requestStatus, row.versionno]).toEqual(['NEW', 0]);
     expect(await on.prisma.auditEvent.count({ where: { idempotencyKey: `${workflowId}:1` } })).toBe(0);
     expect(await on.prisma.signature.count({ where: { ticketId: ticket.id } })).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('signatures off (the default)', () => {
@@ -438,5 +438,5 @@ describe('signatures off (the default)', () => {
     expect(await off.prisma.signature.count({ where: { entityType: 'AccessModRequest', entityId: String(id) } })).toBe(
       0,
     );
-  }, 120_000);
+  });
 });

@@ -18,7 +18,7 @@ let off: TestApi;
 
 beforeAll(async () => {
   [on, off] = await Promise.all([startApi(passkeyEnv({ SIGNATURES: 'on' })), startApi(passkeyEnv())]);
-}, 120_000);
+});
 afterAll(async () => {
   await Promise.all([on?.close(), off?.close()]);
 });

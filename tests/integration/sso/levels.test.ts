@@ -40,7 +40,7 @@ const KEY = crypto.randomBytes(32).toString('base64url');
 let sso: SsoStack;
 beforeAll(async () => {
   sso = await startSsoApi({ SECOND_FACTOR_KEY: KEY });
-}, 60_000);
+});
 afterAll(async () => sso?.close());
 
 type Person = { id: number; username: string; password: string; subjectId: string };
