@@ -207,5 +207,15 @@ describe('a passkey as the whole sign-in', () => {
       message: PASSKEY_TEXTS.usePasswordForm,
     });
     expect(expiredRes.cookies.find((c) => c.name === 'pg_session')).toBeUndefined();
+
+    // Inside the expiry-warning window: signed in, warned as the password form warns (000 §4).
+    const warned = await createTestUser(api, 'pkwarn');
+    const warnedKey = authenticator();
+    await enrolPasskey(api, warned, warnedKey);
+    await setPasswordChangedTime(api.directory, warned.username, new Date(Date.now() - 80 * DAY_MS));
+    const warnedRes = await passkeySignInCall(api, warnedKey.assert(await signInOptions(api)));
+    expect(warnedRes.statusCode, warnedRes.body).toBe(200);
+    expect(warnedRes.json()).toMatchObject({ passwordExpiresSoon: true, expiryState: 'WarnUserToChangePassword' });
+    expect(warnedRes.cookies.find((c) => c.name === 'pg_session')).toBeDefined();
   });
 });

@@ -27,7 +27,10 @@ function renderSignIn() {
     url: '/?redirectPath=%2Fapp%2Fusers',
     element: <SignInPage />,
     permissions: [],
-    otherRoutes: [{ path: '/app/*', element: <p>App page</p> }],
+    otherRoutes: [
+      { path: '/app/*', element: <p>App page</p> },
+      { path: '/change-password', element: <p>Change password page</p> },
+    ],
   });
   return { ...view, at: () => view.router.state.location.pathname };
 }
@@ -49,6 +52,25 @@ describe('Sign in with a passkey', () => {
     await waitFor(() => expect(at()).toBe('/app/users'));
     expect(browser.startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'c-1' } });
     expect(api.callsTo('POST /rest/token/webauthn')[0]?.body).toEqual({ assertion: ASSERTION });
+  });
+
+  it('sends a person whose password expires soon to Change Password first, keeping where they were going', async () => {
+    mockApi({
+      'POST /rest/token/webauthn/options': () => reply(200, { options: { challenge: 'c-5' } }),
+      'POST /rest/token/webauthn': () =>
+        reply(200, {
+          tokenTimeoutInSeconds: 3600,
+          passwordExpiresSoon: true,
+          expiryState: 'WarnUserToChangePassword',
+          xsrfToken: 'x',
+        }),
+    });
+    const { user, at, router } = renderSignIn();
+    await user.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+    await waitFor(() => expect(at()).toBe('/change-password'));
+    const query = new URLSearchParams(router.state.location.search);
+    expect(query.get('skipRefresh')).toBe('true');
+    expect(query.get('redirectPath')).toBe('/app/users');
   });
 
   it("shows the API's words for a locked account", async () => {
