@@ -33,7 +33,7 @@ import {
   type OutsideEffectsInput,
 } from '@portal/workflows';
 import { storeOf } from '../kinds';
-import type { OutsideEffectsContext } from '../kinds/types';
+import type { OutsideEffectsContext, UndoAudit } from '../kinds/types';
 
 export function createCommitSave(prisma: PrismaClient) {
   return async function commitSave(input: CommitSaveInput): Promise<CommitResult> {
@@ -169,19 +169,20 @@ export function createApplyOutsideEffects(ctx: OutsideEffectsContext) {
  */
 export function createUndoOutsideEffects(ctx: OutsideEffectsContext) {
   return async function undoOutsideEffects(input: OutsideEffectsInput): Promise<void> {
-    const undone = await storeOf(input.kind).undoOutsideEffects?.(ctx, input);
-    if (!undone) return;
-    await ctx.prisma.auditEvent.createMany({
-      data: [
-        {
-          actorUserId: input.actor.userId,
-          actorUsername: input.actor.username,
-          ...undone,
-          workflowId: input.workflowId,
-          idempotencyKey: `${input.workflowId}:${input.version ?? 0}:undo`,
-        },
-      ],
-      skipDuplicates: true,
-    });
+    const audit: UndoAudit = async (tx, undone) => {
+      await tx.auditEvent.createMany({
+        data: [
+          {
+            actorUserId: input.actor.userId,
+            actorUsername: input.actor.username,
+            ...undone,
+            workflowId: input.workflowId,
+            idempotencyKey: `${input.workflowId}:${input.version ?? 0}:undo`,
+          },
+        ],
+        skipDuplicates: true,
+      });
+    };
+    await storeOf(input.kind).undoOutsideEffects?.(ctx, input, audit);
   };
 }

@@ -62,6 +62,12 @@ export interface UndoneEffect {
   after: Prisma.InputJsonValue;
 }
 
+/**
+ * Writes the audit row of what an undo changed, in `tx`: the transaction that holds the address lock, so whoever
+ * takes the lock next finds the undo audited (the save sent again after a 503, whose undo then finds nothing).
+ */
+export type UndoAudit = (tx: Tx, undone: UndoneEffect) => Promise<void>;
+
 /** What a kind's outside effects may use (rule 3). */
 export interface OutsideEffectsContext {
   prisma: PrismaClient;
@@ -85,10 +91,10 @@ export interface KindStore {
   /** Effects outside the database before the `outsideEffectsOn` save's commit (rule 3): idempotent. */
   applyOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<Refusal | null | undefined>;
   /**
-   * Undoes `applyOutsideEffects` (issue 21 case 2), idempotently; answers the audit row of what it undid, or
-   * null when there was nothing to undo.
+   * Undoes `applyOutsideEffects` (issue 21 case 2), idempotently; what it changed is audited through `audit`
+   * before the address lock is let go (nothing when there was nothing to undo).
    */
-  undoOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput): Promise<UndoneEffect | null>;
+  undoOutsideEffects?(ctx: OutsideEffectsContext, input: OutsideEffectsInput, audit: UndoAudit): Promise<void>;
   /** Unresolved requests filed before `before`. */
   waiting(prisma: PrismaClient, before: Date): Promise<WaitingRequest[]>;
   /** Rows filed before `before` whose workflow start was never confirmed. */

@@ -15,7 +15,7 @@ import { PROFILE_CHANGE_MESSAGES } from '@portal/contract';
 import { PersonFieldsConflictError, writePersonFields } from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
 import { underAddressLock } from '../address-lock';
-import type { OutsideEffectsContext, Refusal, UndoneEffect } from '../types';
+import type { OutsideEffectsContext, Refusal, UndoAudit } from '../types';
 import { emailTakenBy } from './email';
 
 /** The profile-change request the effect is for, with the portal user it changes (null when gone). */
@@ -80,26 +80,31 @@ const emailInUse = (): Refusal => ({
  * name and email the portal user still holds (the commit writes the new ones only on approval). Compare, then
  * set: nothing is written, and nothing audited, when the entry already holds them. Under the approval's address
  * lock (the requested email), so an approval's write still on its way (slapd frozen) has landed, or given up,
- * before the entry is compared.
+ * before the entry is compared; a restore is audited (DIRECTORY_RESTORED) before that lock is let go.
  */
 export async function restoreProfileInDirectory(
   ctx: OutsideEffectsContext,
   input: OutsideEffectsInput,
-): Promise<UndoneEffect | null> {
+  audit: UndoAudit,
+): Promise<void> {
   const { prisma, directory } = ctx;
   const request = await requestWithUser(ctx, input);
-  if (!request?.user.uuid || !directory) return null;
+  if (!request?.user.uuid || !directory) return;
   const { user } = request;
   const restored = { firstName: user.firstName, lastName: user.lastName, email: user.email };
-  const changed = await underAddressLock(prisma, request.email, () =>
-    writePersonFields(directory, user.uuid!, { username: user.username, gecos: user.gecos, ...restored }),
-  );
-  if (changed.length === 0) return null;
-  return {
-    action: 'DIRECTORY_RESTORED',
-    entityType: 'PortalUser',
-    entityId: String(user.id),
-    before: { firstName: request.firstName, lastName: request.lastName, email: request.email },
-    after: restored,
-  };
+  await underAddressLock(prisma, request.email, async (tx) => {
+    const changed = await writePersonFields(directory, user.uuid!, {
+      username: user.username,
+      gecos: user.gecos,
+      ...restored,
+    });
+    if (changed.length === 0) return;
+    await audit(tx, {
+      action: 'DIRECTORY_RESTORED',
+      entityType: 'PortalUser',
+      entityId: String(user.id),
+      before: { firstName: request.firstName, lastName: request.lastName, email: request.email },
+      after: restored,
+    });
+  });
 }

@@ -15,7 +15,7 @@ import {
 } from '@portal/directory';
 import { NON_RETRYABLE_ERRORS, type OutsideEffectsInput } from '@portal/workflows';
 import { underAddressLock } from '../address-lock';
-import type { OutsideEffectsContext, UndoneEffect } from '../types';
+import type { OutsideEffectsContext, UndoAudit } from '../types';
 import { invalid, readApproval } from './payload';
 
 /** Directory uidNumbers of registered people: far above the seeded users' 10,000 + id. */
@@ -78,12 +78,14 @@ export async function createOrLinkEntry(ctx: OutsideEffectsContext, input: Outsi
  * Undoes an approval's directory effect (issue 21 cases 2 and 3): removes the entry this registration created
  * (found by its workflow id; an entry it only linked is never removed, nor one a portal user holds) and forgets
  * the recorded choice on the row. Under the approval's address lock, so an approval's write still on its way
- * (slapd frozen) has landed, or given up, before the entry is looked for.
+ * (slapd frozen) has landed, or given up, before the entry is looked for; a removal is audited
+ * (DIRECTORY_ENTRY_REMOVED) before that lock is let go.
  */
 export async function removeCreatedEntry(
   ctx: OutsideEffectsContext,
   input: OutsideEffectsInput,
-): Promise<UndoneEffect | null> {
+  audit: UndoAudit,
+): Promise<void> {
   const { prisma, directory } = ctx;
   if (!directory) throw invalid('the worker has no directory configured (LDAP_URL)');
   const reg = await prisma.registration.findUnique({ where: { id: input.requestId } });
@@ -93,7 +95,7 @@ export async function removeCreatedEntry(
       NON_RETRYABLE_ERRORS.requestNotFound,
     );
   }
-  const entry = await underAddressLock(prisma, reg.email, async (tx) => {
+  await underAddressLock(prisma, reg.email, async (tx) => {
     const found = await findRegisteredEntry(directory, input.workflowId);
     const held = found && (await tx.portalUser.findUnique({ where: { uuid: found.uuid } }));
     if (found && !held) await removeRegisteredEntry(directory, input.workflowId);
@@ -101,14 +103,14 @@ export async function removeCreatedEntry(
       where: { id: input.requestId },
       data: { directoryUuid: null, username: null, gecos: null, accountType: null },
     });
-    return held ? null : found;
+    if (found && !held) {
+      await audit(tx, {
+        action: 'DIRECTORY_ENTRY_REMOVED',
+        entityType: 'Registration',
+        entityId: String(input.requestId),
+        before: { uuid: found.uuid, username: found.username },
+        after: {},
+      });
+    }
   });
-  if (!entry) return null;
-  return {
-    action: 'DIRECTORY_ENTRY_REMOVED',
-    entityType: 'Registration',
-    entityId: String(input.requestId),
-    before: { uuid: entry.uuid, username: entry.username },
-    after: {},
-  };
 }
