@@ -8,6 +8,7 @@
  *   of that person takes (prisma/src/access-review-removal.ts): `holdUserLock`, `userLockWaits`.
  */
 import { LOCK_NAMESPACES, type PrismaClient } from '@portal/db';
+import { holdTransaction } from './held-transaction';
 
 type Namespace = keyof typeof LOCK_NAMESPACES;
 
@@ -21,24 +22,11 @@ async function holdLocks(
   portalUserIds: number | number[],
 ): Promise<() => Promise<void>> {
   const ids = [portalUserIds].flat();
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let held!: () => void;
-  const isHeld = new Promise<void>((r) => (held = r));
-  const tx = prisma.$transaction(
-    async (t) => {
-      await t.$queryRaw`
-        SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[namespace]}::int4, id)::text FROM unnest(${ids}::int4[]) AS id`;
-      held();
-      await released;
-    },
-    { maxWait: 10_000, timeout: 300_000 },
+  return holdTransaction(
+    prisma,
+    (t) => t.$queryRaw`
+      SELECT pg_advisory_xact_lock(${LOCK_NAMESPACES[namespace]}::int4, id)::text FROM unnest(${ids}::int4[]) AS id`,
   );
-  await Promise.race([isHeld, tx]);
-  return async () => {
-    release();
-    await tx;
-  };
 }
 
 /** True when some session waits for `portalUserId`'s `namespace` lock. */

@@ -37,6 +37,7 @@ import {
   decide,
   fileCampaign,
   grant,
+  holdCampaignRow,
   holdItemSlot,
   itemsOf,
   mailsTo,
@@ -399,20 +400,8 @@ describe('the close', () => {
     const p = await person(prisma, 'opening');
     await grant(prisma, p, role);
     const campaign = await fileCampaign(prisma, { scope: { roleNames: [role] } });
-    // The campaign row held (not its key: the items reference it): opening it (STARTING → OPEN) waits.
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let held: () => void = () => {};
-    const isHeld = new Promise<void>((resolve) => (held = resolve));
-    const holding = prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT 1 FROM "AccessReviewCampaign" WHERE id = ${campaign.id} FOR NO KEY UPDATE`;
-        held();
-        await released;
-      },
-      { timeout: 60_000, maxWait: 10_000 },
-    );
-    await isHeld;
+    // The campaign row held: opening it (STARTING → OPEN) waits.
+    const release = await holdCampaignRow(prisma, campaign.id);
     // The helper's own row update (workflowStartedAt) waits for the hold too: not awaited until released.
     const started = startCampaign(prisma, env.client, queue, campaign);
     try {
@@ -428,14 +417,12 @@ describe('the close', () => {
       expect(await handle.executeUpdate(closeAccessReviewUpdate, { args: [{ username: 'admin' }] })).toEqual({
         status: 'CLOSING',
       });
-      release();
-      await holding;
+      await release();
       await started;
       expect(await resultOf(workflowId)).toMatchObject({ status: 'CLOSED' });
       expect(await campaignRow(prisma, campaign.id)).toMatchObject({ status: 'CLOSED', closedByUsername: 'admin' });
     } finally {
-      release();
-      await holding.catch(() => undefined);
+      await release();
       await started.catch(() => undefined);
     }
   });

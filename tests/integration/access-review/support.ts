@@ -19,6 +19,7 @@ import {
 } from '@portal/workflows';
 import { stackEnv } from '../fixtures';
 import { until } from '../lifecycle/support';
+import { holdTransaction } from '../../support/held-transaction';
 
 export const tag = (prefix: string): string => `${prefix}${crypto.randomBytes(4).toString('hex')}`;
 
@@ -189,37 +190,22 @@ export async function holdItemSlot(
   campaignId: number,
   access: UserAccess,
 ): Promise<() => Promise<void>> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let held!: () => void;
-  const isHeld = new Promise<void>((r) => (held = r));
-  let failure: unknown;
-  const tx = prisma
-    .$transaction(
-      async (t) => {
-        await t.$executeRaw`
-          INSERT INTO "AccessReviewItem" ("campaignId", "accessId", "portalUserId", username, "firstName", "lastName",
-                 email, "roleName", "siteCodes", "laoIds", "studyNames", "systemAccessIds", "reviewLaoIds")
-          VALUES (${campaignId}, ${access.id}, ${access.portalUserId}, 'held', 'Held', 'Held', 'held@it.portal.test',
-                 ${access.roleName}, '{}', '{}', '{}', '{}', ${HELD_POOL}::text[])`;
-        held();
-        await released;
-        throw new Error('rolled back by the test');
-      },
-      // A connection may take long to come on a busy machine: a deadline, not a speed check.
-      { maxWait: 60_000, timeout: 300_000 },
-    )
-    .catch((err: unknown) => {
-      failure = err;
-    });
-  let isHeldNow = false;
-  await Promise.race([isHeld.then(() => (isHeldNow = true)), tx]);
-  if (!isHeldNow) throw new Error(`the item slot could not be held: ${String(failure)}`);
-  return async () => {
-    release();
-    await tx;
-  };
+  return holdTransaction(
+    prisma,
+    (t) => t.$executeRaw`
+      INSERT INTO "AccessReviewItem" ("campaignId", "accessId", "portalUserId", username, "firstName", "lastName",
+             email, "roleName", "siteCodes", "laoIds", "studyNames", "systemAccessIds", "reviewLaoIds")
+      VALUES (${campaignId}, ${access.id}, ${access.portalUserId}, 'held', 'Held', 'Held', 'held@it.portal.test',
+             ${access.roleName}, '{}', '{}', '{}', '{}', ${HELD_POOL}::text[])`,
+  );
 }
+
+/** Holds the campaign's row (not its key: the items reference it) until the release: its updates wait. */
+export const holdCampaignRow = (prisma: PrismaClient, campaignId: number) =>
+  holdTransaction(
+    prisma,
+    (t) => t.$queryRaw`SELECT 1 FROM "AccessReviewCampaign" WHERE id = ${campaignId} FOR NO KEY UPDATE`,
+  );
 
 /** True when a session waits for a held item slot (the snapshot batch that reached it). */
 export async function someoneWaits(prisma: PrismaClient, locktype: 'transactionid'): Promise<boolean> {

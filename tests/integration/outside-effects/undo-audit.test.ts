@@ -12,6 +12,7 @@ import { readPersonFields, writePersonFields } from '@portal/directory';
 import { createActivities } from '@portal/worker';
 import { type TestApi, startApi } from '../harness';
 import { testMailSettings } from '../fixtures';
+import { holdTransaction } from '../../support/held-transaction';
 import { auditActions, until } from '../lifecycle/support';
 import { fileChange, newRequester } from '../profile-change/support';
 
@@ -59,30 +60,11 @@ describe("a profile change's directory undo", () => {
     const key = `${request.workflowId}:1:undo`;
 
     // An uncommitted row under the undo's key: the undo's own audit insert waits until it is rolled back.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const blocker = api.prisma
-      .$transaction(
-        async (tx) => {
-          await tx.auditEvent.create({
-            data: {
-              actorUsername: 'test',
-              entityType: 'Test',
-              entityId: key,
-              action: 'TEST_HOLD',
-              idempotencyKey: key,
-            },
-          });
-          holding();
-          await released;
-          throw new Error('rolled back on purpose');
-        },
-        { timeout: 60_000 },
-      )
-      .catch(() => undefined);
-    await held;
+    const release = await holdTransaction(api.prisma, (tx) =>
+      tx.auditEvent.create({
+        data: { actorUsername: 'test', entityType: 'Test', entityId: key, action: 'TEST_HOLD', idempotencyKey: key },
+      }),
+    );
 
     const { undoOutsideEffects } = createActivities(api.prisma, testMailSettings(), api.directory);
     const undo = undoOutsideEffects(input);
@@ -98,8 +80,7 @@ describe("a profile change's directory undo", () => {
         audited: 0,
       });
     } finally {
-      release();
-      await blocker;
+      await release();
       await undo;
     }
     expect(await auditActions(api.prisma, request.workflowId)).toContain('DIRECTORY_RESTORED');

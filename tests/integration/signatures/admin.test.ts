@@ -30,7 +30,7 @@ import {
   startWorker,
 } from '../harness';
 import { grant, openCampaign, person } from '../access-reviews-api/support';
-import { fileCampaign, startCampaign, statusReached } from '../access-review/support';
+import { fileCampaign, holdCampaignRow, startCampaign, statusReached } from '../access-review/support';
 import { uniqueQueue } from '../lifecycle/support';
 
 const ACCESS = '/rest/secure/user_access';
@@ -307,6 +307,41 @@ describe("a campaign's close by a person (CAMPAIGN_CLOSE)", () => {
       await on.prisma
         .$executeRaw`UPDATE "AccessReviewCampaign" SET "closedByUsername" = 'someone' WHERE id = ${campaign.id}`;
       expect([...(await verifyAdminSignatures(on.prisma, rows)).values()]).toEqual([false]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('still closes when the ticket expires before the close takes it: no signature, the CLOSING row says so', async () => {
+    const queue = uniqueQueue('sig-close-late');
+    const stop = await startWorker(on, queue);
+    try {
+      const role = `Sig Late ${Date.now().toString(36)}`;
+      await grant(on.prisma, await person(on.prisma, 'Sigcloselate'), role);
+      const campaign = await fileCampaign(on.prisma, { scope: { roleNames: [role] } });
+      await startCampaign(on.prisma, on.deps.temporal, queue, campaign);
+      await statusReached(on.prisma, campaign.id, 'OPEN');
+      const url = `/rest/secure/system_mgmt/access_reviews/${campaign.id}/close`;
+      const ticket = await ticketFor(adminOn, 'admin', 'CAMPAIGN_CLOSE', 'POST', url, null);
+      // The campaign row held: the close is accepted (the API checked the ticket) and its activity waits.
+      const release = await holdCampaignRow(on.prisma, campaign.id);
+      try {
+        const res = await callOn(adminOn, 'POST', url, undefined, signed(ticket));
+        expect(res.statusCode, res.body).toBe(200);
+        const admin = await on.prisma.portalUser.findUniqueOrThrow({ where: { username: 'admin' } });
+        await on.prisma.signatureTicket.updateMany({
+          where: { signerUserId: admin.id, action: 'CAMPAIGN_CLOSE', usedAt: null },
+          data: { expiresAt: new Date(Date.now() - 1000) },
+        });
+      } finally {
+        await release();
+      }
+      await statusReached(on.prisma, campaign.id, 'CLOSED');
+      expect(await signaturesOf('AccessReviewCampaign', campaign.id)).toEqual([]);
+      const closing = await on.prisma.auditEvent.findFirstOrThrow({
+        where: { entityType: 'AccessReview', entityId: String(campaign.id), action: 'CLOSING' },
+      });
+      expect(closing.after).toEqual({ by: 'admin', signatureNotTaken: true });
     } finally {
       await stop();
     }
