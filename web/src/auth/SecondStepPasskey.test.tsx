@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setXsrfToken } from '../lib/apiClient';
 import { paths } from '../lib/paths';
 import { mockApi, reply } from '../testing/mockApi';
+import { PASSKEY_ASSERTION, withWebAuthn } from '../testing/passkeyFixtures';
 import { renderRoute } from '../testing/render';
 import { SecondStepPage } from './SecondStepPage';
 
@@ -18,13 +19,7 @@ vi.mock('@simplewebauthn/browser', () => browser);
 
 const STEP = 'POST /rest/secure/token/second_factor';
 const OPTIONS = 'POST /rest/secure/token/second_factor/webauthn/options';
-const ASSERTION = {
-  id: 'cred-1',
-  rawId: 'cred-1',
-  type: 'public-key',
-  response: { clientDataJSON: 'eyJ9', authenticatorData: 'AAAA', signature: 'BBBB' },
-  clientExtensionResults: {},
-};
+const ASSERTION = PASSKEY_ASSERTION;
 
 function renderStep(query: Parameters<typeof paths.secondStep.href>[1]) {
   setXsrfToken('xsrf-1');
@@ -41,10 +36,7 @@ function renderStep(query: Parameters<typeof paths.secondStep.href>[1]) {
   return { ...view, at: () => view.router.state.location.pathname };
 }
 
-beforeEach(() => {
-  vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
-  browser.startAuthentication.mockReset();
-});
+beforeEach(() => withWebAuthn(browser.startAuthentication));
 
 describe('the second step with a passkey', () => {
   it('offers the passkey first, signs the API challenge with it and goes on', async () => {

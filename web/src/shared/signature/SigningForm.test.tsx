@@ -18,6 +18,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiPut, setXsrfToken } from '../../lib/apiClient';
 import { sendSigned } from '../../lib/signature';
 import { mockApi, reply } from '../../testing/mockApi';
+import { PASSKEY_ASSERTION, withWebAuthn } from '../../testing/passkeyFixtures';
 import { renderRoute } from '../../testing/render';
 import { SigningForm } from './SigningForm';
 
@@ -29,13 +30,7 @@ const TICKET = `POST ${SIGNATURE_TICKET_PATH}`;
 const PATH = '/rest/secure/user_management/deactivate_user/7';
 const DECISION = `PUT ${PATH}`;
 const BODY = { reason: 'left the network' };
-const ASSERTION = {
-  id: 'cred-1',
-  rawId: 'cred-1',
-  type: 'public-key',
-  response: { clientDataJSON: 'eyJ9', authenticatorData: 'AAAA', signature: 'BBBB' },
-  clientExtensionResults: {},
-};
+const ASSERTION = PASSKEY_ASSERTION;
 
 /** The form as a screen shows it, signing the deactivation of user 7; `closed` counts its closes. */
 function renderForm() {
@@ -57,10 +52,7 @@ function renderForm() {
   return { ...view, closed };
 }
 
-beforeEach(() => {
-  vi.stubGlobal('PublicKeyCredential', function PublicKeyCredential() {});
-  browser.startAuthentication.mockReset();
-});
+beforeEach(() => withWebAuthn(browser.startAuthentication));
 
 describe('signing with a passkey', () => {
   it("signs the API's challenge for this decision and sends the decision with its ticket", async () => {
