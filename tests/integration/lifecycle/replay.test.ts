@@ -13,7 +13,8 @@ import { HISTORIES_DIR, workflowBundle } from './support';
 /** The main paths each kind keeps a recorded history of. */
 const EXPECTED: Record<string, string[]> = {
   // 'commit-read-back': a commit that committed but timed out, its key read back (issue 21 case 1);
-  // 'commit-unsettled': a commit and its read-back both failed (database stopped), settled in the background.
+  // 'commit-unsettled': a commit and its read-back both failed (database stopped), settled in the background;
+  // 'approved-signed': an approval signed, the ticket's reference in the commit's input.
   'access-change': [
     'approved',
     'rejected',
@@ -22,6 +23,7 @@ const EXPECTED: Record<string, string[]> = {
     'mail-failed',
     'commit-read-back',
     'commit-unsettled',
+    'approved-signed',
   ],
   // 'approved' holds a comment-only save and a refused one before the approval; 'approved-subject-user-id' is
   // the same since the approval sets SubjectUserId to the new user (issue 21 case 9).
@@ -38,7 +40,7 @@ const EXPECTED: Record<string, string[]> = {
   // Access review campaigns (issue 25): the snapshot's last run after continue-as-new, reminders until the
   // deadline, the close's removals (KEEP and REMOVE defaults, a changed record), an early close, a cancel
   // (open and during the snapshot), a scheduled run starting its campaign as a child, removals that waited for
-  // PostgreSQL, and mails given up with SMTP down.
+  // PostgreSQL, mails given up with SMTP down, and a person's signed close ('closed-signed').
   'access-review': [
     'snapshot-continued-as-new',
     'deadline-with-reminders',
@@ -50,6 +52,7 @@ const EXPECTED: Record<string, string[]> = {
     'scheduled-run',
     'removals-waited-for-database',
     'mail-failed',
+    'closed-signed',
   ],
   // The audit seals: a run of several steps, and one whose steps failed while PostgreSQL was frozen.
   'audit-seal': ['steps', 'caught-up-after-frozen'],

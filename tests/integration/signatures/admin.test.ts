@@ -18,6 +18,7 @@ import {
   type UserDetail,
 } from '@portal/contract';
 import { type PortalUser, type Signature, verifyAdminSignatures } from '@portal/db';
+import { accessReviewWorkflowId } from '@portal/workflows';
 import { roleBlockOf } from '../fixtures';
 import {
   type Method,
@@ -31,7 +32,7 @@ import {
 } from '../harness';
 import { grant, openCampaign, person } from '../access-reviews-api/support';
 import { fileCampaign, holdCampaignRow, startCampaign, statusReached } from '../access-review/support';
-import { uniqueQueue } from '../lifecycle/support';
+import { maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
 
 const ACCESS = '/rest/secure/user_access';
 const USERS = '/rest/secure/user_management';
@@ -292,6 +293,10 @@ describe("a campaign's close by a person (CAMPAIGN_CLOSE)", () => {
       const res = await callOn(adminOn, 'POST', url, undefined, signed(ticket));
       expect(res.statusCode, res.body).toBe(200);
       await statusReached(on.prisma, campaign.id, 'CLOSED');
+      // Recorded for the replay test: the close's update carrying the signature's reference.
+      const handle = on.deps.temporal.workflow.getHandle(accessReviewWorkflowId(campaign.id));
+      await handle.result();
+      await maybeRecordHistory({ client: on.deps.temporal }, handle.workflowId, 'access-review', 'closed-signed');
       const rows = await signaturesOf('AccessReviewCampaign', campaign.id);
       expect(rows.map((r) => [r.action, r.signerUsername, r.content])).toEqual([
         [

@@ -24,7 +24,7 @@ import { REVIEW_FAILURES } from '@portal/workflows';
 import { createTestUser } from '../auth-helpers';
 import { demoRequestParts, roleBlockOf, testMailSettings } from '../fixtures';
 import { type Session, type TestApi, caller, demoPassword, signIn, startApi, startWorker } from '../harness';
-import { uniqueQueue } from '../lifecycle/support';
+import { maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
 import { registrationBody } from '../registrations/support';
 
 const REVIEW = '/rest/secure/user_management/review_access_change_request';
@@ -198,8 +198,11 @@ describe('signatures on (SIGNATURES=on)', () => {
     expect(reused.json().globalErrors).toEqual([SIGNATURE_ERRORS.invalid]);
     expect((await on.prisma.accessModRequest.findUniqueOrThrow({ where: { id: second } })).requestStatus).toBe('NEW');
 
-    // No password in the workflow's history.
-    const events = await on.deps.temporal.workflow.getHandle(`access-change-${id}`).fetchHistory();
+    // No password in the workflow's history (recorded for the replay test: a signed save and its refusals).
+    const handle = on.deps.temporal.workflow.getHandle(`access-change-${id}`);
+    await handle.result();
+    await maybeRecordHistory({ client: on.deps.temporal }, handle.workflowId, 'access-change', 'approved-signed');
+    const events = await handle.fetchHistory();
     const text = historyText(events);
     expect(text).toContain(`"ticketId":"${row.ticketId}"`);
     expect(text).not.toContain(demoPassword('reviewer'));
