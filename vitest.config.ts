@@ -51,7 +51,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{contract,workflows,api,worker,directory,scripts,prisma}/src/**/*.test.ts'],
+          include: ['{contract,workflows,api,worker,directory,scim,scripts,prisma}/src/**/*.test.ts'],
           // File after file in each test process: a new process per file spent half its time importing.
           isolate: false,
           // Both cores (vitest's default leaves one free on a 2-core machine): beside the integration files that

@@ -26,6 +26,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contract/package.json contract/
 COPY directory/package.json directory/
+COPY scim/package.json scim/
 COPY prisma/package.json prisma/
 COPY workflows/package.json workflows/
 COPY worker/package.json worker/
@@ -34,12 +35,13 @@ COPY web/package.json web/
 COPY scripts/package.json scripts/
 COPY tests/package.json tests/
 RUN npm ci --no-audit --no-fund --ignore-scripts --include-workspace-root \
-      -w contract -w directory -w prisma -w workflows -w worker -w api \
+      -w contract -w directory -w scim -w prisma -w workflows -w worker -w api \
   && npm cache clean --force
 
 COPY tsconfig.base.json ./
 COPY contract contract
 COPY directory directory
+COPY scim scim
 COPY prisma prisma
 COPY workflows workflows
 COPY worker worker

@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_TYPES = [
   'ResourceCategory',
   'DashboardItem',
   'AccessReview',
+  'ProvisioningConnection',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 
@@ -35,6 +36,7 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntityType, string> = {
   ResourceCategory: 'Resource category',
   DashboardItem: 'Dashboard item',
   AccessReview: 'Access review campaign',
+  ProvisioningConnection: 'Provisioning connection',
 };
 
 /** Actions written for configuration changes (requests: CREATED, STATUS_*, REVIEW_SAVED, APPLY_*, MAIL_SENT). */

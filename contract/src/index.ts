@@ -29,3 +29,4 @@ export * from './second-factor';
 export * from './passkeys';
 export * from './signatures';
 export * from './audit-integrity';
+export * from './provisioning';

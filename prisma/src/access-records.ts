@@ -23,6 +23,7 @@ import type { Prisma, UserAccess } from '../generated/client/client';
 import { checkAccessControls, loadReferenceSets } from './access-rules';
 import { lockUserAccess } from './locks';
 import { heldSystems, revokeSsoAccess } from './sso-revocation';
+import { noteProvisioning } from './provisioning';
 
 type Tx = Prisma.TransactionClient;
 
@@ -193,6 +194,8 @@ export async function applyAccessPlan(
     portalUserId,
     [...before].filter((id) => !after.has(id)),
   );
+  // Provisioned systems the change touched converge on it once it commits (issue 41).
+  if (changes.length) await noteProvisioning(tx, portalUserId, [...before, ...after]);
   return changes;
 }
 

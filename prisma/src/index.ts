@@ -19,6 +19,7 @@ export * from './access-review-removal';
 export * from './record-laos';
 export * from './access-change-filing';
 export * from './sso-revocation';
+export * from './provisioning';
 export * from './oidc-keys';
 export { SECOND_FACTOR_SEAL_PURPOSE, openText, sealText } from './sealed';
 export * from './client-secret';

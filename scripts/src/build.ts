@@ -31,6 +31,7 @@ interface PackageSpec {
 export const PACKAGES: readonly PackageSpec[] = [
   { dir: 'contract', sources: ['src'] },
   { dir: 'directory', sources: ['src'] },
+  { dir: 'scim', sources: ['src'] },
   { dir: 'prisma', sources: ['src', 'seed', 'generated'], mains: { 'seed-main': 'seed/main.ts' } },
   { dir: 'workflows', sources: ['src'] },
   { dir: 'worker', sources: ['src'], mains: { main: 'src/main.ts' }, workflowBundle: true },

@@ -22,3 +22,5 @@ export * from './proxy-batch/start';
 export * from './start';
 export * from './sso-logout/types';
 export * from './sso-logout/start';
+export * from './provisioning/types';
+export * from './provisioning/start';

@@ -13,3 +13,5 @@ export { accessReviewWorkflow } from './access-review/workflow';
 export { accessReviewScheduledWorkflow } from './access-review/scheduled-workflow';
 export { auditSealWorkflow } from './audit-seal/workflow';
 export { auditVerifyWorkflow } from './audit-verify/workflow';
+export { provisionWorkflow } from './provisioning/workflow';
+export { provisionReconcileWorkflow } from './provisioning/reconcile-workflow';

@@ -15,6 +15,8 @@ export const RequesterUserIdKey = defineSearchAttributeKey('RequesterUserId', 'I
 export const ProxyBatchIdKey = defineSearchAttributeKey('ProxyBatchId', 'KEYWORD');
 /** Issue 25: the access review campaign a workflow runs (`access-review-<id>`). */
 export const AccessReviewIdKey = defineSearchAttributeKey('AccessReviewId', 'KEYWORD');
+/** Issue 41: the system a provisioning workflow or reconciliation serves (SystemAccess id). */
+export const ProvisioningSystemKey = defineSearchAttributeKey('ProvisioningSystem', 'KEYWORD');
 
 /** Every custom search attribute key, in registration order. */
 export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeType>[] = [
@@ -24,6 +26,7 @@ export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeT
   RequesterUserIdKey,
   ProxyBatchIdKey,
   AccessReviewIdKey,
+  ProvisioningSystemKey,
 ];
 
 /** The CLI's spelling of a search attribute type (`temporal operator search-attribute create --type`). */

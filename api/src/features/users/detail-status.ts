@@ -11,6 +11,7 @@ import {
   ADMIN_SIGNED_ENTITIES,
   type PrismaClient,
   lockUserAccess,
+  noteProvisioning,
   revokeSsoAccess,
   takeSignatureTicket,
   userStatusContent,
@@ -51,6 +52,8 @@ export async function setUserStatus(
     const ended = inactive ? (await tx.session.deleteMany({ where: { portalUserId: id } })).count : 0;
     // A deactivated person keeps no single sign-on grant (issue 22).
     if (inactive) await revokeSsoAccess(tx, id, null);
+    // Every provisioned system converges on the flag once this commits (issue 41).
+    await noteProvisioning(tx, id, null);
     await recordAudit(tx, editor.actor, {
       entityType: USER_ENTITY,
       entityId: id,

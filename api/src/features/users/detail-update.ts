@@ -33,6 +33,7 @@ import {
   type Prisma,
   type PrismaClient,
   lockUserAccess,
+  noteProvisioning,
   takeSignatureTicket,
   userAccessEditContent,
   writeSignature,
@@ -98,6 +99,9 @@ async function writeDirectoryFirst(directory: DirectoryConfig, row: UserRow, nex
     throw unprocessable({ username: ['existsInLdap'] });
   }
 }
+
+/** The fields a provisioned system holds (issue 41: the SCIM User's userName, name and emails). */
+const PROVISIONED_FIELDS = ['firstName', 'lastName', 'email', 'username'] as const;
 
 async function writeRow(tx: Tx, row: UserRow, next: Editable): Promise<void> {
   const { portalRoleIds, ...fields } = next;
@@ -165,6 +169,8 @@ export async function updateUser(
 
     await writeDirectoryFirst(directory, row, next);
     await writeRow(tx, row, next);
+    // A name, email or username change reaches every provisioned system once this commits (issue 41).
+    if (PROVISIONED_FIELDS.some((f) => next[f] !== row[f])) await noteProvisioning(tx, id, null);
     await recordAudit(tx, editor.actor, {
       entityType: USER_ENTITY,
       entityId: id,

@@ -7,6 +7,7 @@
  * the request's state and version unchanged (422).
  */
 import { PROFILE_CHANGE_MESSAGES, REQUEST_STATUS_LABELS, type RequestStatus } from '@portal/contract';
+import { noteProvisioning } from '@portal/db';
 import { profileChangeDefinition } from '@portal/workflows';
 import { auditEffect } from '../effect-audit';
 import { resolvedAs, userResolutionMail } from '../request-mail';
@@ -48,6 +49,8 @@ export const profileChangeStore: KindStore = {
     const { user } = request;
     const next = { firstName: request.firstName, lastName: request.lastName, email: request.email };
     await tx.portalUser.update({ where: { id: user.id }, data: next });
+    // The new name and email reach every provisioned system once this commits (issue 41).
+    await noteProvisioning(tx, user.id, null);
     await auditEffect(tx, input, 'user', {
       entityType: 'PortalUser',
       entityId: String(user.id),
