@@ -65,6 +65,25 @@ else
   [ -x "$temporal_cache/temporal" ] || fail "go install did not produce $temporal_cache/temporal"
 fi
 
+# --- scim2-server (PyPI): the in-memory SCIM 2.0 target of the demo 'Laboratory Information System' and of the
+# provisioning tests (issue 41), in its own virtual environment; SCIM2_SERVER_BIN points elsewhere.
+scim_version=0.8.3
+scim_venv="$HOME/.cache/portal-gateway/scim2-server-$scim_version"
+if [ -n "${SCIM2_SERVER_BIN:-}" ]; then
+  [ -x "$SCIM2_SERVER_BIN" ] || fail "SCIM2_SERVER_BIN=$SCIM2_SERVER_BIN is not executable"
+  log "scim2-server: $SCIM2_SERVER_BIN (SCIM2_SERVER_BIN)"
+elif [ -x "$scim_venv/bin/scim2-server" ]; then
+  log "scim2-server: $scim_venv/bin/scim2-server"
+else
+  python=$(command -v python3 || true)
+  [ -n "$python" ] || fail "python3 is missing: it runs scim2-server, the demo and test SCIM target"
+  log "pip install scim2-server==$scim_version into $scim_venv"
+  rm -rf "$scim_venv.tmp"
+  "$python" -m venv "$scim_venv.tmp"
+  "$scim_venv.tmp/bin/pip" install --quiet --disable-pip-version-check "scim2-server==$scim_version" </dev/null
+  mv "$scim_venv.tmp" "$scim_venv"
+fi
+
 # --- Prisma client, generated when missing or older than the schema (the URL only has to be
 # syntactically valid: generate does not connect).
 client=prisma/generated/client/client.ts

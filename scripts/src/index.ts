@@ -5,3 +5,4 @@ export { readMail, clearMail, type CaughtMail } from './services/mail';
 export { resolveTemporalBinary } from './temporal-binary';
 export { freePort, waitForPort, waitForHttp } from './net';
 export { API_ENTRY } from './apps';
+export { startScimServer, scimServerBinary, type ScimHandle } from './services/scim';

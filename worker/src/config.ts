@@ -43,6 +43,14 @@ export const WorkerConfigSchema = z.object({
   WRITE_DEADLINE: duration.optional(),
   /** The start-to-close timeout of each attempt of those writes (passed likewise; unset: 30 seconds). */
   WRITE_ATTEMPT_TIMEOUT: duration.optional(),
+  /**
+   * Provisioning (issue 41): opens the SCIM bearer tokens the API sealed (the API's PROVISIONING_KEY; unset,
+   * nothing is provisioned and every notice waits), one attempt's limit at a target, and the longest wait
+   * between retries (the connection's retryDays bound them all). Tests shorten the two durations.
+   */
+  PROVISIONING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  PROVISIONING_ATTEMPT_TIMEOUT: duration.default('1 minute'),
+  PROVISIONING_MAX_RETRY_INTERVAL: duration.default('10 minutes'),
   /** The reviewers' digest: requests waiting longer than this are listed, every REVIEWER_DIGEST_EVERY. */
   REQUEST_REMINDER_AFTER: duration.default('3 days'),
   REVIEWER_DIGEST_EVERY: duration.default('1 day'),
