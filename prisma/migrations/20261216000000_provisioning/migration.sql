@@ -13,6 +13,7 @@ CREATE TABLE "ProvisioningConnection" (
   "lastTestAt" TIMESTAMP(3),
   "lastTestOk" BOOLEAN,
   "lastTestMessage" VARCHAR(1024),
+  "patchSupported" BOOLEAN,
   "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
   "updatedAt" TIMESTAMP(3) NOT NULL
 );
@@ -52,7 +53,8 @@ CREATE TABLE "ProvisioningReconciliation" (
   "orphans" INTEGER NOT NULL DEFAULT 0,
   "missing" INTEGER NOT NULL DEFAULT 0,
   "drifted" INTEGER NOT NULL DEFAULT 0,
-  "error" VARCHAR(1024)
+  "error" VARCHAR(1024),
+  "nextIndex" INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX "ProvisioningReconciliation_systemAccessId_id_idx" ON "ProvisioningReconciliation"("systemAccessId", "id");
 
