@@ -7,11 +7,14 @@ export {
   auditVerifySettings,
   type MailSettings,
   type PortalActivities,
+  type ProvisioningSettings,
 } from './activities';
 export { WorkerConfigSchema, parseEnv } from './config';
 export { reconcileUnstartedRequests, startReconciler } from './reconciler';
 export { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
 export { listenForLogoutNotices } from './sso-logout-listener';
+export { listenForProvisioningNotices, startProvisioningNotices } from './provisioning-notices';
+export { ensureProvisioningSchedules } from './provisioning-schedules';
 export { ensureReviewerDigestSchedule } from './digest-schedule';
 export { ensureAccessExpirySchedule } from './access-expiry-schedule';
 export { sendOnce } from './mail/outbox';

@@ -1,7 +1,7 @@
 /**
  * The worker process: connects to Temporal and PostgreSQL, converges the reviewers' digest, the access
- * expiry and the audit seal schedules, runs the reconciler (on start and on a timer), the back-channel logout listener and the
- * worker until SIGINT/SIGTERM.
+ * expiry, the audit seal and the provisioning reconciliation schedules, runs the reconciler (on start and on a
+ * timer), the back-channel logout and provisioning listeners and the worker until SIGINT/SIGTERM.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,8 @@ import { startWorkerMetricsServer } from './observability/metrics-server';
 import { installSdkMetrics } from './observability/sdk-metrics';
 import { startReconciler } from './reconciler';
 import { listenForLogoutNotices } from './sso-logout-listener';
+import { listenForProvisioningNotices } from './provisioning-notices';
+import { ensureProvisioningSchedules } from './provisioning-schedules';
 import { auditVerifySettings } from './activities';
 import { createWorker } from './worker';
 
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
       privateKey: cfg.AUDIT_SEAL_PRIVATE_KEY,
       lateAfterMs: msToNumber(cfg.AUDIT_LATE_AFTER as '1m'),
     }),
+    provisioning: { key: cfg.PROVISIONING_KEY },
     workflowBundle: prebuiltWorkflowBundle(),
     metrics,
     tracing,
@@ -111,6 +114,12 @@ async function main(): Promise<void> {
       input: { maxRowsPerSeal: cfg.AUDIT_SEAL_MAX_ROWS },
     });
   else console.log('audit sealing is off: AUDIT_SEAL_PRIVATE_KEY is unset (docs/decisions.md)');
+  if (!cfg.PROVISIONING_KEY) console.log('provisioning is off: PROVISIONING_KEY is unset (docs/decisions.md)');
+  await ensureProvisioningSchedules(client, prisma, cfg.TEMPORAL_TASK_QUEUE);
+  const provisioningTiming = {
+    attemptTimeout: cfg.PROVISIONING_ATTEMPT_TIMEOUT,
+    maxRetryInterval: cfg.PROVISIONING_MAX_RETRY_INTERVAL,
+  };
   const stopReconciler = startReconciler({
     prisma,
     client,
@@ -120,6 +129,7 @@ async function main(): Promise<void> {
     notificationDeadline: cfg.MAIL_DEADLINE,
     writeDeadline: cfg.WRITE_DEADLINE,
     writeAttemptTimeout: cfg.WRITE_ATTEMPT_TIMEOUT,
+    provisioning: provisioningTiming,
     log: (m) => console.log(m),
   });
   const stopListener = listenForLogoutNotices({
@@ -129,10 +139,19 @@ async function main(): Promise<void> {
     taskQueue: cfg.TEMPORAL_TASK_QUEUE,
     log: (m) => console.log(m),
   });
+  const stopProvisioningListener = listenForProvisioningNotices({
+    connectionString: cfg.DATABASE_URL,
+    prisma,
+    client,
+    taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+    ...provisioningTiming,
+    log: (m) => console.log(m),
+  });
   console.log(`worker running on task queue ${cfg.TEMPORAL_TASK_QUEUE} (${cfg.TEMPORAL_ADDRESS})`);
   await worker.run();
   stopReconciler();
   await stopListener();
+  await stopProvisioningListener();
   await stopMetrics?.();
   await connection.close();
   await prisma.$disconnect();

@@ -4,8 +4,8 @@
  * unmarked. This starts the workflow of every row left unmarked after a grace period, with the same
  * policies as filing (USE_EXISTING, REJECT_DUPLICATE), marks the row, and logs and audits the repair; and it
  * stores ABORTED a proxy batch whose workflow closed while its row says RUNNING, starts the back-channel
- * logout of every notice a revocation wrote (issue 22) and every access review campaign left unstarted
- * (issue 25, access-review-reconcile.ts). Runs on worker start and on
+ * logout of every notice a revocation wrote (issue 22), every access review campaign left unstarted
+ * (issue 25, access-review-reconcile.ts) and every provisioning notice (issue 41, provisioning-notices.ts). Runs on worker start and on
  * a timer; safe to run from several workers at once.
  */
 import type { Client } from '@temporalio/client';
@@ -21,6 +21,7 @@ import {
 } from './kinds/proxy-batch/reconcile';
 import type { UnstartedRequest } from './kinds/types';
 import { startLogoutNotice, unstartedLogoutNotices } from './sso-logout-reconcile';
+import { startProvisioningNotices } from './provisioning-notices';
 import { startUnstartedAccessReview, unstartedAccessReviews } from './access-review-reconcile';
 
 export interface ReconcilerOptions {
@@ -33,6 +34,8 @@ export interface ReconcilerOptions {
   notificationDeadline?: string;
   writeDeadline?: string;
   writeAttemptTimeout?: string;
+  /** The provisioning runs' timing it starts with (PROVISIONING_ATTEMPT_TIMEOUT, PROVISIONING_MAX_RETRY_INTERVAL). */
+  provisioning?: { attemptTimeout?: string; maxRetryInterval?: string };
   log?: (message: string) => void;
 }
 
@@ -143,6 +146,13 @@ export async function reconcileUnstartedRequests(opts: ReconcilerOptions): Promi
     (row) => `back-channel logout notice ${row.id}`,
     (row) => startLogoutNotice(opts, row),
   );
+  // Provisioning notices no listener started (issue 41), one pass's worth: the next pass takes the rest.
+  try {
+    const signalled = await startProvisioningNotices({ ...opts, ...opts.provisioning });
+    if (signalled) repaired.push(`${signalled} provisioning notice(s)`);
+  } catch (err) {
+    opts.log?.(`reconciler: provisioning notices not started: ${messageOf(err)}`);
+  }
   return repaired;
 }
 

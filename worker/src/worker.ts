@@ -12,6 +12,7 @@ import { type Tracing, workerTracing } from '@portal/workflows/telemetry';
 import {
   type AuditSealSettings,
   type AuditVerifySettings,
+  type ProvisioningSettings,
   type MailSettings,
   type PortalActivities,
   type SsoSettings,
@@ -54,6 +55,8 @@ export async function createWorker(opts: {
   auditSeal?: AuditSealSettings;
   /** The audit verifier's database and public keys (Audit Integrity's 'Verify now'); without it verifying fails. */
   auditVerify?: AuditVerifySettings;
+  /** PROVISIONING_KEY (issue 41): opens the SCIM bearer tokens; without it nothing is provisioned. */
+  provisioning?: ProvisioningSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -86,6 +89,7 @@ export async function createWorker(opts: {
         opts.proxyCommentMarker,
         opts.auditSeal,
         opts.auditVerify,
+        opts.provisioning,
       ),
       ...opts.overrides,
     },

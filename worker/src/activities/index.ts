@@ -10,6 +10,8 @@ import type {
   AuditVerifyActivities,
   DigestActivities,
   LifecycleActivities,
+  ProvisionActivities,
+  ProvisionReconcileActivities,
   ProxyBatchActivities,
   SsoLogoutActivities,
 } from '@portal/workflows';
@@ -31,10 +33,13 @@ import { createAccessReviewSnapshotActivities } from './access-review-snapshot';
 import { createSendReviewerDigest } from './digest';
 import { createRecordMailFailure, createSendResolutionMail } from './mail';
 import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
+import { type ProvisioningSettings, createProvisioningActivities } from './provisioning';
+import { createProvisionReconcileActivities } from './provisioning-reconcile';
 
 export type { MailSettings } from '../mail/transport';
 export type { SsoSettings } from './sso-logout';
 export type { AuditSealSettings } from './audit-seal';
+export type { ProvisioningSettings } from './provisioning';
 export { type AuditVerifySettings, auditVerifySettings } from './audit-verify';
 
 /** The worker's campaign settings: the contract's, and the mail deadline of the campaigns it starts. */
@@ -48,7 +53,9 @@ export type PortalActivities = LifecycleActivities &
   AccessReviewActivities &
   AccessReviewScheduleActivities &
   AuditSealActivities &
-  AuditVerifyActivities;
+  AuditVerifyActivities &
+  ProvisionActivities &
+  ProvisionReconcileActivities;
 
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
@@ -56,7 +63,8 @@ export type PortalActivities = LifecycleActivities &
  * whose holders review their LAOs' items (ACCESS_REVIEW_STUDY_ROLE) and how long a scheduled campaign's mails
  * are retried (`mailDeadline`, MAIL_DEADLINE, as the API passes to the campaigns it starts; absent: the
  * workflow's own default). `proxyCommentMarker`: the marker of the comments a proxy batch files
- * (PROXY_COMMENT_MARKER, the API's default when absent).
+ * (PROXY_COMMENT_MARKER, the API's default when absent). `provisioning`: PROVISIONING_KEY, which opens the SCIM
+ * bearer tokens (issue 41); without it every convergence is retried until the key is set.
  */
 export function createActivities(
   prisma: PrismaClient,
@@ -67,6 +75,7 @@ export function createActivities(
   proxyCommentMarker: string = PORTAL_RULES_DEFAULTS.proxyCommentMarker,
   auditSeal?: AuditSealSettings,
   auditVerify?: AuditVerifySettings,
+  provisioning: ProvisioningSettings = {},
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -86,5 +95,7 @@ export function createActivities(
     ...createAccessReviewScheduleActivities(prisma, accessReview.mailDeadline),
     ...createAuditSealActivities(auditSeal),
     ...createAuditVerifyActivities(auditVerify),
+    ...createProvisioningActivities(prisma, provisioning),
+    ...createProvisionReconcileActivities(prisma, provisioning),
   };
 }

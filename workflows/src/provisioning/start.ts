@@ -10,6 +10,7 @@ import {
   PROVISION_WORKFLOW_TYPE,
   type ProvisionInput,
   type ProvisionReconcileInput,
+  provisionReconcileScheduleId,
   provisionWorkflowId,
   provisioningChangedSignal,
 } from './types';
@@ -61,5 +62,27 @@ export function provisionReconcileStart(input: ProvisionReconcileInput): {
       { key: ProvisioningSystemKey, value: String(input.systemAccessId) },
     ],
     staticSummary: `Reconciliation of system #${input.systemAccessId}`,
+  };
+}
+
+/**
+ * The Temporal Schedule of `systemAccessId`'s reconciliation, every `everyMinutes` on `taskQueue`: its id,
+ * interval and start action, as the API (on a connection's save) and the worker (at its start) converge it.
+ */
+export function provisionReconcileSchedule(systemAccessId: number, everyMinutes: number, taskQueue: string) {
+  const scheduleId = provisionReconcileScheduleId(systemAccessId);
+  const start = provisionReconcileStart({ systemAccessId });
+  return {
+    scheduleId,
+    every: `${everyMinutes} minutes`,
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: start.workflowType,
+      workflowId: `${scheduleId}-run`,
+      taskQueue,
+      args: start.args,
+      typedSearchAttributes: start.typedSearchAttributes,
+      staticSummary: start.staticSummary,
+    },
   };
 }
