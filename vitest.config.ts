@@ -43,6 +43,10 @@ const INTEGRATION_ALONE = [
   // Rotates the provider's signing key in the shared database: the workers of files beside it would sign
   // logout tokens with a key their APIs' JWKS (loaded at start) does not hold yet.
   'tests/integration/sso/key-rotation.test.ts',
+  // Runs the provisioning listener with no grace, which signals every unstarted provisioning notice of the shared
+  // database on this file's task queue: beside other files it would take their notices onto a queue their
+  // workers never poll (and they would take its own).
+  'tests/integration/provisioning/convergence.test.ts',
 ];
 
 export default defineConfig({

@@ -104,6 +104,7 @@ export async function startWorker(
     tracing: opts.tracing,
     auditSeal: opts.auditSeal,
     auditVerify: opts.auditVerify,
+    provisioning: { key: api.cfg.PROVISIONING_KEY },
     // The worker of a deployment reads the same environment as the API.
     proxyCommentMarker: api.cfg.PROXY_COMMENT_MARKER,
   });

@@ -1,0 +1,228 @@
+/**
+ * Provisioning converges a study system's accounts (issue 41) against a real SCIM 2.0 target (scim2-server),
+ * with a real in-process worker and the worker's own listener: each change to what the system should hold,
+ * made through the product's own routes, writes a notice in its transaction; the listener signal-with-starts
+ * `provision-<system>-<subject>`, whose activity looks the account up by externalId and creates, updates or
+ * deactivates it. The target is frozen (SIGSTOP) past the activity's deadline, answers 429 with Retry-After,
+ * refuses with 400, and loses a reply after committing: nothing is lost, nothing is doubled, order is kept.
+ */
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { PORTAL_SCIM_EXTENSION } from '@portal/contract';
+import { listenForProvisioningNotices } from '@portal/worker';
+import { provisionWorkflowId } from '@portal/workflows';
+import { type ScimTarget, startScimTarget } from '../../support/scim-target';
+import { type TestUser, createTestUser } from '../auth-helpers';
+import { roleBlockOf } from '../fixtures';
+import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
+import { uniqueQueue, until } from '../lifecycle/support';
+import { PROVISIONING_KEY, accountOf, accountsOf, emailOf, provisionedSystem } from './support';
+
+const taskQueue = uniqueQueue('provisioning');
+const USERS = '/rest/secure/user_management';
+const ACCESS = '/rest/secure/user_access';
+let api: TestApi;
+let call: ReturnType<typeof caller>;
+let admin: Session;
+let target: ScimTarget;
+let systemId: number;
+let stopWorker: () => Promise<void>;
+let stopListener: () => Promise<void>;
+let connection: Connection;
+let temporal: Client;
+
+beforeAll(async () => {
+  target = await startScimTarget();
+  api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, PROVISIONING_KEY });
+  call = caller(api.app);
+  admin = await signIn(api.app, 'admin');
+  systemId = await provisionedSystem(api.prisma, { baseUrl: target.url, token: target.token, tag: 'lis' });
+  stopWorker = await startWorker(api, taskQueue);
+  connection = await Connection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
+  temporal = new Client({ connection, namespace: api.cfg.TEMPORAL_NAMESPACE });
+  stopListener = listenForProvisioningNotices({
+    connectionString: api.cfg.DATABASE_URL,
+    prisma: api.prisma,
+    client: temporal,
+    taskQueue,
+    attemptTimeout: '3 seconds',
+    maxRetryInterval: '1 second',
+  });
+});
+afterAll(async () => {
+  await stopListener?.();
+  await stopWorker?.();
+  await connection?.close();
+  await api?.close();
+  await target?.stop();
+});
+
+/** Gives `u` the role block of 'Research Pharmacist' with `systems` beside the role's own, through the route. */
+async function grant(u: TestUser, systems: number[], extra: Record<string, unknown> = {}) {
+  const block = await roleBlockOf(api.prisma, 'Research Pharmacist', extra);
+  const res = await call(admin, 'PUT', `${ACCESS}/user/${u.user.id}`, {
+    userAccesses: [{ ...block, systemAccessIds: [...block.systemAccessIds, ...systems] }],
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function subjectOf(u: TestUser): Promise<string> {
+  return (await api.prisma.portalUser.findUniqueOrThrow({ where: { id: u.user.id } })).subjectId;
+}
+
+const stateOf = (u: TestUser, system = systemId) =>
+  api.prisma.provisioningAccount.findUnique({
+    where: { systemAccessId_portalUserId: { systemAccessId: system, portalUserId: u.user.id } },
+  });
+
+/** Waits until the target's one account of `u` satisfies `check`. @returns it. */
+async function untilAccount(
+  u: TestUser,
+  what: string,
+  check: (a: Record<string, unknown>) => boolean,
+  timeoutMs = 30_000,
+) {
+  const subject = await subjectOf(u);
+  let last: Record<string, unknown> | undefined;
+  await until(
+    async () => {
+      last = await accountOf(target, subject);
+      return !!last && check(last);
+    },
+    what,
+    timeoutMs,
+  );
+  return last!;
+}
+
+/** Saves the user detail of `u` with `change` over what it reads. */
+async function editDetail(u: TestUser, change: Record<string, unknown>) {
+  const detail = (await call(admin, 'GET', `${USERS}/user/${u.user.id}`)).json();
+  const res = await call(admin, 'PUT', `${USERS}/update_user`, { ...detail, ...change });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+describe('provisioning converges the target on every change', () => {
+  it('an access grant creates the account (core User, externalId, study access); an edit, a deactivation, a re-activation and a removal reach it', async () => {
+    const u = await createTestUser(api, 'prov');
+    await grant(u, [systemId]);
+    const created = await untilAccount(u, 'the account created', (a) => a.active === true);
+    expect(created).toMatchObject({
+      userName: u.username,
+      name: { givenName: 'Test', familyName: 'prov' },
+      active: true,
+    });
+    expect(emailOf(created)).toBe(u.email);
+    const ext = created[PORTAL_SCIM_EXTENSION] as { studyAccess: Array<{ studyRole: string; value: string }> };
+    expect(ext.studyAccess.map((a) => a.studyRole)).toEqual(expect.arrayContaining(['Research Pharmacist']));
+    await until(async () => (await stateOf(u))?.state === 'IN_SYNC', 'the account in sync');
+    expect((await stateOf(u))?.targetId).toBe(created.id);
+
+    // The user detail's edit of the email (users/detail-update.ts).
+    const email = `new.${u.email}`;
+    await editDetail(u, { email });
+    await untilAccount(u, 'the new email', (a) => emailOf(a) === email);
+
+    // Deactivation and re-activation (users/detail-status.ts).
+    expect((await call(admin, 'PUT', `${USERS}/deactivate_user/${u.user.id}`, {})).statusCode).toBe(200);
+    await untilAccount(u, 'the account deactivated', (a) => a.active === false);
+    expect((await call(admin, 'PUT', `${USERS}/activate_user/${u.user.id}`, {})).statusCode).toBe(200);
+    await untilAccount(u, 'the account active again', (a) => a.active === true);
+
+    // The access removed (the one access-records writer): deactivated, not deleted, and still one account.
+    await grant(u, []);
+    const removed = await untilAccount(u, 'the account deactivated on removal', (a) => a.active === false);
+    expect(removed.id).toBe(created.id);
+    expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+    const describe = await temporal.workflow.getHandle(provisionWorkflowId(systemId, await subjectOf(u))).describe();
+    expect(describe.typedSearchAttributes.get({ name: 'ProvisioningSystem', type: 'KEYWORD' } as never)).toBe(
+      String(systemId),
+    );
+  });
+
+  it('a target frozen past the activity deadline, changed twice meanwhile: once back, one account with the last change', async () => {
+    const u = await createTestUser(api, 'provfrozen');
+    target.freeze();
+    try {
+      await grant(u, [systemId]);
+      const email = `later.${u.email}`;
+      await editDetail(u, { email });
+      // Past one attempt's deadline (3 s) at least once: the workflow's activity is retrying.
+      const handle = temporal.workflow.getHandle(provisionWorkflowId(systemId, await subjectOf(u)));
+      await until(
+        async () => {
+          const d = await handle.describe().catch(() => undefined);
+          return (d?.raw.pendingActivities?.[0]?.attempt ?? 0) >= 2;
+        },
+        'a second attempt at the frozen target',
+        30_000,
+      );
+      expect((await stateOf(u))?.state).toBe('PENDING');
+      target.thaw();
+      const account = await untilAccount(u, 'the last change', (a) => emailOf(a) === email && a.active === true);
+      expect(account.userName).toBe(u.username);
+      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+    } finally {
+      target.thaw();
+    }
+  });
+
+  it('a target that refuses the portal extension (400) records the refusal as the person error, shown on the account', async () => {
+    const bare = await startScimTarget({ extension: false });
+    try {
+      const refusing = await provisionedSystem(api.prisma, { baseUrl: bare.url, token: bare.token, tag: 'bare' });
+      const u = await createTestUser(api, 'provrefused');
+      await grant(u, [refusing]);
+      await until(async () => (await stateOf(u, refusing))?.state === 'ERROR', 'the refusal recorded');
+      expect((await stateOf(u, refusing))?.lastError).toMatch(/400/);
+      expect(await bare.users()).toHaveLength(0);
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('429 with Retry-After is waited out, then the account is made', async () => {
+    // A hop in front of the real target answers the first two calls 429 (Retry-After: 2), then forwards.
+    let refusals = 2;
+    const times: number[] = [];
+    const hop = http.createServer((req, res) => {
+      times.push(Date.now());
+      if (refusals-- > 0) {
+        res.writeHead(429, { 'retry-after': '2', 'content-type': 'application/scim+json' });
+        res.end(JSON.stringify({ status: '429', detail: 'slow down' }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void fetch(`${target.url}${req.url}`, {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        }).then(async (up) => {
+          res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await up.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((r) => hop.listen(0, '127.0.0.1', () => r()));
+    try {
+      const port = (hop.address() as { port: number }).port;
+      const slow = await provisionedSystem(api.prisma, {
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: target.token,
+        tag: 'slow',
+      });
+      const u = await createTestUser(api, 'provslow');
+      await grant(u, [slow]);
+      await until(async () => (await stateOf(u, slow))?.state === 'IN_SYNC', 'the account made after the 429s');
+      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+      // Each retry waited the target's two seconds (the workflow's own retries wait at most one here).
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1900);
+      expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1900);
+    } finally {
+      hop.close();
+    }
+  });
+});
