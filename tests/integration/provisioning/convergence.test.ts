@@ -60,7 +60,7 @@ afterAll(async () => {
 
 /** Gives `u` the role block of 'Research Pharmacist' with `systems` beside the role's own, through the route. */
 async function grant(u: TestUser, systems: number[], extra: Record<string, unknown> = {}) {
-  const block = await roleBlockOf(api.prisma, 'Research Pharmacist', extra);
+  const block = await roleBlockOf(api.prisma, 'Research Pharmacist', { siteCodes: ['MA036'], ...extra });
   const res = await call(admin, 'PUT', `${ACCESS}/user/${u.user.id}`, {
     userAccesses: [{ ...block, systemAccessIds: [...block.systemAccessIds, ...systems] }],
   });
