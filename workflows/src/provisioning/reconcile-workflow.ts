@@ -9,7 +9,11 @@ import type { ProvisionReconcileActivities, ProvisionReconcileInput } from './ty
 export async function provisionReconcileWorkflow(input: ProvisionReconcileInput): Promise<number> {
   const { beginReconciliation, reconcileChunk, finishReconciliation } = proxyActivities<ProvisionReconcileActivities>({
     startToCloseTimeout: '10 minutes',
-    retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+    retry: {
+      initialInterval: '1 second',
+      maximumInterval: input.maxRetryInterval ?? '1 minute',
+      maximumAttempts: input.attempts ?? 10,
+    },
   });
   const reconciliationId = await beginReconciliation(input);
   try {

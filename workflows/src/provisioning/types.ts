@@ -62,6 +62,10 @@ export interface ProvisionReconcileInput {
   chunk?: number;
   /** SCIM page size (`count`, default 500). */
   pageSize?: number;
+  /** Attempts of each step before the run stops FAILED (default 10); tests lower it. */
+  attempts?: number;
+  /** The retries' longest wait (default '1 minute'); tests shrink it. */
+  maxRetryInterval?: string;
 }
 
 export interface ProvisionReconcileActivities {
