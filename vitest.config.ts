@@ -47,6 +47,7 @@ const INTEGRATION_ALONE = [
   // database on this file's task queue: beside other files it would take their notices onto a queue their
   // workers never poll (and they would take its own).
   'tests/integration/provisioning/convergence.test.ts',
+  'tests/integration/provisioning/paths.test.ts',
 ];
 
 export default defineConfig({
