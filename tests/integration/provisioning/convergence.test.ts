@@ -168,6 +168,29 @@ describe('provisioning converges the target on every change', () => {
     }
   });
 
+  it('two workers and two listeners, one person changed twice at once: one account, the final state right', async () => {
+    const stopSecondWorker = await startWorker(api, taskQueue);
+    const stopSecondListener = listenForProvisioningNotices({
+      connectionString: api.cfg.DATABASE_URL,
+      prisma: api.prisma,
+      client: temporal,
+      taskQueue,
+      attemptTimeout: '3 seconds',
+      maxRetryInterval: '1 second',
+    });
+    try {
+      const u = await createTestUser(api, 'provtwice');
+      const email = `twice.${u.email}`;
+      await Promise.all([grant(u, [systemId]), editDetail(u, { email })]);
+      await untilAccount(u, 'both changes', (a) => a.active === true && emailOf(a) === email);
+      await until(async () => (await stateOf(u))?.state === 'IN_SYNC', 'the account in sync');
+      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+    } finally {
+      await stopSecondListener();
+      await stopSecondWorker();
+    }
+  });
+
   it('a target that refuses the portal extension (400) records the refusal as the person error, shown on the account', async () => {
     const bare = await startScimTarget({ extension: false });
     try {
