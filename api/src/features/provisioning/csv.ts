@@ -29,13 +29,13 @@ function differencesWhere(runId: number, after?: string, upTo?: string): Prisma.
 
 const BoundarySchema = z.array(z.object({ id: z.string() })).max(1);
 
-/** The cells of PROVISIONING_DIFFERENCE_COLUMNS, in order, as SQL over difference d. */
+/** The cells of PROVISIONING_DIFFERENCE_COLUMNS, in order, as SQL over difference d (NULL: an empty cell). */
 const CELLS = [
   'd."kind"',
-  `COALESCE(${safe('d."externalId"')}, '')`,
-  `COALESCE(${safe('d."userName"')}, '')`,
-  `COALESCE(${safe('d."targetId"')}, '')`,
-  `COALESCE(d."portalUserId"::text, '')`,
+  safe('d."externalId"'),
+  safe('d."userName"'),
+  safe('d."targetId"'),
+  'd."portalUserId"::text',
   safe('d."detail"'),
 ];
 

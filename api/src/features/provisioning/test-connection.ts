@@ -1,6 +1,7 @@
 /**
  * 'Test connection' (issue 41 "a 'Test connection' that reads the target's `/ServiceProviderConfig`"): reads it
- * with the saved connection's base URL and token within TEST_TIMEOUT_MS, and stores the outcome on the
+ * with the saved connection's base URL and token, then lists one user (the configuration may be served without
+ * authentication, the users never are), each call within TEST_TIMEOUT_MS, and stores the outcome on the
  * connection (lastTestAt, lastTestOk, lastTestMessage, and whether the target supports PATCH, which the
  * convergence reads). A target that fails (refused, frozen, 401, not SCIM) is a result `ok: false` with the
  * reason, never an error of the call: the target's trouble is what the ADMIN asked about. The token goes to the
@@ -39,11 +40,10 @@ async function probe(deps: Deps, c: ConnectionRow): Promise<{ ok: boolean; why: 
   const opened = tokenOf(deps, c);
   if ('problem' in opened) return { ok: false, why: opened.problem, patch: null };
   try {
-    const config = await new ScimClient({
-      baseUrl: c.baseUrl,
-      token: opened.token,
-      timeoutMs: TEST_TIMEOUT_MS,
-    }).serviceProviderConfig();
+    const client = new ScimClient({ baseUrl: c.baseUrl, token: opened.token, timeoutMs: TEST_TIMEOUT_MS });
+    const config = await client.serviceProviderConfig();
+    // RFC 7644 §4 lets a target serve its configuration without authentication: one user listed proves the token.
+    await client.listUsers(1, 1);
     return { ok: true, why: '', patch: config.patch?.supported ?? false };
   } catch (err) {
     return { ok: false, why: describe(err), patch: null };
