@@ -1,5 +1,5 @@
 /**
- * Provisioning's calls (issue 41; docs/api.md "Provisioning"), one plugin, registered beside the configuration's:
+ * Provisioning's calls (issue 41; docs/api.md "A system's provisioning connection"), one plugin, registered beside the configuration's:
  * under /rest/secure/system_mgmt/system_access/{id}/provisioning a system's connection (GET, PUT, DELETE), its
  * 'Test connection', 'Re-sync this person', 'Reconcile now' and its reports (page, one report, CSV); and a
  * person's provisioned accounts under /rest/secure/user_management/user/{id}/provisioning. Reading needs
