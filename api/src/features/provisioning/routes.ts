@@ -1,10 +1,11 @@
 /**
- * Provisioning's calls (issue 41; docs/api.md "A system's provisioning connection"), one plugin, registered beside the configuration's:
- * under /rest/secure/system_mgmt/system_access/{id}/provisioning a system's connection (GET, PUT, DELETE), its
- * 'Test connection', 'Re-sync this person', 'Reconcile now' and its reports (page, one report, CSV); and a
- * person's provisioned accounts under /rest/secure/user_management/user/{id}/provisioning. Reading needs
- * READ_USERS like the rest of the configuration and the user detail; every change and action ADMIN. The base
- * URL follows SSO_ALLOW_LOOPBACK_HTTP (http to loopback only outside production; https always).
+ * Provisioning's calls (issue 41; docs/api.md "A system's provisioning connection"), one plugin, registered
+ * beside the configuration's: under /rest/secure/system_mgmt/system_access/{id}/provisioning a system's
+ * connection (GET, PUT, DELETE), its 'Test connection', 'Re-sync this person', 'Reconcile now' and its reports
+ * (page, one report, CSV); and a person's provisioned accounts under
+ * /rest/secure/user_management/user/{id}/provisioning. Reading needs READ_USERS like the rest of the
+ * configuration and the user detail; every change and action ADMIN. The base URL follows
+ * SSO_ALLOW_LOOPBACK_HTTP (http to loopback only outside production; https always).
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
