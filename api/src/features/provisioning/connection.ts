@@ -95,7 +95,7 @@ export async function saveConnection(
     });
     return { row: saved, changed: true };
   }, TX_OPTIONS);
-  await convergeReconcileSchedule(deps, systemId, actor.username, log);
+  await convergeReconcileSchedule(deps, systemId, log);
   if (!changed) throw notModified();
   return connectionView(deps.prisma, row);
 }
@@ -122,6 +122,6 @@ export async function deleteConnection(
       before: auditSnapshot(before),
     });
   }, TX_OPTIONS);
-  await convergeReconcileSchedule(deps, systemId, actor.username, log);
+  await convergeReconcileSchedule(deps, systemId, log);
   return {};
 }

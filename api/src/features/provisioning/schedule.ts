@@ -12,45 +12,16 @@
  * connection (saving it unchanged is enough) or when the worker starts (it converges the schedules of every
  * connection at its start).
  */
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
-import { provisionReconcileScheduleId, provisionReconcileStart } from '@portal/workflows';
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { provisionReconcileSchedule, provisionReconcileScheduleId, upsertIntervalSchedule } from '@portal/workflows';
 import type { Deps } from '../../deps';
 import { type Log, TEMPORAL_DEADLINE_MS, describe, lockSystem } from './common';
 import type { ConnectionRow } from './views';
 
 /** Creates or updates the schedule of enabled connection `c` (runs never overlap: a late run skips the next). */
-async function upsertSchedule(deps: Deps, c: ConnectionRow, username: string): Promise<void> {
-  const scheduleId = provisionReconcileScheduleId(c.systemAccessId);
-  const start = provisionReconcileStart({ systemAccessId: c.systemAccessId });
-  const spec = { intervals: [{ every: `${c.reconcileEveryMinutes} minutes` }] };
-  const action = {
-    type: 'startWorkflow' as const,
-    workflowType: start.workflowType,
-    workflowId: `${scheduleId}-run`,
-    taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-    args: start.args,
-    typedSearchAttributes: start.typedSearchAttributes,
-    staticSummary: start.staticSummary,
-  };
-  const policies = { overlap: ScheduleOverlapPolicy.SKIP };
-  try {
-    await deps.temporal.schedule.create({
-      scheduleId,
-      spec,
-      action,
-      policies,
-      state: { note: `Saved by ${username}` },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await deps.temporal.schedule.getHandle(scheduleId).update((previous) => ({
-      ...previous,
-      spec,
-      action,
-      policies,
-      state: { ...previous.state, paused: false, note: `Saved by ${username}` },
-    }));
-  }
+async function upsertSchedule(deps: Deps, c: ConnectionRow): Promise<void> {
+  const schedule = provisionReconcileSchedule(c.systemAccessId, c.reconcileEveryMinutes, deps.cfg.TEMPORAL_TASK_QUEUE);
+  await upsertIntervalSchedule(deps.temporal, schedule.scheduleId, schedule.every, schedule.action);
 }
 
 /** Deletes the schedule of `systemAccessId`; one already gone is fine. */
@@ -67,19 +38,14 @@ async function deleteSchedule(deps: Deps, systemAccessId: number): Promise<void>
  * connection's interval when it is enabled, absent when it is off or gone. Never throws: a failure is logged
  * (`log`) and @returns false; true when the schedule matches the connection.
  */
-export async function convergeReconcileSchedule(
-  deps: Deps,
-  systemAccessId: number,
-  username: string,
-  log: Log,
-): Promise<boolean> {
+export async function convergeReconcileSchedule(deps: Deps, systemAccessId: number, log: Log): Promise<boolean> {
   try {
     await deps.prisma.$transaction(
       async (tx) => {
         await lockSystem(tx, systemAccessId);
         const c = await tx.provisioningConnection.findUnique({ where: { systemAccessId } });
         await deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
-          c?.enabled ? upsertSchedule(deps, c, username) : deleteSchedule(deps, systemAccessId),
+          c?.enabled ? upsertSchedule(deps, c) : deleteSchedule(deps, systemAccessId),
         );
       },
       { timeout: TEMPORAL_DEADLINE_MS + 10_000, maxWait: 10_000 },
