@@ -5,7 +5,7 @@
  * bounds (422); the token sealed and never answered (hasToken), one audit row per change without it; the
  * reconciliation schedule present while enabled and gone when off; 'Test connection' ok, refused (wrong token)
  * and timed out (frozen target); re-sync writing a notice and PENDING; 'Reconcile now' making a report row and
- * starting its workflow (no worker runs it here); the reports, their CSV, and a person's provisioned accounts.
+ * starting its workflow (no worker runs it here); a person's provisioned accounts. The reports: reports-api.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScheduleNotFoundError } from '@temporalio/client';
@@ -17,6 +17,7 @@ import {
   provisionReconcileWorkflowId,
 } from '@portal/workflows';
 import { type ScimTarget, startScimTarget } from '../../support/scim-target';
+import { PROVISIONING_KEY } from './support';
 import {
   auditRowsOf,
   caller,
@@ -28,9 +29,8 @@ import {
   type TestApi,
 } from '../config-support';
 
-const KEY = 'provisioning-config-api-test-key-0123456789';
 const taskQueue = unique('provisioning-config-api').replace(/\s/g, '-');
-const { api, call, admin, readonly, user } = useConfigApi({ PROVISIONING_KEY: KEY, TEMPORAL_TASK_QUEUE: taskQueue });
+const { api, call, admin, readonly, user } = useConfigApi({ PROVISIONING_KEY, TEMPORAL_TASK_QUEUE: taskQueue });
 
 const BASE = '/rest/secure/system_mgmt/system_access';
 const path = (id: number, tail = '') => `${BASE}/${id}/provisioning${tail}`;
@@ -159,7 +159,7 @@ describe('provisioning connection: permissions and refusals', () => {
     let prod: TestApi | undefined;
     let keyless: TestApi | undefined;
     try {
-      prod = await startApi({ SSO_ALLOW_LOOPBACK_HTTP: 'false', PROVISIONING_KEY: KEY });
+      prod = await startApi({ SSO_ALLOW_LOOPBACK_HTTP: 'false', PROVISIONING_KEY });
       keyless = await startApi();
       const system = await newSystem('Prod');
       const refused = await caller(prod.app)(await signIn(prod.app, 'admin'), 'PUT', path(system.id), body());
@@ -191,7 +191,7 @@ describe('provisioning connection: saving', () => {
     });
     const row = await api.prisma.provisioningConnection.findUniqueOrThrow({ where: { systemAccessId: system.id } });
     expect(row.tokenSealed).not.toContain(target.token);
-    expect(openText(KEY, PROVISIONING_SEAL_PURPOSE, row.tokenSealed!)).toBe(target.token);
+    expect(openText(PROVISIONING_KEY, PROVISIONING_SEAL_PURPOSE, row.tokenSealed!)).toBe(target.token);
     const read = await call(readonly, 'GET', path(system.id));
     expect(read.body).not.toContain(target.token);
     expect(read.json().hasToken).toBe(true);
@@ -362,7 +362,7 @@ describe('provisioning connection: Re-sync this person and Reconcile now', () =>
   it('with Temporal unreachable: a save commits (the schedule converges later), a reconcile is FAILED with 503', async () => {
     let down: TestApi | undefined;
     try {
-      down = await startApi({ PROVISIONING_KEY: KEY, TEMPORAL_ADDRESS: '127.0.0.1:9' });
+      down = await startApi({ PROVISIONING_KEY, TEMPORAL_ADDRESS: '127.0.0.1:9' });
       const session = await signIn(down.app, 'admin');
       const inject = (method: 'PUT' | 'POST', url: string, payload: unknown) =>
         caller(down!.app)(session, method, url, payload);
@@ -386,68 +386,4 @@ describe('provisioning connection: Re-sync this person and Reconcile now', () =>
       await down?.close();
     }
   }, 90_000);
-});
-
-describe('provisioning reports', () => {
-  it('lists runs newest first, shows a report and streams every difference as spreadsheet-safe CSV', async () => {
-    const system = await newSystem('Reports');
-    const older = await api.prisma.provisioningReconciliation.create({
-      data: { systemAccessId: system.id, status: 'DONE', finishedAt: new Date(), targetAccounts: 3, orphans: 1 },
-    });
-    const newer = await api.prisma.provisioningReconciliation.create({
-      data: { systemAccessId: system.id, status: 'DONE', finishedAt: new Date(), missing: 1, drifted: 1 },
-    });
-    await api.prisma.provisioningDifference.createMany({
-      data: [
-        {
-          reconciliationId: newer.id,
-          kind: 'MISSING',
-          externalId: 'ext-1',
-          userName: 'jdoe',
-          portalUserId: 7,
-          detail: 'not at the target',
-        },
-        {
-          reconciliationId: newer.id,
-          kind: 'DRIFTED',
-          externalId: 'ext-2',
-          userName: '=HYPERLINK("http://evil")',
-          targetId: 't-2',
-          portalUserId: 8,
-          detail: 'emails: wanted "a@example.org", held "b@example.org"',
-        },
-        { reconciliationId: older.id, kind: 'ORPHAN', targetId: 't-9', userName: 'ghost', detail: 'no portal user' },
-      ],
-    });
-
-    const page = await call(readonly, 'GET', `${path(system.id, '/reconciliations')}?page=1&size=1`);
-    expect(page.statusCode, page.body).toBe(200);
-    expect(page.json()).toMatchObject({ totalElements: 2, totalPages: 2, number: 1, size: 1, last: false });
-    expect(page.json().content.map((r: { id: number }) => r.id)).toEqual([newer.id]);
-    expect((await call(readonly, 'GET', `${path(system.id, '/reconciliations')}?size=0`)).statusCode).toBe(422);
-
-    const report = await call(readonly, 'GET', path(system.id, `/reconciliations/${newer.id}`));
-    expect(report.statusCode, report.body).toBe(200);
-    expect(report.json()).toMatchObject({ id: newer.id, status: 'DONE', missing: 1, drifted: 1 });
-    expect(report.json().differences.map((d: { kind: string }) => d.kind)).toEqual(['MISSING', 'DRIFTED']);
-    const other = await newSystem('Reports other');
-    expect((await call(readonly, 'GET', path(other.id, `/reconciliations/${newer.id}`))).json()).toEqual({
-      message: PROVISIONING_MESSAGES.loadReconciliation,
-    });
-
-    const csv = await call(readonly, 'GET', path(system.id, `/reconciliations/${newer.id}/differences.csv`));
-    expect(csv.statusCode, csv.body).toBe(200);
-    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.headers['content-disposition']).toBe(
-      `attachment; filename="reconciliation-${newer.id}-differences.csv"`,
-    );
-    expect(csv.body).toBe(
-      '\ufeffkind,externalId,userName,targetId,portalUserId,detail\r\n' +
-        'MISSING,ext-1,jdoe,,7,not at the target\r\n' +
-        `DRIFTED,ext-2,"'=HYPERLINK(""http://evil"")",t-2,8,"emails: wanted ""a@example.org"", held ""b@example.org"""\r\n`,
-    );
-    expect(
-      (await call(readonly, 'GET', path(system.id, `/reconciliations/999999999/differences.csv`))).statusCode,
-    ).toBe(404);
-  });
 });
