@@ -23,6 +23,7 @@ import { auditIntegrityRoutes } from './features/audit-integrity/routes';
 import { authRoutes } from './features/auth/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
 import { configurationRoutes } from './features/configuration/routes';
+import { provisioningRoutes } from './features/provisioning/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { dashboardResourceRoutes } from './features/dashboard-resources/routes';
 import { manualRoutes } from './features/manual/routes';
@@ -104,6 +105,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     profileRoutes,
     referenceRoutes,
     configurationRoutes,
+    provisioningRoutes,
     auditRoutes,
     auditIntegrityRoutes,
     requestRoutes,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BodyIdSchema, PathIdSchema, queryIntSchema } from './ids';
 import { storableText } from './text';
 import { type SsoUriRules, ssoUriProblem } from './sso-client';
 
@@ -84,6 +85,15 @@ export const PROVISIONING_MESSAGES = {
   reconcileStarted: 'Reconciliation started',
   notEnabled: 'Provisioning is off for this system.',
   keyMissing: 'Provisioning is unavailable: PROVISIONING_KEY is not set.',
+  /** 'Test connection' of a connection saved without a token (a result, not an error). */
+  noToken: 'no bearer token is stored',
+  /** 'Test connection' when the stored token cannot be opened with the configured key (a result). */
+  tokenUnreadable: 'the stored bearer token cannot be opened with PROVISIONING_KEY: enter it again',
+  /** 404 of an unknown reconciliation run (or one of another system). */
+  loadReconciliation: 'Problem loading the reconciliation.',
+  /** 503 of 'Reconcile now' when the workflow service did not take the start (the run is marked FAILED). */
+  reconcileUnavailable:
+    'The workflow service is not answering: the reconciliation was not started. Please try again in a few minutes.',
 } as const;
 
 /**
@@ -163,8 +173,28 @@ export type ProvisioningConnection = z.infer<typeof ProvisioningConnectionSchema
 export const ProvisioningTestResultSchema = z.object({ ok: z.boolean(), message: z.string(), testedAt: z.string() });
 export type ProvisioningTestResult = z.infer<typeof ProvisioningTestResultSchema>;
 
+/** Path params of a reconciliation run of a system: .../system_access/{id}/provisioning/reconciliations/{runId}. */
+export const ProvisioningRunParamsSchema = z.object({ id: PathIdSchema, runId: PathIdSchema });
+
+/** The page query of a system's reconciliations (newest first). */
+export const ProvisioningReconciliationsQuerySchema = z.object({
+  page: queryIntSchema(1, 1_000_000, 1),
+  size: queryIntSchema(1, 200, 25),
+});
+
+/** The columns of a run's differences.csv, in order (ProvisioningDifferenceSchema's fields). */
+export const PROVISIONING_DIFFERENCE_COLUMNS = [
+  'kind',
+  'externalId',
+  'userName',
+  'targetId',
+  'portalUserId',
+  'detail',
+] as const;
+
 /** The body of 'Re-sync this person'. */
-export const ProvisioningResyncBodySchema = z.object({ portalUserId: z.number().int().positive() });
+export const ProvisioningResyncBodySchema = z.object({ portalUserId: BodyIdSchema });
+export type ProvisioningResyncBody = z.infer<typeof ProvisioningResyncBodySchema>;
 
 /** One difference of a report. */
 export const ProvisioningDifferenceSchema = z.object({

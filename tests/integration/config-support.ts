@@ -9,15 +9,18 @@ import { caller, signIn, startApi, type Session, type TestApi } from './harness'
 
 export { caller, signIn, startApi, type Method, type Session, type TestApi } from './harness';
 
-/** The API with the three personas the configuration tests act as: ADMIN, READ_USERS and plain USER. */
-export async function startConfigApi(): Promise<{
+/**
+ * The API with the three personas the configuration tests act as: ADMIN, READ_USERS and plain USER. `env`
+ * overrides variables (startApi).
+ */
+export async function startConfigApi(env: Record<string, string> = {}): Promise<{
   api: TestApi;
   call: ReturnType<typeof caller>;
   admin: Session;
   readonly: Session;
   user: Session;
 }> {
-  const api = await startApi();
+  const api = await startApi(env);
   const [admin, readonly, user] = await Promise.all(
     (['admin', 'readonly', 'user'] as const).map((name) => signIn(api.app, name)),
   );
@@ -30,16 +33,17 @@ export type ConfigApi = Awaited<ReturnType<typeof startConfigApi>>;
 /**
  * Starts the configuration API (startConfigApi) before the file's tests and closes it after. The api and the
  * three sessions are returned empty and filled in place by this beforeAll (hooks a file registers later see
- * them filled), so a file can destructure them once at load; `call` goes to the started app.
+ * them filled), so a file can destructure them once at load; `call` goes to the started app. `env` as
+ * startConfigApi's.
  */
-export function useConfigApi(): ConfigApi {
+export function useConfigApi(env: Record<string, string> = {}): ConfigApi {
   const api = {} as TestApi;
   const admin = {} as Session;
   const readonly = {} as Session;
   const user = {} as Session;
   const call: ConfigApi['call'] = (...args) => caller(api.app)(...args);
   beforeAll(async () => {
-    const started = await startConfigApi();
+    const started = await startConfigApi(env);
     Object.assign(api, started.api);
     Object.assign(admin, started.admin);
     Object.assign(readonly, started.readonly);

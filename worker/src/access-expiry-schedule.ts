@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { ACCESS_EXPIRY_SCHEDULE_ID, ACCESS_EXPIRY_WORKFLOW_TYPE, type AccessExpiryInput } from '@portal/workflows';
-import { upsertIntervalSchedule } from './schedule-upsert';
+import { upsertIntervalSchedule } from '@portal/workflows';
 
 export interface AccessExpiryScheduleOptions {
   /** Temporal duration between runs, e.g. '15 minutes'. */

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { AUDIT_SEAL_SCHEDULE_ID, AUDIT_SEAL_WORKFLOW_TYPE, type AuditSealInput } from '@portal/workflows';
-import { upsertIntervalSchedule } from './schedule-upsert';
+import { upsertIntervalSchedule } from '@portal/workflows';
 
 export interface AuditSealScheduleOptions {
   /** Temporal duration between runs, e.g. '1 minute'. */

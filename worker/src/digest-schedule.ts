@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { type DigestInput, REVIEWER_DIGEST_SCHEDULE_ID, REVIEWER_DIGEST_WORKFLOW_TYPE } from '@portal/workflows';
-import { upsertIntervalSchedule } from './schedule-upsert';
+import { upsertIntervalSchedule } from '@portal/workflows';
 
 export interface DigestScheduleOptions extends DigestInput {
   /** Temporal duration between runs, e.g. '1 day'. */

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { PrismaClient } from '@portal/db';
 import { provisionReconcileSchedule } from '@portal/workflows';
-import { upsertIntervalSchedule } from './schedule-upsert';
+import { upsertIntervalSchedule } from '@portal/workflows';
 
 /** @returns the schedule ids converged. @throws when Temporal or PostgreSQL fails. */
 export async function ensureProvisioningSchedules(

@@ -20,6 +20,7 @@ export * from './search-attributes';
 export * from './proxy-batch/types';
 export * from './proxy-batch/start';
 export * from './start';
+export * from './schedule-upsert';
 export * from './sso-logout/types';
 export * from './sso-logout/start';
 export * from './provisioning/types';
