@@ -48,6 +48,29 @@ export async function noteProvisioning(
   return rows.length;
 }
 
+/**
+ * Notes every person of system `systemAccessId` (holding it now, or provisioned to it before) when its connection
+ * is turned on, so the accounts are made without waiting for each person's next change. Call it in the
+ * connection's transaction, after the change. @returns how many notices were written (0 while it is off).
+ */
+export async function noteProvisioningForSystem(tx: Tx, systemAccessId: number): Promise<number> {
+  const rows = await tx.$queryRaw<Array<{ portalUserId: number }>>`
+    INSERT INTO "ProvisioningNotice" ("systemAccessId", "portalUserId")
+    SELECT ${systemAccessId}::int4, p."id" FROM (
+             SELECT DISTINCT "portalUserId" AS "id" FROM "UserAccess"
+              WHERE NOT "inactive" AND ${systemAccessId}::int4 = ANY("systemAccessIds")
+             UNION SELECT "portalUserId" FROM "ProvisioningAccount" WHERE "systemAccessId" = ${systemAccessId}) p
+     WHERE EXISTS (SELECT 1 FROM "ProvisioningConnection" c WHERE c."systemAccessId" = ${systemAccessId} AND c."enabled")
+    RETURNING "portalUserId"`;
+  if (!rows.length) return 0;
+  await tx.$executeRaw`
+    INSERT INTO "ProvisioningAccount" ("systemAccessId", "portalUserId", "state", "changedAt")
+    SELECT ${systemAccessId}::int4, unnest(${rows.map((r) => r.portalUserId)}::int4[]), 'PENDING', now()
+    ON CONFLICT ("systemAccessId", "portalUserId") DO UPDATE SET "state" = 'PENDING', "changedAt" = now()`;
+  await tx.$executeRaw`SELECT pg_notify(${PROVISIONING_CHANNEL}, '')`;
+  return rows.length;
+}
+
 /** One study role held for one study at one organisation (site code or LAO id) at a system. */
 export interface WantedStudyAccess {
   studyRole: string;

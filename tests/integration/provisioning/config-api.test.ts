@@ -293,6 +293,37 @@ describe('provisioning connection: Test connection', () => {
 });
 
 describe('provisioning connection: Re-sync this person and Reconcile now', () => {
+  it('turning a connection on notes everyone who holds the system (their accounts are made then); saving it on again does not', async () => {
+    const system = await connected('TurnOn', { baseUrl: DEAD_URL });
+    const holder = await createTestUser(api.prisma, 'TurnOn');
+    await api.prisma.userAccess.create({
+      data: {
+        portalUserId: holder.id,
+        roleName: 'Research Pharmacist',
+        siteCodes: ['MA036'],
+        studyNames: ['E1234'],
+        systemAccessIds: [system.id],
+        createdBy: 'test',
+        lastModifiedBy: 'test',
+      },
+    });
+    const notices = () => api.prisma.provisioningNotice.count({ where: { systemAccessId: system.id } });
+    expect(await notices()).toBe(0);
+    const on = await call(admin, 'PUT', path(system.id), body({ baseUrl: DEAD_URL, token: null, enabled: true }));
+    expect(on.statusCode, on.body).toBe(200);
+    expect(await notices()).toBe(1);
+    expect(on.json().accounts).toEqual({ pending: 1, inSync: 0, error: 0 });
+    const again = await call(
+      admin,
+      'PUT',
+      path(system.id),
+      body({ baseUrl: DEAD_URL, token: null, enabled: true, retryDays: 3 }),
+    );
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await notices()).toBe(1);
+    await call(admin, 'PUT', path(system.id), body({ baseUrl: DEAD_URL, token: null, enabled: false }));
+  });
+
   it('re-sync writes a notice and marks the account PENDING, in one audited transaction', async () => {
     const system = await connected('Resync', { baseUrl: DEAD_URL, enabled: true });
     const person = await createTestUser(api.prisma, 'Resync');

@@ -9,12 +9,13 @@
  *   stored token is never sent to a host it was not entered for;
  * - every change writes one audit row (`ProvisioningConnection`, keyed by the system's id) whose snapshots say
  *   `hasToken`, never the token or its sealed form;
+ * - turning it on notes everyone of the system (noteProvisioningForSystem), so their accounts are made then;
  * - after the commit the reconciliation schedule is converged on the connection (schedule.ts: Temporal down
  *   delays the schedule, never the save). Removal keeps the system's account states and reports (history).
  */
 import type { ProvisioningBody, ProvisioningConnection } from '@portal/contract';
 import { CONFIG_MESSAGES, PROVISIONING_MESSAGES } from '@portal/contract';
-import { PROVISIONING_SEAL_PURPOSE, type PrismaClient, sealText } from '@portal/db';
+import { PROVISIONING_SEAL_PURPOSE, type PrismaClient, noteProvisioningForSystem, sealText } from '@portal/db';
 import type { Deps } from '../../deps';
 import { notFound, notModified, unprocessable } from '../../http/errors';
 import { type AuditActor, recordAudit } from '../../shared/audit-log';
@@ -93,6 +94,8 @@ export async function saveConnection(
       before: before ? auditSnapshot(before) : undefined,
       after: { ...auditSnapshot(saved), tokenReplaced: newToken !== null },
     });
+    // Turned on: everyone of the system is provisioned now, not at their next change.
+    if (saved.enabled && !before?.enabled) await noteProvisioningForSystem(tx, systemId);
     return { row: saved, changed: true };
   }, TX_OPTIONS);
   await convergeReconcileSchedule(deps, systemId, log);
