@@ -17,6 +17,7 @@ describe('search attributes', () => {
       'RequesterUserId=Int',
       'ProxyBatchId=Keyword',
       'AccessReviewId=Keyword',
+      'ProvisioningSystem=Keyword',
     ]);
     expect(new Set(SEARCH_ATTRIBUTE_KEYS.map((k) => k.name)).size).toBe(SEARCH_ATTRIBUTE_KEYS.length);
   });
