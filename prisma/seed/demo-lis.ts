@@ -87,6 +87,7 @@ export async function registerDemoLis(
     for (const p of people) count += await noteProvisioning(tx, p.portalUserId, [systemAccessId]);
     return count;
   });
-  log(`'${DEMO_LIS_NAME}' provisions to ${baseUrl}${noted ? ` (${noted} people noted for the empty target)` : ''}`);
+  const who = noted === 1 ? '1 person' : `${noted} people`;
+  log(`'${DEMO_LIS_NAME}' provisions to ${baseUrl}${noted ? ` (${who} noted for the empty target)` : ''}`);
   return { systemAccessId, created, connected: true, noted };
 }
