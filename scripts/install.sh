@@ -31,18 +31,20 @@ else
   log "npm dependencies: up to date"
 fi
 
-# --- Debian packages: OpenLDAP server and tools, Chromium for the browser tests.
-if [ ! -x /usr/sbin/slapd ] || ! command -v ldapadd >/dev/null || [ ! -x /usr/bin/chromium ]; then
+# --- Debian packages: OpenLDAP server and tools, Chromium for the browser tests, and Python's venv for scim2-server
+# (Debian's python3 makes virtual environments only with python3-venv, which brings ensurepip).
+if [ ! -x /usr/sbin/slapd ] || ! command -v ldapadd >/dev/null || [ ! -x /usr/bin/chromium ] ||
+  ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || fail "slapd, ldap-utils or chromium is missing and this is not root: install them with apt"
+    command -v sudo >/dev/null || fail "slapd, ldap-utils, chromium or python3-venv is missing and this is not root: install them with apt"
     sudo="sudo -n"
   fi
-  log "apt-get install slapd ldap-utils chromium"
+  log "apt-get install slapd ldap-utils chromium python3 python3-venv"
   $sudo apt-get update </dev/null
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y slapd ldap-utils chromium </dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y slapd ldap-utils chromium python3 python3-venv </dev/null
 else
-  log "slapd, ldap-utils, chromium: installed"
+  log "slapd, ldap-utils, chromium, python3-venv: installed"
 fi
 
 # --- Temporal CLI (dev server + Web UI): TEMPORAL_BIN, PATH, the cache, or build it with Go.
@@ -78,10 +80,14 @@ else
   python=$(command -v python3 || true)
   [ -n "$python" ] || fail "python3 is missing: it runs scim2-server, the demo and test SCIM target"
   log "pip install scim2-server==$scim_version into $scim_venv"
-  rm -rf "$scim_venv.tmp"
-  "$python" -m venv "$scim_venv.tmp"
-  "$scim_venv.tmp/bin/pip" install --quiet --disable-pip-version-check "scim2-server==$scim_version" </dev/null
-  mv "$scim_venv.tmp" "$scim_venv"
+  # Made in place, not beside it and renamed: pip writes the environment's absolute path into every script's
+  # shebang, so a renamed one cannot run. A failed install is removed, so the next run starts over.
+  rm -rf "$scim_venv"
+  "$python" -m venv "$scim_venv"
+  if ! "$scim_venv/bin/pip" install --quiet --disable-pip-version-check "scim2-server==$scim_version" </dev/null; then
+    rm -rf "$scim_venv"
+    fail "pip could not install scim2-server==$scim_version (the demo and test SCIM target)"
+  fi
 fi
 
 # --- Prisma client, generated when missing or older than the schema (the URL only has to be

@@ -42,3 +42,4 @@ export async function runSeed(
 }
 export { PENDING_SEED_NAME, SEEDED_WORKFLOW_IDS, seedPendingRequests, type PendingSeeded } from './pending-requests';
 export { DEMO_SECOND_FACTOR_USERS, DEMO_TOTP_SECRET, seedDemoSecondFactors } from './second-factors';
+export { DEMO_LIS_NAME, DEMO_LIS_ROLES, registerDemoLis, type DemoLisRegistered } from './demo-lis';

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { DirectoryConfigSchema } from '@portal/directory';
 import { createPrisma } from '../src';
 import { registerDemoSystem, DemoSystemEnvSchema } from './demo-system';
+import { DemoLisEnvSchema, registerDemoLis } from './demo-lis';
 import { seedDashboardResources } from './dashboard-resources';
 import { seedPendingRequests } from './pending-requests';
 import { seedDemoSecondFactors } from './second-factors';
 import { runSeed } from './index';
 
 const Env = DirectoryConfigSchema.extend(DemoSystemEnvSchema.shape).extend({
+  ...DemoLisEnvSchema.shape,
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   SEED_GENERATED_USERS: z.coerce.number().int().min(0).max(100_000).default(2000),
   /** Leave a few requests of every kind pending (the review queue's demo); the test stacks turn it off. */
@@ -52,6 +54,12 @@ async function main(): Promise<void> {
       };
       await registerDemoSystem(prisma, demo, (l) => console.log(`seed: ${l}`));
     }
+    // On every start too: the demo laboratory system, and its connection when the stack runs its target.
+    const target =
+      env.DEMO_SCIM_URL && env.DEMO_SCIM_TOKEN && env.PROVISIONING_KEY
+        ? { url: env.DEMO_SCIM_URL, token: env.DEMO_SCIM_TOKEN, key: env.PROVISIONING_KEY }
+        : null;
+    await registerDemoLis(prisma, target, (l) => console.log(`seed: ${l}`));
   } finally {
     await prisma.$disconnect();
   }

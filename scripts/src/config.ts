@@ -39,6 +39,8 @@ export const StackEnvSchema = z
     SECOND_FACTOR_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     CAPTCHA_HMAC_KEY: optional(z.string().min(16, 'must be at least 16 characters')),
     ELEARNING_URL_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+    /** Issue 41: seals the SCIM bearer tokens (the API seals, the worker opens); unset: the data folder's own. */
+    PROVISIONING_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
     NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
     PORT: optional(port),
     TEMPORAL_PORT: optional(port),
@@ -59,6 +61,7 @@ export const StackEnvSchema = z
     MAIL_UI_PORT: optional(port),
     DEMO_SYSTEM_PORT: optional(port),
     ELEARNING_PORT: optional(port),
+    DEMO_SCIM_PORT: optional(port),
     METRICS_PORT: optional(port),
   })
   .superRefine((env, ctx) => {
@@ -77,6 +80,7 @@ const SECRET_NAMES = new Set([
   'SECOND_FACTOR_KEY',
   'CAPTCHA_HMAC_KEY',
   'ELEARNING_URL_KEY',
+  'PROVISIONING_KEY',
   'DATABASE_URL',
 ]);
 

@@ -17,6 +17,7 @@ export type PortName =
   | 'mailUi'
   | 'demoSystem'
   | 'elearning'
+  | 'demoScim'
   | 'metrics';
 export type PortPlan = Record<PortName, number>;
 
@@ -37,6 +38,8 @@ export const PORTS: Record<PortName, { default: number; envVar: keyof StackEnv &
   demoSystem: { default: 8090, envVar: 'DEMO_SYSTEM_PORT', what: 'demo study system (single sign-on)' },
   // E-learning packages (issue 23), served by the API on a second listener: a separate origin for their scripts.
   elearning: { default: 8081, envVar: 'ELEARNING_PORT', what: 'e-learning packages (the API, a separate origin)' },
+  // The demo 'Laboratory Information System (demo)' (issue 41): scim2-server, the demo provisioning target.
+  demoScim: { default: 8091, envVar: 'DEMO_SCIM_PORT', what: 'demo laboratory system (SCIM 2.0 target)' },
   // The API's /metrics and probes on a listener of their own, as production runs it (deploy/README.md).
   metrics: { default: 9464, envVar: 'METRICS_PORT', what: 'API /metrics (Prometheus text)' },
 };

@@ -20,6 +20,9 @@ describe('loadOrCreateSecrets', () => {
     const dir = tempDir();
     const first = loadOrCreateSecrets(dir);
     expect(first.mailLinkKey.length).toBeGreaterThanOrEqual(32);
+    // Issue 41: the provisioning key (API and worker) and the demo laboratory system's bearer token.
+    expect(first.provisioningKey.length).toBeGreaterThanOrEqual(32);
+    expect(first.demoScimToken.length).toBeGreaterThanOrEqual(32);
     expect(loadOrCreateSecrets(dir)).toEqual(first);
   });
 

@@ -24,6 +24,13 @@ const SecretsSchema = z.object({
   auditSealPrivateKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   /** The demo study system's client secret (issue 22): the seed stores its digest, the demo system presents it. */
   demoSystemClientSecret: z.string().min(32),
+  /**
+   * The API's and the worker's PROVISIONING_KEY (issue 41): seals the SCIM targets' bearer tokens; one for every
+   * process of the stack, since the API seals what the worker opens.
+   */
+  provisioningKey: z.string().min(32),
+  /** The bearer token of the demo 'Laboratory Information System (demo)' (issue 41): the seed seals it. */
+  demoScimToken: z.string().min(32),
 });
 export type LocalSecrets = z.infer<typeof SecretsSchema>;
 
@@ -56,6 +63,8 @@ export function loadOrCreateSecrets(dataDir: string): LocalSecrets {
     demoSystemClientSecret: stored.demoSystemClientSecret ?? generate(32),
     secondFactorKey: stored.secondFactorKey ?? generate(48),
     auditSealPrivateKey: stored.auditSealPrivateKey ?? generate(32),
+    provisioningKey: stored.provisioningKey ?? generate(48),
+    demoScimToken: stored.demoScimToken ?? generate(32),
   };
   const secrets = SecretsSchema.parse(candidate);
   if ((Object.keys(secrets) as Array<keyof LocalSecrets>).some((name) => secrets[name] !== stored[name])) {

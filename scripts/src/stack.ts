@@ -9,6 +9,7 @@ import { type AppsHandle, startApps } from './apps';
 import type { RestartPolicy } from './backoff';
 import { loadStackEnv } from './config';
 import { migrateDatabase, seedDatabase } from './database';
+import { demoLisEnv, startDemoLis } from './demo-lis';
 import { demoSystemEnv, startDemoSystem } from './demo-system/start';
 import { apiPorts } from './instances';
 import { repoPath } from './paths';
@@ -26,8 +27,8 @@ export interface StackOptions {
   /** Run the (idempotent) demo seed. Default false. */
   seed?: boolean;
   /**
-   * Start the worker and the API and wait for its health endpoint, then the demo study system (issue 22).
-   * Default false.
+   * Start the worker and the API and wait for its health endpoint, then the demo study system (issue 22); and,
+   * before the seed, the demo laboratory system's SCIM target (issue 41). Default false.
    */
   apps?: boolean;
   /** Receives every log line (children's lines are prefixed `[name]`). Default console.log. */
@@ -65,6 +66,11 @@ export interface StackUrls {
   database: string;
   /** The demo study system 'Electronic Data Capture (demo)' (http://127.0.0.1:PORT); with `apps` only. */
   demoSystem?: string;
+  /**
+   * The SCIM base URL (http://127.0.0.1:PORT) of the demo 'Laboratory Information System (demo)', scim2-server
+   * (issue 41); its bearer token is `Stack.demoScimToken`. With `apps` only.
+   */
+  demoScim?: string;
   /** The first API's /metrics (Prometheus text, no token) on METRICS_PORT; with `apps` only. */
   metrics?: string;
 }
@@ -106,6 +112,8 @@ export interface PortalEnv extends Record<string, string | undefined> {
   AUDIT_SEAL_PUBLIC_KEYS: string;
   /** The API's key for the e-learning packages' signed paths: the same for every API process. */
   ELEARNING_URL_KEY: string;
+  /** The API's and the workers' key for the SCIM bearer tokens (issue 41): the API seals what the worker opens. */
+  PROVISIONING_KEY: string;
   NODE_ENV: string;
 }
 
@@ -115,6 +123,11 @@ export interface Stack {
   env: NodeJS.ProcessEnv;
   /** Only the portal's own variables. */
   portalEnv: PortalEnv;
+  /**
+   * The demo laboratory system's bearer token (secrets.json `demoScimToken`, issue 41), with `apps`: for reading
+   * its /Users beside `urls.demoScim`. Only the seed gets it (DEMO_SCIM_TOKEN), sealed into the connection.
+   */
+  demoScimToken?: string;
   /** The supervised workers and APIs (with `apps: true`): their current pids, for fault tests. */
   apps?: Pick<AppsHandle, 'worker' | 'api' | 'workers' | 'apis'>;
   /** Stops the apps (SIGTERM, SIGKILL after 5 s), then the services in reverse order. Idempotent. */
@@ -175,7 +188,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await clearLeftovers(dataDir, log);
 
   const needed = new Set<PortName>();
-  if (options.apps) (['portal', 'demoSystem', 'elearning', 'metrics'] as const).forEach((p) => needed.add(p));
+  if (options.apps) {
+    (['portal', 'demoSystem', 'elearning', 'metrics', 'demoScim'] as const).forEach((p) => needed.add(p));
+  }
   if (!cfg.DATABASE_URL) needed.add('postgres');
   if (!cfg.TEMPORAL_ADDRESS) {
     (['temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'] as const).forEach((p) => needed.add(p));
@@ -253,6 +268,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     SECOND_FACTOR_KEY: cfg.SECOND_FACTOR_KEY ?? secrets.secondFactorKey,
     CAPTCHA_HMAC_KEY: cfg.CAPTCHA_HMAC_KEY ?? secrets.captchaHmacKey,
     ELEARNING_URL_KEY: cfg.ELEARNING_URL_KEY ?? secrets.elearningUrlKey,
+    PROVISIONING_KEY: cfg.PROVISIONING_KEY ?? secrets.provisioningKey,
     // The caller's own key, or '' for workers that must seal nothing (apps against a shared database).
     AUDIT_SEAL_PRIVATE_KEY: auditSealKey,
     AUDIT_SEAL_PUBLIC_KEYS: auditSealKey ? sealSigningKey(auditSealKey).publicRaw : '',
@@ -267,6 +283,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     issuer: parentEnv.OIDC_ISSUER || `${portal}/oidc`,
     clientSecret: secrets.demoSystemClientSecret,
   });
+  // The demo laboratory system's URL and token, for the seed alone (the apps read the sealed token from PostgreSQL).
+  let lisEnv: Record<string, string> = {};
   const stack: Stack = {
     urls: {
       portal,
@@ -285,8 +303,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   live.add(stack);
 
   try {
+    if (options.apps) {
+      // Before the seed, which registers it (prisma/seed/demo-lis.ts), and before the worker, which provisions it.
+      const lis = await startDemoLis(ports.demoScim, secrets.demoScimToken, log);
+      running.push({ name: 'demo-lis', stop: () => lis.stop() });
+      lisEnv = demoLisEnv({ url: lis.url, token: secrets.demoScimToken });
+      stack.urls.demoScim = lis.url;
+      stack.demoScimToken = secrets.demoScimToken;
+    }
     await migrateDatabase(ep.databaseUrl, log);
-    if (options.seed) await seedDatabase({ ...env, ...demoEnv }, log);
+    if (options.seed) await seedDatabase({ ...env, ...demoEnv, ...lisEnv }, log);
     if (options.apps) {
       // /metrics on a listener of its own, as production serves it; only for the apps started here, so a test's
       // or a person's own API on this environment does not take the port.

@@ -15,14 +15,15 @@ import { describeExit } from './supervisor';
 const USAGE = `Usage: npm run up [-- --data-dir <dir>] [--random-ports] [--no-seed] [--no-apps] [--instances <n>]
 
 Starts PostgreSQL, Temporal (dev server + Web UI), OpenLDAP, the mail catcher, the worker, the API (the portal on
-http://localhost) and the demo study system (on http://127.0.0.1, another site). --no-apps: only the services, for
+http://localhost), the demo study system (on http://127.0.0.1, another site) and the demo laboratory system's
+SCIM 2.0 target (scim2-server, provisioned by the worker). --no-apps: only the services, for
 running the worker and the API yourself with the printed environment. --instances <n> (default 1) runs n API
 processes, each on its own port (PORT, then the next free ones) and all serving the web app, and n workers, on the
 one PostgreSQL and Temporal.
 A worker or API that dies is restarted (1 s doubling to 30 s); a service that dies stops everything.
 Uses existing services instead when DATABASE_URL, TEMPORAL_ADDRESS, LDAP_URL (+ LDAP_ADMIN_PASSWORD) or
 SMTP_URL are set. Ports: PORT, TEMPORAL_PORT, TEMPORAL_UI_PORT, POSTGRES_PORT, LDAP_PORT, SMTP_PORT, MAIL_UI_PORT,
-DEMO_SYSTEM_PORT, METRICS_PORT (the API's /metrics, as production serves it).`;
+DEMO_SYSTEM_PORT, DEMO_SCIM_PORT (the demo laboratory system's SCIM target), METRICS_PORT (the API's /metrics, as production serves it).`;
 
 const DemoAccounts = z.array(
   z.object({
@@ -61,6 +62,8 @@ async function printBanner(stack: Stack, dataDir: string): Promise<void> {
       // Further API processes (--instances): the same portal, each process on its own port.
       ...(stack.urls.portals ?? []).slice(1).map((url, i) => [`Portal (API ${i + 2})`, url]),
       ...(stack.urls.demoSystem ? [['Demo study system', stack.urls.demoSystem]] : []),
+      // Its bearer token is secrets.json's demoScimToken (README "Provisioning (SCIM 2.0)").
+      ...(stack.urls.demoScim ? [['Demo lab system (SCIM)', stack.urls.demoScim]] : []),
       ...(stack.urls.metrics ? [['Metrics (API)', stack.urls.metrics]] : []),
       ['Temporal UI', stack.urls.temporalUi ?? '(external Temporal: set TEMPORAL_UI_URL)'],
       ['Mail (caught)', stack.urls.mailUi ?? '(external SMTP: set MAIL_UI_URL)'],
@@ -151,6 +154,7 @@ async function main(): Promise<void> {
       SECOND_FACTOR_KEY: '(see secrets.json)',
       CAPTCHA_HMAC_KEY: '(see secrets.json)',
       ELEARNING_URL_KEY: '(see secrets.json)',
+      PROVISIONING_KEY: '(see secrets.json)',
       AUDIT_SEAL_PRIVATE_KEY: '(see secrets.json)',
     };
     console.log(

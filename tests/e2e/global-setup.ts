@@ -26,6 +26,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.PORTAL_URL = stack.urls.portal;
   process.env.MAIL_API_URL = stack.urls.mailApi ?? '';
   process.env.TEMPORAL_UI_URL = stack.urls.temporalUi ?? '';
+  // The demo laboratory system's SCIM target and its bearer token (issue 41), for journeys that read its /Users.
+  process.env.DEMO_SCIM_URL = stack.urls.demoScim ?? '';
+  process.env.DEMO_SCIM_TOKEN = stack.demoScimToken ?? '';
   // The services' settings, for journeys that start a second API on them (session timeout in seconds).
   process.env.E2E_PORTAL_ENV = JSON.stringify(stack.portalEnv);
   return async () => {

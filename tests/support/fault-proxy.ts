@@ -2,12 +2,14 @@
  * A TCP hop in front of a real dependency (PostgreSQL, slapd, SMTP) that a fault test can break both ways
  * (issue 21): `refuse()` closes every open connection and resets every new one (the dependency stopped,
  * its port closed), `hang()` keeps connections open but forwards nothing in either direction (the process
- * frozen, as with SIGSTOP), `heal()` forwards again. The product under test is pointed at the proxy's port
+ * frozen, as with SIGSTOP), `dropAnswers()` forwards each request but destroys the client's connection when the
+ * dependency answers, so the answer never arrives (issue 41: the target committed, the client never heard back),
+ * `heal()` forwards again. The product under test is pointed at the proxy's port
  * instead of the dependency's, so the fault goes through its own paths, not through a test double.
  */
 import net from 'node:net';
 
-export type FaultMode = 'forward' | 'refuse' | 'hang';
+export type FaultMode = 'forward' | 'refuse' | 'hang' | 'drop-answers';
 
 /** The two ways a dependency fails (issue 21): stopped (its port closed) and frozen (SIGSTOP). */
 export const FAULTS = ['refuse', 'hang'] as const;
@@ -32,6 +34,15 @@ export interface FaultProxy {
    * hold (a dependency wedged on the requests it already took while it answers new ones), until heal().
    */
   answerNewConnections(): void;
+  /**
+   * Requests still reach the dependency, but the first bytes of each answer end that connection instead (the
+   * client connection destroyed, the upstream one too, the answer dropped): the dependency did the work and the
+   * client sees a connection closed before any reply. After `count` dropped answers (default: no limit) the
+   * proxy forwards again by itself, so a retry that follows at once gets through; heal() ends it earlier.
+   */
+  dropAnswers(count?: number): void;
+  /** How many answers dropAnswers() has dropped since the proxy started. */
+  dropped(): number;
   /** refuse() or hang(). */
   fail(fault: Fault): void;
   heal(): void;
@@ -46,16 +57,29 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   let mode: FaultMode = 'forward';
   /** Whether connections opened while hanging are forwarded (answerNewConnections). */
   let answeringNew = false;
+  /** dropAnswers(): answers still to drop, and how many were dropped. */
+  let toDrop = 0;
+  let dropped = 0;
   /** A client connection and its upstream; `frozen` holds both directions while the proxy hangs. */
   const pairs = new Set<{ client: net.Socket; upstream: net.Socket; frozen: boolean }>();
   /** Data held while hanging, per direction, released in order by heal(). */
   const held = new Map<net.Socket, Buffer[]>();
 
-  const relay = (from: net.Socket, to: net.Socket, pair: { frozen: boolean }) => {
+  const relay = (from: net.Socket, to: net.Socket, pair: { client: net.Socket; frozen: boolean }) => {
     from.on('data', (chunk: Buffer) => {
       if (mode === 'hang' && pair.frozen) held.set(to, [...(held.get(to) ?? []), chunk]);
+      else if (mode === 'drop-answers' && to === pair.client) dropAnswer(from, to);
       else if (!to.destroyed) to.write(chunk);
     });
+  };
+  /** The answer's first bytes came from `upstream`: neither they nor the rest reach `client`. */
+  const dropAnswer = (upstream: net.Socket, client: net.Socket) => {
+    if (client.destroyed) return;
+    dropped += 1;
+    toDrop -= 1;
+    if (toDrop <= 0) mode = 'forward';
+    client.destroy();
+    upstream.destroy();
   };
 
   const server = net.createServer((client) => {
@@ -105,6 +129,13 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     answerNewConnections() {
       answeringNew = true;
     },
+    dropAnswers(count = Number.POSITIVE_INFINITY) {
+      if (!(count > 0)) throw new Error(`dropAnswers: count must be positive (got ${count})`);
+      proxy.heal();
+      mode = 'drop-answers';
+      toDrop = count;
+    },
+    dropped: () => dropped,
     fail(fault) {
       if (fault === 'refuse') proxy.refuse();
       else proxy.hang();
@@ -112,6 +143,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     heal() {
       mode = 'forward';
       answeringNew = false;
+      toDrop = 0;
       for (const [to, chunks] of held) if (!to.destroyed) for (const c of chunks) to.write(c);
       held.clear();
     },
