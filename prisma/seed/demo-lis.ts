@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import type { PrismaClient } from '../src';
-import { noteProvisioning, PROVISIONING_SEAL_PURPOSE } from '../src/provisioning';
+import { noteProvisioningForSystem, PROVISIONING_SEAL_PURPOSE } from '../src/provisioning';
 import { sealText } from '../src/sealed';
 
 /** The demo system's name (SystemAccess.systemName). */
@@ -79,13 +79,7 @@ export async function registerDemoLis(
       update: { baseUrl, tokenSealed },
     });
     // Everyone the (empty) target should hold or once held: the worker converges each, creating or deactivating.
-    const people = await tx.$queryRaw<Array<{ portalUserId: number }>>`
-      SELECT "portalUserId" FROM "UserAccess" WHERE NOT "inactive" AND ${systemAccessId}::int4 = ANY("systemAccessIds")
-      UNION
-      SELECT "portalUserId" FROM "ProvisioningAccount" WHERE "systemAccessId" = ${systemAccessId}`;
-    let count = 0;
-    for (const p of people) count += await noteProvisioning(tx, p.portalUserId, [systemAccessId]);
-    return count;
+    return noteProvisioningForSystem(tx, systemAccessId);
   });
   const who = noted === 1 ? '1 person' : `${noted} people`;
   log(`'${DEMO_LIS_NAME}' provisions to ${baseUrl}${noted ? ` (${who} noted for the empty target)` : ''}`);

@@ -9,6 +9,9 @@
  */
 import net from 'node:net';
 
+/** The start of an HTTP request line at the start of a chunk. */
+const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//;
+
 export type FaultMode = 'forward' | 'refuse' | 'hang' | 'drop-answers';
 
 /** The two ways a dependency fails (issue 21): stopped (its port closed) and frozen (SIGSTOP). */
@@ -39,8 +42,10 @@ export interface FaultProxy {
    * client connection destroyed, the upstream one too, the answer dropped): the dependency did the work and the
    * client sees a connection closed before any reply. After `count` dropped answers (default: no limit) the
    * proxy forwards again by itself, so a retry that follows at once gets through; heal() ends it earlier.
+   * `requestsStartingWith` (HTTP, e.g. 'POST '): only the answers to requests whose request line starts so are
+   * dropped, the others forwarded (a client that looks up before it creates loses only the create's answer).
    */
-  dropAnswers(count?: number): void;
+  dropAnswers(count?: number, requestsStartingWith?: string): void;
   /** How many answers dropAnswers() has dropped since the proxy started. */
   dropped(): number;
   /** refuse() or hang(). */
@@ -60,15 +65,24 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   /** dropAnswers(): answers still to drop, and how many were dropped. */
   let toDrop = 0;
   let dropped = 0;
+  let dropOnly: string | undefined;
   /** A client connection and its upstream; `frozen` holds both directions while the proxy hangs. */
-  const pairs = new Set<{ client: net.Socket; upstream: net.Socket; frozen: boolean }>();
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket; frozen: boolean; dropNext?: boolean }>();
   /** Data held while hanging, per direction, released in order by heal(). */
   const held = new Map<net.Socket, Buffer[]>();
 
-  const relay = (from: net.Socket, to: net.Socket, pair: { client: net.Socket; frozen: boolean }) => {
+  const relay = (
+    from: net.Socket,
+    to: net.Socket,
+    pair: { client: net.Socket; frozen: boolean; dropNext?: boolean },
+  ) => {
     from.on('data', (chunk: Buffer) => {
+      // A request line starts this chunk: whether its answer is one to drop.
+      if (to !== pair.client && REQUEST_LINE.test(chunk.toString('latin1', 0, 16))) {
+        pair.dropNext = !dropOnly || chunk.toString('latin1', 0, dropOnly.length) === dropOnly;
+      }
       if (mode === 'hang' && pair.frozen) held.set(to, [...(held.get(to) ?? []), chunk]);
-      else if (mode === 'drop-answers' && to === pair.client) dropAnswer(from, to);
+      else if (mode === 'drop-answers' && to === pair.client && pair.dropNext !== false) dropAnswer(from, to);
       else if (!to.destroyed) to.write(chunk);
     });
   };
@@ -129,11 +143,12 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     answerNewConnections() {
       answeringNew = true;
     },
-    dropAnswers(count = Number.POSITIVE_INFINITY) {
+    dropAnswers(count = Number.POSITIVE_INFINITY, requestsStartingWith?: string) {
       if (!(count > 0)) throw new Error(`dropAnswers: count must be positive (got ${count})`);
       proxy.heal();
       mode = 'drop-answers';
       toDrop = count;
+      dropOnly = requestsStartingWith;
     },
     dropped: () => dropped,
     fail(fault) {
@@ -144,6 +159,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       mode = 'forward';
       answeringNew = false;
       toDrop = 0;
+      dropOnly = undefined;
       for (const [to, chunks] of held) if (!to.destroyed) for (const c of chunks) to.write(c);
       held.clear();
     },

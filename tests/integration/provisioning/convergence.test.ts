@@ -12,6 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { PORTAL_SCIM_EXTENSION } from '@portal/contract';
 import { listenForProvisioningNotices } from '@portal/worker';
 import { provisionWorkflowId } from '@portal/workflows';
+import { startFaultProxy } from '../../support/fault-proxy';
 import { type ScimTarget, startScimTarget } from '../../support/scim-target';
 import { type TestUser, createTestUser } from '../auth-helpers';
 import { roleBlockOf } from '../fixtures';
@@ -191,6 +192,26 @@ describe('provisioning converges the target on every change', () => {
     }
   });
 
+  it('a reply lost after the target made the account: the retry finds it by externalId, no second account', async () => {
+    const proxy = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(target.url).port) });
+    try {
+      const lossy = await provisionedSystem(api.prisma, {
+        baseUrl: `http://127.0.0.1:${proxy.port}`,
+        token: target.token,
+        tag: 'lossy',
+      });
+      // The look-up's answer passes; the create's is lost after the target committed it.
+      proxy.dropAnswers(1, 'POST ');
+      const u = await createTestUser(api, 'provlost');
+      await grant(u, [lossy]);
+      await until(async () => (await stateOf(u, lossy))?.state === 'IN_SYNC', 'in sync after the lost reply');
+      expect(proxy.dropped()).toBe(1);
+      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a target that refuses the portal extension (400) records the refusal as the person error, shown on the account', async () => {
     const bare = await startScimTarget({ extension: false });
     try {
@@ -199,6 +220,17 @@ describe('provisioning converges the target on every change', () => {
       await grant(u, [refusing]);
       await until(async () => (await stateOf(u, refusing))?.state === 'ERROR', 'the refusal recorded');
       expect((await stateOf(u, refusing))?.lastError).toMatch(/400/);
+      // Shown on the user detail's Access tab, with the target's message.
+      const shown = await call(admin, 'GET', `${USERS}/user/${u.user.id}/provisioning`);
+      expect(shown.json()).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            systemAccessId: refusing,
+            state: 'ERROR',
+            lastError: expect.stringMatching(/400/),
+          }),
+        ]),
+      );
       expect(await bare.users()).toHaveLength(0);
     } finally {
       await bare.stop();
