@@ -35,3 +35,17 @@ describe('WorkerConfigSchema ACCESS_REVIEW_STUDY_ROLE (issue 25)', () => {
     );
   });
 });
+
+describe('WorkerConfigSchema provisioning (issue 41)', () => {
+  const withKey = { ...env, MAIL_LINK_KEY: 'k'.repeat(32) };
+
+  it('defaults the attempt to a minute and the longest retry wait to ten minutes, and refuses a wait under a second', () => {
+    const cfg = parseEnv(WorkerConfigSchema, withKey);
+    expect([cfg.PROVISIONING_ATTEMPT_TIMEOUT, cfg.PROVISIONING_MAX_RETRY_INTERVAL]).toEqual(['1 minute', '10 minutes']);
+    expect(cfg.PROVISIONING_KEY).toBeUndefined();
+    expect(() => parseEnv(WorkerConfigSchema, { ...withKey, PROVISIONING_MAX_RETRY_INTERVAL: '500ms' })).toThrow(
+      /PROVISIONING_MAX_RETRY_INTERVAL: must be at least 1 second/,
+    );
+    expect(() => parseEnv(WorkerConfigSchema, { ...withKey, PROVISIONING_KEY: 'short' })).toThrow(/PROVISIONING_KEY/);
+  });
+});

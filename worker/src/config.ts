@@ -50,7 +50,9 @@ export const WorkerConfigSchema = z.object({
    */
   PROVISIONING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   PROVISIONING_ATTEMPT_TIMEOUT: duration.default('1 minute'),
-  PROVISIONING_MAX_RETRY_INTERVAL: duration.default('10 minutes'),
+  PROVISIONING_MAX_RETRY_INTERVAL: duration
+    .refine((v) => msToNumber(v as '1s') >= 1000, 'must be at least 1 second (the first retry waits one)')
+    .default('10 minutes'),
   /** The reviewers' digest: requests waiting longer than this are listed, every REVIEWER_DIGEST_EVERY. */
   REQUEST_REMINDER_AFTER: duration.default('3 days'),
   REVIEWER_DIGEST_EVERY: duration.default('1 day'),
