@@ -20,13 +20,29 @@ export interface ProvisioningStarter {
   maxRetryInterval?: string;
 }
 
-/** How many notices one pass takes. */
-const PASS_SIZE = 200;
+/** How many notices one pass takes, and how many signals it has in flight at once. */
+const PASS_SIZE = 500;
+const SIGNALS_IN_FLIGHT = 16;
+
+/** Runs `work` on each of `items`, at most `limit` at once. @returns the items whose work failed, with why. */
+async function eachAtMost<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  const failed: Array<{ item: T; err: unknown }> = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item).catch((err: unknown) => void failed.push({ item, err }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return failed;
+}
 
 /**
- * Signals the workflow of every unstarted notice (up to PASS_SIZE, oldest first) and marks them.
- * @returns how many (system, person) pairs were signalled. @throws when Temporal or PostgreSQL fails (the
- * notices stay unstarted for the next pass).
+ * Signals the workflow of every unstarted notice (up to PASS_SIZE, oldest first) and marks them: the people and
+ * connections read in one query each, the signals SIGNALS_IN_FLIGHT at a time, the marks in one statement.
+ * @returns how many notices were started (or found moot). @throws the first failure after marking the others
+ * (the failed notices stay unstarted for the next pass).
  */
 export async function startProvisioningNotices(opts: ProvisioningStarter, stopped = () => false): Promise<number> {
   const notices = await opts.prisma.provisioningNotice.findMany({
@@ -34,6 +50,7 @@ export async function startProvisioningNotices(opts: ProvisioningStarter, stoppe
     orderBy: { id: 'asc' },
     take: PASS_SIZE,
   });
+  if (!notices.length) return 0;
   const pairs = new Map<string, { systemAccessId: number; portalUserId: number; ids: number[] }>();
   for (const n of notices) {
     const key = `${n.systemAccessId}:${n.portalUserId}`;
@@ -41,31 +58,44 @@ export async function startProvisioningNotices(opts: ProvisioningStarter, stoppe
     pair.ids.push(n.id);
     pairs.set(key, pair);
   }
-  let signalled = 0;
-  for (const pair of pairs.values()) {
-    if (stopped()) break;
-    const [user, conn] = await Promise.all([
-      opts.prisma.portalUser.findUnique({ where: { id: pair.portalUserId }, select: { subjectId: true } }),
-      opts.prisma.provisioningConnection.findUnique({ where: { systemAccessId: pair.systemAccessId } }),
-    ]);
+  const [users, conns] = await Promise.all([
+    opts.prisma.portalUser.findMany({
+      where: { id: { in: [...new Set(notices.map((n) => n.portalUserId))] } },
+      select: { id: true, subjectId: true },
+    }),
+    opts.prisma.provisioningConnection.findMany({
+      where: { systemAccessId: { in: [...new Set(notices.map((n) => n.systemAccessId))] } },
+      select: { systemAccessId: true, retryDays: true },
+    }),
+  ]);
+  const subjectOf = new Map(users.map((u) => [u.id, u.subjectId]));
+  const retryDaysOf = new Map(conns.map((c) => [c.systemAccessId, c.retryDays]));
+  const done: number[] = [];
+  const failed = await eachAtMost([...pairs.values()], SIGNALS_IN_FLIGHT, async (pair) => {
+    if (stopped()) throw new Error('the listener is stopping');
+    const subjectId = subjectOf.get(pair.portalUserId);
+    const retryDays = retryDaysOf.get(pair.systemAccessId);
     // A person or connection gone since: nothing to converge.
-    if (user && conn) {
+    if (subjectId !== undefined && retryDays !== undefined) {
       await signalProvisioning(opts.client, opts.taskQueue, {
         systemAccessId: pair.systemAccessId,
         portalUserId: pair.portalUserId,
-        subjectId: user.subjectId,
-        deadline: `${conn.retryDays} days`,
+        subjectId,
+        deadline: `${retryDays} days`,
         attemptTimeout: opts.attemptTimeout,
         maxRetryInterval: opts.maxRetryInterval,
       });
-      signalled++;
     }
+    done.push(...pair.ids);
+  });
+  if (done.length) {
     await opts.prisma.provisioningNotice.updateMany({
-      where: { id: { in: pair.ids } },
+      where: { id: { in: done } },
       data: { workflowStartedAt: new Date() },
     });
   }
-  return signalled;
+  if (failed.length && !stopped()) throw failed[0]!.err;
+  return done.length;
 }
 
 /** Listens for provisioning notices until the returned stop function is called (notice-listener.ts). */
