@@ -39,6 +39,15 @@ async function makePerson(): Promise<{ person: JourneyUser; siteCode: string; st
   }
 }
 
+/** The demo LIS's id from the public systems list (the request forms' reference data), or null. */
+async function lisSystemId(page: Page): Promise<number | null> {
+  const systems = (await (await page.request.get('/rest/public/user_registration/system_accesses/')).json()) as {
+    id: number;
+    systemName: string;
+  }[];
+  return systems.find((s) => s.systemName === LIS)?.id ?? null;
+}
+
 /**
  * Grants `person` the study role with its systems, the demo LIS among them, as the Access tab's save does
  * (PUT user_access/user/{id}: the one writer of access records, which notes the provisioning).
@@ -48,13 +57,9 @@ async function grantLis(page: Page, person: JourneyUser, siteCode: string, study
   const headers = { 'x-xsrf-token': xsrf ?? '' };
   const roles = (await (await page.request.get('/rest/public/user_registration/study_roles/')).json()) as StudyRole[];
   const role = roles.find((r) => r.roleName === ROLE)!;
-  const systems = (await (await page.request.get('/rest/public/user_registration/system_accesses/')).json()) as {
-    id: number;
-    systemName: string;
-  }[];
-  const lis = systems.find((s) => s.systemName === LIS);
-  expect(lis, `the seed registers '${LIS}'`).toBeTruthy();
-  const systemAccessIds = [...new Set([...role.systemAccessIds, lis!.id])];
+  const lis = await lisSystemId(page);
+  expect(lis, `the seed registers '${LIS}'`).not.toBeNull();
+  const systemAccessIds = [...new Set([...role.systemAccessIds, lis!])];
   const granted = await page.request.put(`/rest/secure/user_access/user/${person.id}`, {
     headers,
     data: { userAccesses: [{ roleName: ROLE, siteCodes: [siteCode], studyNames: [studyName], systemAccessIds }] },
@@ -73,6 +78,8 @@ test('an administrator tests the LIS connection, sees a granted person in sync a
   let systemPath = '';
 
   await test.step("Configure → Systems → the LIS: 'Test Connection' works", async () => {
+    // Fails at once, not at the test's timeout, on a stack whose seed has no demo LIS.
+    expect(await lisSystemId(page), `the seed registers '${LIS}'`).not.toBeNull();
     await page.goto('/app/configure/?tab=systems');
     await page.getByRole('textbox', { name: 'Filter systems' }).fill(LIS);
     await page.getByRole('link', { name: LIS, exact: true }).click();
