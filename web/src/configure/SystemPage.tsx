@@ -6,11 +6,13 @@ import { ConfigEditorRoute } from './editor/ConfigEditorRoute';
 import { textField } from './editor/textField';
 import { useConfigEditor } from './editor/useConfigEditor';
 import { systemKind } from './kinds/system';
+import { ProvisioningSection } from './provisioning/ProvisioningSection';
 import { SsoClientSection } from './sso/SsoClientSection';
 
 /**
  * /app/configure/systems/new 'Add System' and /app/configure/systems/{id} 'Edit System' (001 §2.12); an existing
- * system other than the fixed one also has its 'Single sign-on' section (issue 22).
+ * system other than the fixed one also has its 'Single sign-on' section (issue 22) and its 'Provisioning (SCIM)'
+ * section (issue 41).
  */
 export function SystemPage() {
   return (
@@ -19,6 +21,7 @@ export function SystemPage() {
         <Stack gap="xl">
           <SystemForm system={system} />
           {system && !system.fixed && <SsoClientSection system={system} />}
+          {system && !system.fixed && <ProvisioningSection system={system} />}
         </Stack>
       )}
     </ConfigEditorRoute>

@@ -17,6 +17,7 @@ import { PageLoader } from '../shared/PageLoader';
 import { validateBlocks } from '../shared/roleBlockForm';
 import { useUnsavedChanges } from '../shared/UnsavedChanges';
 import { useReplaceUserAccess } from './api/replaceUserAccess';
+import { ProvisionedSystems } from './ProvisionedSystems';
 import { isSignatureRequired, isSigningError, sendSigned, type SignatureCredentials } from '../lib/signature';
 import { openSigningDialog } from '../shared/signature/openSigningDialog';
 import { meaningsFor, useSignatureSettings } from '../shared/signature/useSignatureSettings';
@@ -29,7 +30,8 @@ const safeReturn = (url: string | null) => (url && url.startsWith('/app/') ? url
  * 'Remove role', 'Save Changes' and 'Reset' for WRITE_USERS (read-only otherwise), saved with PUT
  * user_access/user/{portalUserId} (000 §7). A save answers 'User's Access Updated' and returns after 750 ms;
  * 304 is 'There are no changes to submit.'; REQUEST_IN_PROGRESS and field errors as 000 §8 words them. Below,
- * each saved record's History (issue 25 'Why does this person have this access').
+ * each saved record's History (issue 25 'Why does this person have this access'), after the person's accounts at
+ * the provisioned systems (issue 41).
  */
 export function AccessTab({ user }: { user: UserDetail }) {
   const reference = useEditorReference();
@@ -141,6 +143,7 @@ function AccessEditor({ user, reference }: { user: UserDetail; reference: Editor
           mt="sm"
         />
       )}
+      <ProvisionedSystems portalUserId={user.id} />
       <AccessHistorySection
         portalUserId={user.id}
         records={user.userAccesses}

@@ -62,6 +62,8 @@ function renderDetail(
       ]),
     'GET /rest/public/states/CA': () => reply(200, [{ state: 'ON', stateName: 'Ontario' }]),
     'GET /rest/public/states/US': () => reply(200, [{ state: 'TX', stateName: 'Texas' }]),
+    // The Access tab's provisioned systems (tested in ProvisionedSystems.test.tsx): none.
+    [`GET ${BASE}/user/7/provisioning`]: () => reply(200, []),
     ...handlers,
   });
   const view = renderRoute({

@@ -11,6 +11,13 @@ export const configKeys = {
     ['configure', 'inUse', resource.key, id] as const,
   /** A system's single sign-on client (issue 22). */
   ssoClient: (systemId: number) => ['configure', 'ssoClient', systemId] as const,
+  /** A system's provisioning connection and its reconciliations (issue 41), all under one prefix. */
+  provisioning: (systemId: number) => ['configure', 'provisioning', systemId] as const,
+  reconciliations: (systemId: number, view?: { page: number; size: number }) =>
+    view
+      ? (['configure', 'provisioning', systemId, 'runs', view] as const)
+      : (['configure', 'provisioning', systemId, 'runs'] as const),
+  reconciliation: (systemId: number, runId: number) => ['configure', 'provisioning', systemId, 'run', runId] as const,
 };
 
 /**

@@ -26,8 +26,12 @@ const system = (patch: Partial<SystemDetail> = {}): SystemDetail => ({
 
 /** The systems editor at `url`; the Systems tab it returns to shows a marker. */
 function renderSystemEditor(url: string, handlers: Record<string, Handler>, permissions: ('ADMIN' | 'READ_USERS')[]) {
-  // The page's single sign-on section (tested in sso/) finds none.
-  const api = mockApi({ [`GET ${SYSTEMS}/5/sso_client`]: () => reply(200, null), ...handlers });
+  // The page's single sign-on and provisioning sections (tested in sso/, provisioning/) find none.
+  const api = mockApi({
+    [`GET ${SYSTEMS}/5/sso_client`]: () => reply(200, null),
+    [`GET ${SYSTEMS}/5/provisioning`]: () => reply(200, null),
+    ...handlers,
+  });
   const view = renderRoute({
     path: '/app/configure/systems/:id',
     url,

@@ -33,7 +33,12 @@ function renderSection(
   handlers: Record<string, Handler>,
   permissions: ('ADMIN' | 'READ_USERS')[] = ['ADMIN', 'READ_USERS'],
 ) {
-  const api = mockApi({ [`GET ${SYSTEM}`]: () => reply(200, system), ...handlers });
+  const api = mockApi({
+    [`GET ${SYSTEM}`]: () => reply(200, system),
+    // The provisioning section beside it (tested in provisioning/) finds none.
+    [`GET ${SYSTEM}/provisioning`]: () => reply(200, null),
+    ...handlers,
+  });
   const view = renderRoute({
     path: '/app/configure/systems/:id',
     url: '/app/configure/systems/5',
