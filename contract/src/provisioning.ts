@@ -91,6 +91,7 @@ export const PROVISIONING_MESSAGES = {
   tokenUnreadable: 'the stored bearer token cannot be opened with PROVISIONING_KEY: enter it again',
   /** 404 of an unknown reconciliation run (or one of another system). */
   loadReconciliation: 'Problem loading the reconciliation.',
+  loadReconciliations: 'Problem loading the reconciliations.',
   /** 503 of 'Reconcile now' when the workflow service did not take the start (the run is marked FAILED). */
   reconcileUnavailable:
     'The workflow service is not answering: the reconciliation was not started. Please try again in a few minutes.',

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { CONSTANTS, type ReconciliationSummary } from '@portal/contract';
+import { CONSTANTS, PROVISIONING_MESSAGES, type ReconciliationSummary } from '@portal/contract';
 import { useState } from 'react';
 import { ServerDataTable } from '../../shared/DataTable';
 import { LoadError } from '../../shared/ErrorAlert';
@@ -25,7 +25,7 @@ export function PastRuns({
   const [view, setView] = useState({ page: 1, size: CONSTANTS.tablePageSizes[0] as number });
   const runs = useReconciliations(systemId, view);
   if (runs.isError)
-    return <LoadError text="Problem loading the reconciliations." onRetry={() => void runs.refetch()} />;
+    return <LoadError text={PROVISIONING_MESSAGES.loadReconciliations} onRetry={() => void runs.refetch()} />;
   return (
     <ServerDataTable<ReconciliationSummary>
       ariaLabel="Reconciliation runs"
