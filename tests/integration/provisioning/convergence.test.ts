@@ -7,107 +7,32 @@
  * refuses with 400, and loses a reply after committing: nothing is lost, nothing is doubled, order is kept.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Connection } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
 import { PORTAL_SCIM_EXTENSION } from '@portal/contract';
 import { listenForProvisioningNotices } from '@portal/worker';
 import { provisionWorkflowId } from '@portal/workflows';
 import { startFaultProxy } from '../../support/fault-proxy';
-import { type ScimTarget, startScimTarget } from '../../support/scim-target';
+import { startScimTarget } from '../../support/scim-target';
 import { type TestUser, createTestUser } from '../auth-helpers';
-import { roleBlockOf } from '../fixtures';
-import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
-import { uniqueQueue, until } from '../lifecycle/support';
-import { PROVISIONING_KEY, accountOf, accountsOf, emailOf, provisionedSystem } from './support';
+import { startWorker } from '../harness';
+import { until } from '../lifecycle/support';
+import { accountsOf, emailOf, provisionedSystem, useProvisioningRig } from './support';
 
-const taskQueue = uniqueQueue('provisioning');
 const USERS = '/rest/secure/user_management';
-const ACCESS = '/rest/secure/user_access';
-let api: TestApi;
-let call: ReturnType<typeof caller>;
-let admin: Session;
-let target: ScimTarget;
-let systemId: number;
-let stopWorker: () => Promise<void>;
-let stopListener: () => Promise<void>;
-let connection: Connection;
-let temporal: Client;
-
-beforeAll(async () => {
-  target = await startScimTarget();
-  api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, PROVISIONING_KEY });
-  call = caller(api.app);
-  admin = await signIn(api.app, 'admin');
-  systemId = await provisionedSystem(api.prisma, { baseUrl: target.url, token: target.token, tag: 'lis' });
-  stopWorker = await startWorker(api, taskQueue);
-  connection = await Connection.connect({ address: api.cfg.TEMPORAL_ADDRESS });
-  temporal = new Client({ connection, namespace: api.cfg.TEMPORAL_NAMESPACE });
-  stopListener = listenForProvisioningNotices({
-    connectionString: api.cfg.DATABASE_URL,
-    prisma: api.prisma,
-    client: temporal,
-    taskQueue,
-    attemptTimeout: '3 seconds',
-    maxRetryInterval: '1 second',
-  });
-});
-afterAll(async () => {
-  await stopListener?.();
-  await stopWorker?.();
-  await connection?.close();
-  await api?.close();
-  await target?.stop();
-});
-
-/** Gives `u` the role block of 'Research Pharmacist' with `systems` beside the role's own, through the route. */
-async function grant(u: TestUser, systems: number[], extra: Record<string, unknown> = {}) {
-  const block = await roleBlockOf(api.prisma, 'Research Pharmacist', { siteCodes: ['MA036'], ...extra });
-  const res = await call(admin, 'PUT', `${ACCESS}/user/${u.user.id}`, {
-    userAccesses: [{ ...block, systemAccessIds: [...block.systemAccessIds, ...systems] }],
-  });
-  expect(res.statusCode, res.body).toBe(200);
-}
-
-async function subjectOf(u: TestUser): Promise<string> {
-  return (await api.prisma.portalUser.findUniqueOrThrow({ where: { id: u.user.id } })).subjectId;
-}
-
-const stateOf = (u: TestUser, system = systemId) =>
-  api.prisma.provisioningAccount.findUnique({
-    where: { systemAccessId_portalUserId: { systemAccessId: system, portalUserId: u.user.id } },
-  });
-
-/** Waits until the target's one account of `u` satisfies `check`. @returns it. */
-async function untilAccount(
-  u: TestUser,
-  what: string,
-  check: (a: Record<string, unknown>) => boolean,
-  timeoutMs = 30_000,
-) {
-  const subject = await subjectOf(u);
-  let last: Record<string, unknown> | undefined;
-  await until(
-    async () => {
-      last = await accountOf(target, subject);
-      return !!last && check(last);
-    },
-    what,
-    timeoutMs,
-  );
-  return last!;
-}
+const rig = useProvisioningRig('provisioning');
+const { grant, subjectOf, stateOf, untilAccount } = rig;
 
 /** Saves the user detail of `u` with `change` over what it reads. */
 async function editDetail(u: TestUser, change: Record<string, unknown>) {
-  const detail = (await call(admin, 'GET', `${USERS}/user/${u.user.id}`)).json();
-  const res = await call(admin, 'PUT', `${USERS}/update_user`, { ...detail, ...change });
+  const detail = (await rig.call(rig.admin, 'GET', `${USERS}/user/${u.user.id}`)).json();
+  const res = await rig.call(rig.admin, 'PUT', `${USERS}/update_user`, { ...detail, ...change });
   expect(res.statusCode, res.body).toBe(200);
 }
 
 describe('provisioning converges the target on every change', () => {
   it('an access grant creates the account (core User, externalId, study access); an edit, a deactivation, a re-activation and a removal reach it', async () => {
-    const u = await createTestUser(api, 'prov');
-    await grant(u, [systemId]);
+    const u = await createTestUser(rig.api, 'prov');
+    await grant(u, [rig.systemId]);
     const created = await untilAccount(u, 'the account created', (a) => a.active === true);
     expect(created).toMatchObject({
       userName: u.username,
@@ -126,31 +51,33 @@ describe('provisioning converges the target on every change', () => {
     await untilAccount(u, 'the new email', (a) => emailOf(a) === email);
 
     // Deactivation and re-activation (users/detail-status.ts).
-    expect((await call(admin, 'PUT', `${USERS}/deactivate_user/${u.user.id}`, {})).statusCode).toBe(200);
+    expect((await rig.call(rig.admin, 'PUT', `${USERS}/deactivate_user/${u.user.id}`, {})).statusCode).toBe(200);
     await untilAccount(u, 'the account deactivated', (a) => a.active === false);
-    expect((await call(admin, 'PUT', `${USERS}/activate_user/${u.user.id}`, {})).statusCode).toBe(200);
+    expect((await rig.call(rig.admin, 'PUT', `${USERS}/activate_user/${u.user.id}`, {})).statusCode).toBe(200);
     await untilAccount(u, 'the account active again', (a) => a.active === true);
 
     // The access removed (the one access-records writer): deactivated, not deleted, and still one account.
     await grant(u, []);
     const removed = await untilAccount(u, 'the account deactivated on removal', (a) => a.active === false);
     expect(removed.id).toBe(created.id);
-    expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
-    const describe = await temporal.workflow.getHandle(provisionWorkflowId(systemId, await subjectOf(u))).describe();
+    expect(await accountsOf(rig.target, await subjectOf(u))).toHaveLength(1);
+    const describe = await rig.temporal.workflow
+      .getHandle(provisionWorkflowId(rig.systemId, await subjectOf(u)))
+      .describe();
     expect(describe.typedSearchAttributes.get({ name: 'ProvisioningSystem', type: 'KEYWORD' } as never)).toBe(
-      String(systemId),
+      String(rig.systemId),
     );
   });
 
   it('a target frozen past the activity deadline, changed twice meanwhile: once back, one account with the last change', async () => {
-    const u = await createTestUser(api, 'provfrozen');
-    target.freeze();
+    const u = await createTestUser(rig.api, 'provfrozen');
+    rig.target.freeze();
     try {
-      await grant(u, [systemId]);
+      await grant(u, [rig.systemId]);
       const email = `later.${u.email}`;
       await editDetail(u, { email });
       // Past one attempt's deadline (3 s) at least once: the workflow's activity is retrying.
-      const handle = temporal.workflow.getHandle(provisionWorkflowId(systemId, await subjectOf(u)));
+      const handle = rig.temporal.workflow.getHandle(provisionWorkflowId(rig.systemId, await subjectOf(u)));
       await until(
         async () => {
           const d = await handle.describe().catch(() => undefined);
@@ -160,32 +87,25 @@ describe('provisioning converges the target on every change', () => {
         30_000,
       );
       expect((await stateOf(u))?.state).toBe('PENDING');
-      target.thaw();
+      rig.target.thaw();
       const account = await untilAccount(u, 'the last change', (a) => emailOf(a) === email && a.active === true);
       expect(account.userName).toBe(u.username);
-      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+      expect(await accountsOf(rig.target, await subjectOf(u))).toHaveLength(1);
     } finally {
-      target.thaw();
+      rig.target.thaw();
     }
   });
 
   it('two workers and two listeners, one person changed twice at once: one account, the final state right', async () => {
-    const stopSecondWorker = await startWorker(api, taskQueue);
-    const stopSecondListener = listenForProvisioningNotices({
-      connectionString: api.cfg.DATABASE_URL,
-      prisma: api.prisma,
-      client: temporal,
-      taskQueue,
-      attemptTimeout: '3 seconds',
-      maxRetryInterval: '1 second',
-    });
+    const stopSecondWorker = await startWorker(rig.api, rig.taskQueue);
+    const stopSecondListener = listenForProvisioningNotices(rig.listenerOptions);
     try {
-      const u = await createTestUser(api, 'provtwice');
+      const u = await createTestUser(rig.api, 'provtwice');
       const email = `twice.${u.email}`;
-      await Promise.all([grant(u, [systemId]), editDetail(u, { email })]);
+      await Promise.all([grant(u, [rig.systemId]), editDetail(u, { email })]);
       await untilAccount(u, 'both changes', (a) => a.active === true && emailOf(a) === email);
       await until(async () => (await stateOf(u))?.state === 'IN_SYNC', 'the account in sync');
-      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+      expect(await accountsOf(rig.target, await subjectOf(u))).toHaveLength(1);
     } finally {
       await stopSecondListener();
       await stopSecondWorker();
@@ -193,20 +113,20 @@ describe('provisioning converges the target on every change', () => {
   });
 
   it('a reply lost after the target made the account: the retry finds it by externalId, no second account', async () => {
-    const proxy = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(target.url).port) });
+    const proxy = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(rig.target.url).port) });
     try {
-      const lossy = await provisionedSystem(api.prisma, {
+      const lossy = await provisionedSystem(rig.api.prisma, {
         baseUrl: `http://127.0.0.1:${proxy.port}`,
-        token: target.token,
+        token: rig.target.token,
         tag: 'lossy',
       });
       // The look-up's answer passes; the create's is lost after the target committed it.
       proxy.dropAnswers(1, 'POST ');
-      const u = await createTestUser(api, 'provlost');
+      const u = await createTestUser(rig.api, 'provlost');
       await grant(u, [lossy]);
       await until(async () => (await stateOf(u, lossy))?.state === 'IN_SYNC', 'in sync after the lost reply');
       expect(proxy.dropped()).toBe(1);
-      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+      expect(await accountsOf(rig.target, await subjectOf(u))).toHaveLength(1);
     } finally {
       await proxy.close();
     }
@@ -215,13 +135,13 @@ describe('provisioning converges the target on every change', () => {
   it('a target that refuses the portal extension (400) records the refusal as the person error, shown on the account', async () => {
     const bare = await startScimTarget({ extension: false });
     try {
-      const refusing = await provisionedSystem(api.prisma, { baseUrl: bare.url, token: bare.token, tag: 'bare' });
-      const u = await createTestUser(api, 'provrefused');
+      const refusing = await provisionedSystem(rig.api.prisma, { baseUrl: bare.url, token: bare.token, tag: 'bare' });
+      const u = await createTestUser(rig.api, 'provrefused');
       await grant(u, [refusing]);
       await until(async () => (await stateOf(u, refusing))?.state === 'ERROR', 'the refusal recorded');
       expect((await stateOf(u, refusing))?.lastError).toMatch(/400/);
       // Shown on the user detail's Access tab, with the target's message.
-      const shown = await call(admin, 'GET', `${USERS}/user/${u.user.id}/provisioning`);
+      const shown = await rig.call(rig.admin, 'GET', `${USERS}/user/${u.user.id}/provisioning`);
       expect(shown.json()).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
@@ -251,7 +171,7 @@ describe('provisioning converges the target on every change', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void fetch(`${target.url}${req.url}`, {
+        void fetch(`${rig.target.url}${req.url}`, {
           method: req.method,
           headers: req.headers as Record<string, string>,
           body: chunks.length ? Buffer.concat(chunks) : undefined,
@@ -264,15 +184,15 @@ describe('provisioning converges the target on every change', () => {
     await new Promise<void>((r) => hop.listen(0, '127.0.0.1', () => r()));
     try {
       const port = (hop.address() as { port: number }).port;
-      const slow = await provisionedSystem(api.prisma, {
+      const slow = await provisionedSystem(rig.api.prisma, {
         baseUrl: `http://127.0.0.1:${port}`,
-        token: target.token,
+        token: rig.target.token,
         tag: 'slow',
       });
-      const u = await createTestUser(api, 'provslow');
+      const u = await createTestUser(rig.api, 'provslow');
       await grant(u, [slow]);
       await until(async () => (await stateOf(u, slow))?.state === 'IN_SYNC', 'the account made after the 429s');
-      expect(await accountsOf(target, await subjectOf(u))).toHaveLength(1);
+      expect(await accountsOf(rig.target, await subjectOf(u))).toHaveLength(1);
       // Each retry waited the target's two seconds (the workflow's own retries wait at most one here).
       expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1900);
       expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1900);

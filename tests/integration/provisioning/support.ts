@@ -1,11 +1,18 @@
 /**
  * What the provisioning tests share (issue 41): a study system of their own with a provisioning connection to a
- * real SCIM target (tests/support/scim-target.ts), the key its token is sealed under, and reading a person's
- * account at the target by externalId.
+ * real SCIM target (tests/support/scim-target.ts), the key its token is sealed under, reading a person's
+ * account at the target by externalId, and the rig of the files that run the listener (`useProvisioningRig`).
  */
 import crypto from 'node:crypto';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
 import { PROVISIONING_SEAL_PURPOSE, type PrismaClient, sealText } from '@portal/db';
-import type { ScimTarget } from '../../support/scim-target';
+import { listenForProvisioningNotices } from '@portal/worker';
+import { type ScimTarget, startScimTarget } from '../../support/scim-target';
+import type { TestUser } from '../auth-helpers';
+import { roleBlockOf } from '../fixtures';
+import { type Session, type TestApi, caller, signIn, startApi, startWorker } from '../harness';
+import { uniqueQueue, until } from '../lifecycle/support';
 
 /** The PROVISIONING_KEY of the tests' API and worker. */
 export const PROVISIONING_KEY = 'provisioning-test-key-0123456789abcdef';
@@ -50,3 +57,95 @@ export async function accountOf(target: ScimTarget, subjectId: string) {
 /** The primary email of a SCIM user as the target holds it. */
 export const emailOf = (user: Record<string, unknown> | undefined): string | undefined =>
   (user?.emails as Array<{ value: string }> | undefined)?.[0]?.value;
+
+/** What `useProvisioningRig` sets up for a file: an API and worker on a queue of its own, a target, a system. */
+export interface ProvisioningRig {
+  api: TestApi;
+  call: ReturnType<typeof caller>;
+  admin: Session;
+  target: ScimTarget;
+  systemId: number;
+  taskQueue: string;
+  temporal: Client;
+  /** The listener's settings (the tests' short attempt and retry wait), for a second listener of the file's own. */
+  listenerOptions: Parameters<typeof listenForProvisioningNotices>[0];
+  /** Gives `u` a 'Research Pharmacist' block with `systems` beside the role's own, through the Access tab's route. */
+  grant(u: TestUser, systems: number[], extra?: Record<string, unknown>): Promise<void>;
+  subjectOf(u: TestUser): Promise<string>;
+  /** The portal's state of `u`'s account at `system` (default the rig's). */
+  stateOf(u: TestUser, system?: number): ReturnType<TestApi['prisma']['provisioningAccount']['findUnique']>;
+  /** Waits until the target's one account of `u` satisfies `check`. @returns it. */
+  untilAccount(
+    u: TestUser,
+    what: string,
+    check: (a: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Before the file's tests: a real target, an API with PROVISIONING_KEY on `name`'s own task queue, a provisioned
+ * system, an in-process worker (with the directory) and the worker's provisioning
+ * listener with a 3-second attempt and a one-second longest retry wait; all stopped after them.
+ */
+export function useProvisioningRig(name: string): ProvisioningRig {
+  const taskQueue = uniqueQueue(name);
+  const stops: Array<() => Promise<void>> = [];
+  const rig = { taskQueue } as ProvisioningRig;
+  beforeAll(async () => {
+    rig.target = await startScimTarget();
+    stops.push(() => rig.target.stop());
+    rig.api = await startApi({ TEMPORAL_TASK_QUEUE: taskQueue, PROVISIONING_KEY });
+    stops.push(() => rig.api.close());
+    rig.call = caller(rig.api.app);
+    rig.admin = await signIn(rig.api.app, 'admin');
+    rig.systemId = await provisionedSystem(rig.api.prisma, {
+      baseUrl: rig.target.url,
+      token: rig.target.token,
+      tag: name,
+    });
+    // With the directory: a profile change's approval writes it before its row.
+    stops.push(await startWorker(rig.api, taskQueue, { directory: rig.api.directory }));
+    const connection = await Connection.connect({ address: rig.api.cfg.TEMPORAL_ADDRESS });
+    stops.push(() => connection.close());
+    rig.temporal = new Client({ connection, namespace: rig.api.cfg.TEMPORAL_NAMESPACE });
+    rig.listenerOptions = {
+      connectionString: rig.api.cfg.DATABASE_URL,
+      prisma: rig.api.prisma,
+      client: rig.temporal,
+      taskQueue,
+      attemptTimeout: '3 seconds',
+      maxRetryInterval: '1 second',
+    };
+    stops.push(listenForProvisioningNotices(rig.listenerOptions));
+  });
+  afterAll(async () => {
+    for (const stop of stops.reverse()) await stop();
+  });
+  rig.grant = async (u, systems, extra = {}) => {
+    const block = await roleBlockOf(rig.api.prisma, 'Research Pharmacist', { siteCodes: ['MA036'], ...extra });
+    const res = await rig.call(rig.admin, 'PUT', `/rest/secure/user_access/user/${u.user.id}`, {
+      userAccesses: [{ ...block, systemAccessIds: [...block.systemAccessIds, ...systems] }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  rig.subjectOf = async (u) =>
+    (await rig.api.prisma.portalUser.findUniqueOrThrow({ where: { id: u.user.id } })).subjectId;
+  rig.stateOf = (u, system = rig.systemId) =>
+    rig.api.prisma.provisioningAccount.findUnique({
+      where: { systemAccessId_portalUserId: { systemAccessId: system, portalUserId: u.user.id } },
+    });
+  rig.untilAccount = async (u, what, check) => {
+    const subject = await rig.subjectOf(u);
+    let last: Record<string, unknown> | undefined;
+    await until(
+      async () => {
+        last = await accountOf(rig.target, subject);
+        return !!last && check(last);
+      },
+      what,
+      30_000,
+    );
+    return last!;
+  };
+  return rig;
+}
