@@ -66,7 +66,7 @@ export function ProvisioningSection({ system }: { system: SystemDetail }) {
   }
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="provisioning-heading" maw={1100}>
+    <Paper withBorder p="md" component="section" aria-labelledby="provisioning-heading" maw={820}>
       <Stack gap="md">
         <Title order={2} id="provisioning-heading">
           Provisioning (SCIM)
