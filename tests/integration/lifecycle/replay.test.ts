@@ -56,6 +56,9 @@ const EXPECTED: Record<string, string[]> = {
   ],
   // The audit seals: a run of several steps, and one whose steps failed while PostgreSQL was frozen.
   'audit-seal': ['steps', 'caught-up-after-frozen'],
+  // Provisioning (issue 41): a convergence retried while the target was frozen and signalled meanwhile, one the
+  // target refused (400, recorded), a reconciliation in chunks, and one that stopped FAILED.
+  provisioning: ['retried-then-converged', 'refused', 'reconciled', 'reconcile-failed'],
 };
 
 describe('recorded histories', () => {

@@ -15,7 +15,7 @@ import { startFaultProxy } from '../../support/fault-proxy';
 import { startScimTarget } from '../../support/scim-target';
 import { type TestUser, createTestUser } from '../auth-helpers';
 import { startWorker } from '../harness';
-import { until } from '../lifecycle/support';
+import { maybeRecordHistory, until } from '../lifecycle/support';
 import { accountsOf, emailOf, provisionedSystem, useProvisioningRig } from './support';
 
 const USERS = '/rest/secure/user_management';
@@ -91,6 +91,8 @@ describe('provisioning converges the target on every change', () => {
       const account = await untilAccount(u, 'the last change', (a) => emailOf(a) === email && a.active === true);
       expect(account.userName).toBe(u.username);
       expect(await accountsOf(rig.target, await subjectOf(u))).toHaveLength(1);
+      await handle.result();
+      await maybeRecordHistory({ client: rig.temporal }, handle.workflowId, 'provisioning', 'retried-then-converged');
     } finally {
       rig.target.thaw();
     }
@@ -152,6 +154,9 @@ describe('provisioning converges the target on every change', () => {
         ]),
       );
       expect(await bare.users()).toHaveLength(0);
+      const workflowId = provisionWorkflowId(refusing, await subjectOf(u));
+      await rig.temporal.workflow.getHandle(workflowId).result();
+      await maybeRecordHistory({ client: rig.temporal }, workflowId, 'provisioning', 'refused');
     } finally {
       await bare.stop();
     }

@@ -15,7 +15,7 @@ import { type ScimTarget, startScimTarget } from '../../support/scim-target';
 import { createTestUser } from '../auth-helpers';
 import { grantBlock, roleBlockOf } from '../fixtures';
 import { type TestApi, startApi, startWorker } from '../harness';
-import { uniqueQueue } from '../lifecycle/support';
+import { maybeRecordHistory, uniqueQueue } from '../lifecycle/support';
 import { PROVISIONING_KEY, provisionedSystem } from './support';
 
 const taskQueue = uniqueQueue('provisioning-reconcile');
@@ -95,6 +95,7 @@ describe('reconciliation', () => {
       typedSearchAttributes: start.typedSearchAttributes,
     });
     await handle.result();
+    await maybeRecordHistory({ client: temporal }, handle.workflowId, 'provisioning', 'reconciled');
 
     const run = await api.prisma.provisioningReconciliation.findUniqueOrThrow({
       where: { id: row.id },
@@ -141,6 +142,7 @@ describe('reconciliation', () => {
         args: start.args,
       });
       const id = await handle.result();
+      await maybeRecordHistory({ client: temporal }, handle.workflowId, 'provisioning', 'reconcile-failed');
       const run = await api.prisma.provisioningReconciliation.findUniqueOrThrow({ where: { id } });
       expect(run.status).toBe('FAILED');
       expect(run.error).toMatch(/no answer/);
