@@ -47,8 +47,7 @@ export function ReconciliationReportView({
 
   let body;
   if (report.isPending) body = <PageLoader label="Loading the report" />;
-  else if (report.isError)
-    body = <LoadError text={M.loadReconciliation} onRetry={() => void report.refetch()} />;
+  else if (report.isError) body = <LoadError text={M.loadReconciliation} onRetry={() => void report.refetch()} />;
   else {
     const r = report.data;
     const total = r.orphans + r.missing + r.drifted;
