@@ -180,9 +180,12 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
   OIDC_KEY_ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
    * Provisioning (issue 41): seals the SCIM bearer tokens of the systems' connections (AES-256-GCM, key derived
-   * with HKDF, purpose `provisioning-tokens`); the worker needs the same one. Unset: no token can be stored.
+   * with HKDF, purpose `provisioning-tokens`); the worker needs the same one. Unset or empty: no token can be stored.
    */
-  PROVISIONING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  PROVISIONING_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
   /**
    * Second factors (issue 37): seals the TOTP secrets stored in PostgreSQL (AES-256-GCM, key derived with HKDF;
    * prisma/src/sealed.ts), so every API process needs the same one. Unset: no second factor can be enrolled.

@@ -47,5 +47,6 @@ describe('WorkerConfigSchema provisioning (issue 41)', () => {
       /PROVISIONING_MAX_RETRY_INTERVAL: must be at least 1 second/,
     );
     expect(() => parseEnv(WorkerConfigSchema, { ...withKey, PROVISIONING_KEY: 'short' })).toThrow(/PROVISIONING_KEY/);
+    expect(parseEnv(WorkerConfigSchema, { ...withKey, PROVISIONING_KEY: '' }).PROVISIONING_KEY).toBeUndefined();
   });
 });

@@ -44,11 +44,14 @@ export const WorkerConfigSchema = z.object({
   /** The start-to-close timeout of each attempt of those writes (passed likewise; unset: 30 seconds). */
   WRITE_ATTEMPT_TIMEOUT: duration.optional(),
   /**
-   * Provisioning (issue 41): opens the SCIM bearer tokens the API sealed (the API's PROVISIONING_KEY; unset,
+   * Provisioning (issue 41): opens the SCIM bearer tokens the API sealed (the API's PROVISIONING_KEY; unset or empty,
    * nothing is provisioned and every notice waits), one attempt's limit at a target, and the longest wait
    * between retries (the connection's retryDays bound them all). Tests shorten the two durations.
    */
-  PROVISIONING_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  PROVISIONING_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
   PROVISIONING_ATTEMPT_TIMEOUT: duration.default('1 minute'),
   PROVISIONING_MAX_RETRY_INTERVAL: duration
     .refine((v) => msToNumber(v as '1s') >= 1000, 'must be at least 1 second (the first retry waits one)')

@@ -160,7 +160,8 @@ describe('provisioning connection: permissions and refusals', () => {
     let keyless: TestApi | undefined;
     try {
       prod = await startApi({ SSO_ALLOW_LOOPBACK_HTTP: 'false', PROVISIONING_KEY });
-      keyless = await startApi();
+      // The stack's environment has a key: empty is none.
+      keyless = await startApi({ PROVISIONING_KEY: '' });
       const system = await newSystem('Prod');
       const refused = await caller(prod.app)(await signIn(prod.app, 'admin'), 'PUT', path(system.id), body());
       expect(refused.statusCode).toBe(422);
