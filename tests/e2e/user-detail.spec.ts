@@ -106,6 +106,12 @@ test('the Access tab shows what the user holds as role blocks and where each cam
   await history.click();
   const events = page.getByRole('list', { name: 'History of the LAO Staff access' });
   await expect(events.getByRole('listitem').first()).toContainText(/Granted.*by seed/);
+  // A chosen LAO's pill keeps its label on the lines the field gives it, not one character per line: its label
+  // ('MA036 - Dana Harbor Cancer Institute LAO') fits the field's width on a line or two.
+  const pill = block.locator('.mantine-Pill-root').first();
+  await expect(pill).toContainText('Dana Harbor');
+  const box = (await pill.boundingBox())!;
+  expect(box.height, `the pill is ${Math.round(box.width)} × ${Math.round(box.height)} px`).toBeLessThan(60);
   await shot(page, '48-user-detail-access');
   await signOut(page);
 });
