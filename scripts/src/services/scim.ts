@@ -59,7 +59,8 @@ export async function startScimServer(opts: {
   log: Log;
   extension?: boolean;
 }): Promise<ScimHandle> {
-  const args = ['--hostname', '127.0.0.1', '--port', String(opts.port), '--bearer-token', opts.token];
+  // `--bearer-token=<token>`: a token beginning with '-' (base64url) is otherwise taken for an option.
+  const args = ['--hostname', '127.0.0.1', '--port', String(opts.port), `--bearer-token=${opts.token}`];
   if (opts.extension !== false) args.push('--schema', SCIM_SCHEMAS_FILE, '--resource-type', SCIM_RESOURCE_TYPES_FILE);
   const proc = spawnManaged({
     name: 'scim',
