@@ -1,25 +1,14 @@
 import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import type { ProvisioningConnection, SystemDetail } from '@portal/contract';
-import type { PageMessage } from '../../shared/ErrorAlert';
 import { formatDateTime } from '../../shared/format';
 import { useTestProvisioning } from '../api/provisioningActions';
 import { describeFailure } from '../errors';
+import type { ProvisioningPartProps } from './partProps';
 
 /**
  * A provisioning connection's state (issue 41): 'Test connection' (ADMIN; it tests the saved connection, as the
  * token is entered once) with the last test's outcome and time, and the accounts at the target by state.
  */
-export function ConnectionStatus({
-  system,
-  connection,
-  readOnly,
-  onMessage,
-}: {
-  system: SystemDetail;
-  connection: ProvisioningConnection;
-  readOnly: boolean;
-  onMessage: (message: PageMessage | null) => void;
-}) {
+export function ConnectionStatus({ system, connection, readOnly, onMessage }: ProvisioningPartProps) {
   const test = useTestProvisioning({
     mutationConfig: {
       onMutate: () => onMessage(null),

@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { PROVISIONING_MESSAGES as M, type ProvisioningConnection, type SystemDetail } from '@portal/contract';
+import { PROVISIONING_MESSAGES as M } from '@portal/contract';
 import { useState } from 'react';
-import type { PageMessage } from '../../shared/ErrorAlert';
 import { useReconcileNow } from '../api/provisioningActions';
 import { describeFailure } from '../errors';
+import type { ProvisioningPartProps } from './partProps';
 import { PastRuns } from './PastRuns';
 import { ReconciliationReportView } from './ReconciliationReportView';
 import { RunSummary } from './RunSummary';
@@ -15,17 +15,7 @@ import { RunSummary } from './RunSummary';
  * (ADMIN, after a confirmation; the new run's report opens and follows it to its end), 'Show Report' of the
  * last run, and the past runs, each with its report.
  */
-export function ReconciliationPanel({
-  system,
-  connection,
-  readOnly,
-  onMessage,
-}: {
-  system: SystemDetail;
-  connection: ProvisioningConnection;
-  readOnly: boolean;
-  onMessage: (message: PageMessage | null) => void;
-}) {
+export function ReconciliationPanel({ system, connection, readOnly, onMessage }: ProvisioningPartProps) {
   const last = connection.lastReconciliation;
   const [open, setOpen] = useState<number | null>(null);
   const reconcile = useReconcileNow({
