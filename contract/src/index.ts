@@ -30,3 +30,4 @@ export * from './passkeys';
 export * from './signatures';
 export * from './audit-integrity';
 export * from './provisioning';
+export * from './approval-policies';

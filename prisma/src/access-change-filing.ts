@@ -33,6 +33,7 @@ import {
 } from '@portal/contract';
 import { z } from 'zod';
 import { type AccessModRequest, type PortalUser, Prisma } from '../generated/client/client';
+import { FilingPolicySchema, SiteLaoSchema, approvalPlanOf } from './approval-plan';
 import type { SqlRunner } from './sql-runner';
 
 /** A person as the proxy marker names them (000 §3). */
@@ -108,6 +109,8 @@ const FilingReadSchema = z
         }),
       ),
       activeRoles: z.array(z.string()),
+      policies: z.array(FilingPolicySchema),
+      siteLaos: z.array(SiteLaoSchema),
     }),
   )
   .length(1);
@@ -121,6 +124,8 @@ function filingReadSql(filing: AccessChangeFiling): Prisma.Sql {
   // A batch's requests for this user's earlier blocks are its own, not an active request that skips the next.
   const batchId = filing.caller === 'PROXY_BATCH' ? filing.batchId : null;
   const subjectId = filing.subjectUserId;
+  const roleNames = filing.accessControls.map((b) => b.roleName);
+  const siteCodes = [...new Set(filing.accessControls.flatMap((b) => b.siteCodes))];
   return Prisma.sql`
     WITH open AS (
       SELECT r."accessControls" FROM "AccessModRequest" r
@@ -141,8 +146,17 @@ function filingReadSql(filing: AccessChangeFiling): Prisma.Sql {
                   FROM "UserAccess" a WHERE a."portalUserId" = ${subjectId}::int AND NOT a."inactive"),
                '[]'::json) AS "held",
       ARRAY(SELECT s."roleName"::text FROM "StudyRole" s
-             WHERE s."roleName" = ANY(${filing.accessControls.map((b) => b.roleName)}::text[]) AND NOT s."inactive")
-        AS "activeRoles"`;
+             WHERE s."roleName" = ANY(${roleNames}::text[]) AND NOT s."inactive")
+        AS "activeRoles",
+      COALESCE((SELECT json_agg(json_build_object('id', p."id", 'roleName', s."roleName",
+                  'systemAccessId', p."systemAccessId", 'stages', p."stages") ORDER BY p."id")
+                  FROM "ApprovalPolicy" p JOIN "StudyRole" s ON s."id" = p."studyRoleId"
+                 WHERE p."active" AND s."roleName" = ANY(${roleNames}::text[])), '[]'::json) AS "policies",
+      COALESCE((SELECT json_agg(json_build_object('siteCode', l."siteCode", 'laoCode', l."laoCode"))
+                  FROM (SELECT r."siteCode"::text, r."laoCode"::text FROM "SiteRelation" r
+                         WHERE r."active" AND r."siteCode" = ANY(${siteCodes}::text[])
+                        UNION SELECT s."laoCode"::text, s."laoCode"::text FROM "Site" s
+                         WHERE s."laoCode" = ANY(${siteCodes}::text[])) l), '[]'::json) AS "siteLaos"`;
 }
 
 const NextIdSchema = z.array(z.object({ id: z.number().int() })).length(1);
@@ -194,10 +208,13 @@ export async function fileAccessChange(run: SqlRunner, filing: AccessChangeFilin
     ? proxyComment(filing.proxyCommentMarker, filing.proxy, subjectParty, filing.requesterComments).slice(0, 1024)
     : filing.requesterComments;
   const existingUserAccessId = existing?.id ?? null;
+  // The plan the request is filed under: a policy changed later does not move it (docs/decisions.md).
+  const approvalPlan = approvalPlanOf(requestType, accessControls, read.policies, read.siteLaos);
   const after = {
     requestType,
     requestStatus: 'NEW',
     accessControls,
+    ...(approvalPlan ? { approvalPlan } : {}),
     ...(filing.caller === 'PROXY_BATCH' ? { proxyBatchId: filing.batchId } : {}),
   };
   // The request and its CREATED audit row in one statement, both stamped with the transaction's UTC time.
@@ -206,11 +223,14 @@ export async function fileAccessChange(run: SqlRunner, filing: AccessChangeFilin
       WITH filed AS (
         INSERT INTO "AccessModRequest" ("id", "workflowId", "requestType", "requestStatus", "subjectUserId",
                                         "requesterUserId", "isProxyRequest", "accessControls", "existingUserAccessId",
-                                        "requesterComments", "lastModifiedBy", "sysdat", "dchng")
+                                        "requesterComments", "lastModifiedBy", "sysdat", "dchng", "approvalPlan",
+                                        "approvalLaoIds", "approvalStudyNames")
         VALUES (${requestId}::int, ${workflowId}, ${requestType}::"RequestType", 'NEW', ${subject.id}::int,
                 ${filing.requester.id}::int, ${filing.proxy !== null}, ${JSON.stringify(accessControls)}::jsonb,
                 ${existingUserAccessId}::int, ${requesterComments}, ${filing.requester.username},
-                now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+                now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
+                ${approvalPlan ? JSON.stringify(approvalPlan) : null}::jsonb, ${approvalPlan?.laoIds ?? []}::text[],
+                ${approvalPlan?.studyNames ?? []}::text[])
         RETURNING "sysdat"
       ), audited AS (
         INSERT INTO "AuditEvent" ("at", "actorUserId", "actorUsername", "entityType", "entityId", "action", "after",
@@ -245,6 +265,12 @@ export async function fileAccessChange(run: SqlRunner, filing: AccessChangeFilin
       dchng: at,
       lastModifiedBy: filing.requester.username,
       workflowStartedAt: null,
+      approvalPlan: approvalPlan as unknown as Prisma.JsonValue,
+      approvalStage: null,
+      approvalGroup: null,
+      approvalDeadline: null,
+      approvalLaoIds: approvalPlan?.laoIds ?? [],
+      approvalStudyNames: approvalPlan?.studyNames ?? [],
       subject: person(subject),
       requester: person(requester),
     },

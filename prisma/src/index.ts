@@ -18,6 +18,8 @@ export * from './access-records';
 export * from './access-review-removal';
 export * from './record-laos';
 export * from './access-change-filing';
+export * from './approval-plan';
+export * from './approval-authority';
 export * from './sso-revocation';
 export * from './provisioning';
 export * from './oidc-keys';

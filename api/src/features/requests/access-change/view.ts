@@ -4,8 +4,14 @@ import { AccessControlSchema, allowedNextStatuses } from '@portal/contract';
 import type { AccessModRequest as AccessModRequestRow, PortalUser } from '@portal/db';
 import { type TemporalUi, workflowUrl } from '../../../shared/views';
 
-/** A request row with what the view reads of its parties (a Prisma row with both included, or a filing's). */
-export type RequestRow = AccessModRequestRow & {
+/**
+ * A request row with what the view reads of its parties (a Prisma row with both included, or a filing's); the
+ * approval columns are read apart, by the views that show stages.
+ */
+export type RequestRow = Omit<
+  AccessModRequestRow,
+  'approvalPlan' | 'approvalStage' | 'approvalGroup' | 'approvalDeadline' | 'approvalLaoIds' | 'approvalStudyNames'
+> & {
   subject: Pick<PortalUser, 'firstName' | 'lastName' | 'email'>;
   requester: Pick<PortalUser, 'firstName' | 'lastName'>;
 };
