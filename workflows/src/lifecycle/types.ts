@@ -5,6 +5,7 @@
  */
 import type { WorkflowKind } from '@portal/contract/statuses';
 import type { SignatureRef } from '@portal/contract';
+import type { ApprovalState } from '../approval/types';
 
 /** Who saves: the reviewer's portal user id, username and permissions (000 §6) at the time of the save. */
 export interface ReviewActor {
@@ -54,6 +55,8 @@ export interface LifecycleState<S extends string = string> {
   outsideEffectsRan: boolean;
   /** True while a save is being committed. */
   busy: boolean;
+  /** The approval stages (docs/decisions.md "Approval policies"); absent for kinds and requests without them. */
+  approval?: ApprovalState;
 }
 
 /** The `review` update's argument: status, comments and ticket number, plus the kind's own payload. */
@@ -70,6 +73,11 @@ export interface ReviewInput<S extends string = string> {
    * the save is signed: the checked ticket's row id, taken by the commit in the save's transaction.
    */
   signature?: SignatureRef;
+  /**
+   * Why an APPROVED save is made while approval stages are still open (docs/decisions.md "Approval
+   * policies"): required then, audited as an override; closes the open stages.
+   */
+  approvalOverride?: string;
 }
 
 /** The commit activity's argument: one save, keyed by (workflowId, version) (rule 2). */
@@ -87,6 +95,8 @@ export interface CommitSaveInput<S extends string = string> {
   payload?: unknown;
   /** The save's signature (ReviewInput.signature), written with the save. */
   signature?: SignatureRef;
+  /** ReviewInput.approvalOverride, audited with the save. */
+  approvalOverride?: string;
 }
 
 /** A save found committed under a key (`<workflowId>:<version>`): the state it left the request in. */
