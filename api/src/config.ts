@@ -171,6 +171,12 @@ export const ApiConfigSchema = DirectoryConfigSchema.extend({
    */
   WRITE_ATTEMPT_TIMEOUT: duration.optional(),
   /**
+   * Approval policies (docs/decisions.md "Approval policies"): the length of one working day of the stages'
+   * reminders and deadlines, passed in the start input of the requests this API files; unset, the calendar's
+   * working days (the worker's NETWORK_TIME_ZONE and NETWORK_HOLIDAYS). Tests and demos shorten it.
+   */
+  APPROVAL_WORKING_DAY: duration.optional(),
+  /**
    * Single sign-on (issue 22): the portal as the network's OpenID Connect provider under /oidc. Unset
    * OIDC_KEY_ENCRYPTION_KEY turns it off; set, it encrypts the signing keys stored in PostgreSQL (AES-256-GCM,
    * key derived with HKDF) and signs the provider's cookies, so every API process needs the same one.

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
-import { AccessDateSettingsSchema, AccessReviewSettingsSchema, PortalRulesConfigSchema } from '@portal/contract';
+import {
+  AccessDateSettingsSchema,
+  AccessReviewSettingsSchema,
+  CalendarDaySchema,
+  PortalRulesConfigSchema,
+} from '@portal/contract';
 import { type DirectoryConfig, DirectoryConfigSchema } from '@portal/directory';
 
 /** A Temporal duration ('3 days', '90s', '15 minutes'), checked by parsing it. */
@@ -74,6 +79,20 @@ export const WorkerConfigSchema = z.object({
    */
   ACCESS_EXPIRY_EVERY: duration.default('15 minutes'),
   ...AccessDateSettingsSchema.shape,
+  /**
+   * Approval policies (docs/decisions.md "Approval policies"): days 'YYYY-MM-DD' that are not working days for the
+   * stages' deadlines (Monday to Friday in NETWORK_TIME_ZONE minus these), comma-separated; empty: none.
+   */
+  NETWORK_HOLIDAYS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(CalendarDaySchema)),
   /** Access review campaigns (issue 25): the study role whose holders review their LAOs' items. */
   ...AccessReviewSettingsSchema.shape,
   /**

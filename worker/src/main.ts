@@ -89,6 +89,7 @@ async function main(): Promise<void> {
       lateAfterMs: msToNumber(cfg.AUDIT_LATE_AFTER as '1m'),
     }),
     provisioning: { key: cfg.PROVISIONING_KEY },
+    approval: { timeZone: cfg.NETWORK_TIME_ZONE, holidays: cfg.NETWORK_HOLIDAYS },
     workflowBundle: prebuiltWorkflowBundle(),
     metrics,
     tracing,

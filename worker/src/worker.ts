@@ -17,6 +17,7 @@ import {
   type PortalActivities,
   type SsoSettings,
   type WorkerAccessReviewSettings,
+  type WorkerApprovalSettings,
   createActivities,
 } from './activities';
 import { type WorkerMetrics, activityMetricsInterceptor } from './observability/activity-metrics';
@@ -57,6 +58,8 @@ export async function createWorker(opts: {
   auditVerify?: AuditVerifySettings;
   /** PROVISIONING_KEY (issue 41): opens the SCIM bearer tokens; without it nothing is provisioned. */
   provisioning?: ProvisioningSettings;
+  /** NETWORK_TIME_ZONE and NETWORK_HOLIDAYS of the approval stages' working days; UTC, none when absent. */
+  approval?: WorkerApprovalSettings;
   /** A bundle built ahead of time (the worker process, tests), instead of bundling `workflowsPath` at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
@@ -90,6 +93,7 @@ export async function createWorker(opts: {
         opts.auditSeal,
         opts.auditVerify,
         opts.provisioning,
+        opts.approval,
       ),
       ...opts.overrides,
     },

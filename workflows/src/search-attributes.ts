@@ -17,6 +17,11 @@ export const ProxyBatchIdKey = defineSearchAttributeKey('ProxyBatchId', 'KEYWORD
 export const AccessReviewIdKey = defineSearchAttributeKey('AccessReviewId', 'KEYWORD');
 /** Issue 41: the system a provisioning workflow or reconciliation serves (SystemAccess id). */
 export const ProvisioningSystemKey = defineSearchAttributeKey('ProvisioningSystem', 'KEYWORD');
+/**
+ * The open approval stage of an access-change request and who may decide it, `<stage>:<group>` (e.g.
+ * `1:LAO_STAFF`; docs/decisions.md "Approval policies"); removed when no stage is open.
+ */
+export const ApprovalStageKey = defineSearchAttributeKey('ApprovalStage', 'KEYWORD');
 
 /** Every custom search attribute key, in registration order. */
 export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeType>[] = [
@@ -27,6 +32,7 @@ export const SEARCH_ATTRIBUTE_KEYS: readonly SearchAttributeKey<SearchAttributeT
   ProxyBatchIdKey,
   AccessReviewIdKey,
   ProvisioningSystemKey,
+  ApprovalStageKey,
 ];
 
 /** The CLI's spelling of a search attribute type (`temporal operator search-attribute create --type`). */

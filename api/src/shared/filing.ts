@@ -4,6 +4,7 @@
  * workflows package's one `commitThenStart`. A start that fails after the commit still answers success: the
  * worker's reconciler starts it. A filing transaction that fails answers 503 (nothing was committed).
  */
+import { msToNumber } from '@temporalio/common/lib/time';
 import { MESSAGES } from '@portal/contract';
 import { type FilingLockKind, type Prisma, type SqlRunner, filingLockStatement, lockFiling } from '@portal/db';
 import { type RequestKindDefinition, type WorkflowStart, commitThenStart, requestStart } from '@portal/workflows';
@@ -110,6 +111,9 @@ export const lifecycleStartOf =
         notificationDeadline: deps.cfg.MAIL_DEADLINE,
         writeDeadline: deps.cfg.WRITE_DEADLINE,
         writeAttemptTimeout: deps.cfg.WRITE_ATTEMPT_TIMEOUT,
+        ...(deps.cfg.APPROVAL_WORKING_DAY && def.approvalStages
+          ? { approvalDayMs: msToNumber(deps.cfg.APPROVAL_WORKING_DAY as '1s') }
+          : {}),
       },
       { subjectLabel: subject.label, requesterLabel: requester.label },
     );

@@ -59,6 +59,9 @@ const EXPECTED: Record<string, string[]> = {
   // Provisioning (issue 41): a convergence retried while the target was frozen and signalled meanwhile, one the
   // target refused (400, recorded), a reconciliation in chunks, and one that stopped FAILED.
   provisioning: ['retried-then-converged', 'refused', 'reconciled', 'reconcile-failed'],
+  // Approval policies: access-change requests with stages (LAO staff, study approvers, then User Support's save),
+  // one rejected at its first stage, one whose deadline passed (reminder, escalation), an override.
+  approval: ['three-stages-approved', 'rejected-at-stage-1', 'escalated', 'override'],
 };
 
 describe('recorded histories', () => {

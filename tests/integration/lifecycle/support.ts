@@ -10,7 +10,13 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NativeConnection } from '@temporalio/worker';
-import { type AccessReviewPayload, AccessControlSchema, type RequestStatus, type RequestType } from '@portal/contract';
+import {
+  type AccessControl,
+  type AccessReviewPayload,
+  AccessControlSchema,
+  type RequestStatus,
+  type RequestType,
+} from '@portal/contract';
 import type { PrismaClient } from '@portal/db';
 import type { ReviewInput } from '@portal/workflows';
 import { type MailSettings, type PortalActivities, createWorker } from '@portal/worker';
@@ -128,17 +134,22 @@ export async function fileAccessRequest(
     notificationDeadline?: string;
     writeDeadline?: string;
     writeAttemptTimeout?: string;
+    /** The request's one block; the demo block (Data Manager, one study) when absent. */
+    block?: AccessControl;
+    /** More of the API's environment, e.g. APPROVAL_WORKING_DAY. */
+    apiEnv?: Record<string, string>;
   } = {},
 ): Promise<FiledRequest> {
   const requestType = opts.requestType ?? 'NEW';
   const api = await filingApi(taskQueue, {
+    ...opts.apiEnv,
     ...(opts.notificationDeadline ? { MAIL_DEADLINE: opts.notificationDeadline } : {}),
     ...(opts.writeDeadline ? { WRITE_DEADLINE: opts.writeDeadline } : {}),
     ...(opts.writeAttemptTimeout ? { WRITE_ATTEMPT_TIMEOUT: opts.writeAttemptTimeout } : {}),
   });
   const subject = await createTestUser(api, 'lifecycle');
   const session = await signIn(api.app, subject.username, subject.password);
-  const { block } = await demoRequestParts(prisma);
+  const block = opts.block ?? (await demoRequestParts(prisma)).block;
   if (requestType !== 'NEW') await grantBlock(prisma, subject.user.id, block);
   const res = await caller(api.app)(session, 'POST', '/rest/secure/user_access_mod_request', {
     portalUserId: subject.user.id,

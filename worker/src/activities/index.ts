@@ -6,6 +6,7 @@ import type {
   AccessExpiryActivities,
   AccessReviewActivities,
   AccessReviewScheduleActivities,
+  ApprovalActivities,
   AuditSealActivities,
   AuditVerifyActivities,
   DigestActivities,
@@ -35,12 +36,19 @@ import { createRecordMailFailure, createSendResolutionMail } from './mail';
 import { type SsoSettings, createSsoLogoutActivities } from './sso-logout';
 import { type ProvisioningSettings, createProvisioningActivities } from './provisioning';
 import { createProvisionReconcileActivities } from './provisioning-reconcile';
+import { createApprovalActivities } from './approval/stages';
 
 export type { MailSettings } from '../mail/transport';
 export type { SsoSettings } from './sso-logout';
 export type { AuditSealSettings } from './audit-seal';
 export type { ProvisioningSettings } from './provisioning';
 export { type AuditVerifySettings, auditVerifySettings } from './audit-verify';
+
+/** The approval stages' calendar (docs/decisions.md "Approval policies"): NETWORK_TIME_ZONE, NETWORK_HOLIDAYS. */
+export interface WorkerApprovalSettings {
+  timeZone: string;
+  holidays: readonly string[];
+}
 
 /** The worker's campaign settings: the contract's, and the mail deadline of the campaigns it starts. */
 export type WorkerAccessReviewSettings = AccessReviewSettings & { mailDeadline?: string };
@@ -55,7 +63,8 @@ export type PortalActivities = LifecycleActivities &
   AuditSealActivities &
   AuditVerifyActivities &
   ProvisionActivities &
-  ProvisionReconcileActivities;
+  ProvisionReconcileActivities &
+  ApprovalActivities;
 
 /**
  * `directory` serves the kinds' outside effects (a registration's entry); without it those saves fail. `sso`
@@ -64,7 +73,8 @@ export type PortalActivities = LifecycleActivities &
  * are retried (`mailDeadline`, MAIL_DEADLINE, as the API passes to the campaigns it starts; absent: the
  * workflow's own default). `proxyCommentMarker`: the marker of the comments a proxy batch files
  * (PROXY_COMMENT_MARKER, the API's default when absent). `provisioning`: PROVISIONING_KEY, which opens the SCIM
- * bearer tokens (issue 41); without it every convergence is retried until the key is set.
+ * bearer tokens (issue 41); without it every convergence is retried until the key is set. `approval`: the
+ * approval stages' calendar.
  */
 export function createActivities(
   prisma: PrismaClient,
@@ -76,6 +86,7 @@ export function createActivities(
   auditSeal?: AuditSealSettings,
   auditVerify?: AuditVerifySettings,
   provisioning: ProvisioningSettings = {},
+  approval: WorkerApprovalSettings = { timeZone: 'UTC', holidays: [] },
 ): PortalActivities {
   const transport = createTransport(mail);
   return {
@@ -97,5 +108,9 @@ export function createActivities(
     ...createAuditVerifyActivities(auditVerify),
     ...createProvisioningActivities(prisma, provisioning),
     ...createProvisionReconcileActivities(prisma, provisioning),
+    ...createApprovalActivities(prisma, transport, mail, {
+      ...approval,
+      reviewerStudyRole: accessReview.ACCESS_REVIEW_STUDY_ROLE,
+    }),
   };
 }

@@ -16,6 +16,7 @@ export const accessChangeDefinition: RequestKindDefinition<RequestStatus> = {
   canTransition,
   outsideEffectsOn: null,
   reviewPermission: 'WRITE_USERS',
+  approvalStages: true,
 };
 
 export const ACCESS_CHANGE_WORKFLOW_TYPE = accessChangeDefinition.workflowType;

@@ -55,6 +55,8 @@ export interface StageActivityInput {
   requestId: number;
   workflowId: string;
   stage: number;
+  /** LifecycleInput.approvalDayMs: a working day's length in tests; absent, the calendar's working days. */
+  dayMs?: number;
 }
 
 /** The stage-decision commit's argument: keyed by (workflowId, version) as every save (REQUEST-LIFECYCLE rule 2). */

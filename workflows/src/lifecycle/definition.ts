@@ -22,6 +22,8 @@ export interface RequestKindDefinition<S extends string = string> {
   outsideEffectsOn: S | null;
   /** Portal permission a reviewer needs to save (000 §6). */
   reviewPermission: string;
+  /** True when requests of the kind may carry approval stages (docs/decisions.md "Approval policies"). */
+  approvalStages?: boolean;
 }
 
 /** The workflow id of a request of `def`'s kind. */

@@ -24,8 +24,10 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { ApprovalStages } from '../approval/stages';
 import { RequestStatusKey, SubjectUserIdKey } from '../search-attributes';
 import type { RequestKindDefinition } from './definition';
+import { DEFAULT_NOTIFICATION_DEADLINE, mailActivityOptions } from './mail-options';
 import { reviewUpdate, stateQuery } from './messages';
 import { reviewRejection } from './rules';
 import {
@@ -54,19 +56,7 @@ export const WRITE_ACTIVITY_OPTIONS: ActivityOptions = {
   },
 };
 
-/** The resolution mail: no attempt limit, a long overall deadline (rule 5); SMTP timeouts sit well under 60 s. */
-export const mailActivityOptions = (deadline: string): ActivityOptions => ({
-  startToCloseTimeout: '60 seconds',
-  scheduleToCloseTimeout: deadline,
-  retry: {
-    initialInterval: '5 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '10 minutes',
-    nonRetryableErrorTypes: Object.values(NON_RETRYABLE_ERRORS),
-  },
-});
-
-export const DEFAULT_NOTIFICATION_DEADLINE = '24 hours';
+export { DEFAULT_NOTIFICATION_DEADLINE, mailActivityOptions } from './mail-options';
 
 /**
  * Issue 21 case 1: a commit that failed or timed out is followed by a read of its key, and a commit found
@@ -82,6 +72,12 @@ export const OUTSIDE_EFFECTS_UNDO_PATCH = 'outside-effects-undo';
 
 /** Issue 21 case 9: a save that gives the request its subject (an approved registration) sets SubjectUserId. */
 export const SUBJECT_USER_ID_PATCH = 'subject-user-id';
+
+/**
+ * Approval policies (docs/decisions.md "Approval policies"): a kind with `approvalStages` reads the request's
+ * plan first and runs its stages beside the review. Histories recorded before it replay without the read.
+ */
+export const APPROVAL_STAGES_PATCH = 'approval-stages';
 
 /** Reading a save's key once the database is back: retried without an overall deadline, it only reads. */
 const TRUTH_READ_OPTIONS: ActivityOptions = { ...WRITE_ACTIVITY_OPTIONS, scheduleToCloseTimeout: undefined };
@@ -119,6 +115,14 @@ export class RequestLifecycle<S extends string> {
     setHandler(reviewUpdate, (input) => this.review(input as ReviewInput<S>), {
       validator: (input) => this.reject(input as ReviewInput<S>),
     });
+    const stages =
+      this.def.approvalStages && patched(APPROVAL_STAGES_PATCH) ? new ApprovalStages(this, this.input) : null;
+    // The stages run beside the review; a failure of theirs is logged and leaves the spec's review working.
+    const staged = stages
+      ? stages.run().catch((err: unknown) => {
+          log.error('approval stages stopped', { reason: err instanceof Error ? err.message : String(err) });
+        })
+      : Promise.resolve();
     const finished = () => this.def.isResolved(this.state.status) && allHandlersFinished();
     // A save left unsettled is read back as soon as no save runs, so a resolving commit whose answer was lost
     // still mails and completes even if nobody saves again.
@@ -135,13 +139,39 @@ export class RequestLifecycle<S extends string> {
         await sleep('1 minute');
       }
     }
+    await staged;
     // After the reviewer's update returned: a slow mail server never delays the review screen.
     await this.notify();
     return this.snapshot();
   }
 
-  private snapshot(): LifecycleState<S> {
-    return { ...this.state };
+  /** The state as the `state` query and every update answer it. */
+  snapshot(): LifecycleState<S> {
+    return { ...this.state, ...(this.state.approval ? { approval: { ...this.state.approval } } : {}) };
+  }
+
+  /** The live state, for the approval stages that run beside the review (approval/stages.ts). */
+  get current(): LifecycleState<S> {
+    return this.state;
+  }
+
+  /** True when the request is resolved. */
+  resolved(): boolean {
+    return this.def.isResolved(this.state.status);
+  }
+
+  /**
+   * Runs `save` as the one save in flight (the busy flag the review's validator refuses on), after reading back
+   * a save left unsettled: the approval stages' decisions follow the review's busy and version rules.
+   */
+  async exclusive<T>(save: () => Promise<T>): Promise<T> {
+    this.state.busy = true;
+    try {
+      if (this.unsettled) await this.settle(this.writeOptions('read back an unsettled save'));
+      return await save();
+    } finally {
+      this.state.busy = false;
+    }
   }
 
   private reject(input: ReviewInput<S>): void {
@@ -202,7 +232,7 @@ export class RequestLifecycle<S extends string> {
   }
 
   /** Takes a committed save as the workflow's state (and its search attribute). */
-  private adopt(committed: CommittedSave): void {
+  adopt(committed: CommittedSave): void {
     this.state.version = committed.version;
     this.state.status = committed.status as S;
     this.state.reviewerComments = committed.reviewerComments;
@@ -251,6 +281,7 @@ export class RequestLifecycle<S extends string> {
       payload: input.payload,
       // The signature's ticket reference (never the ticket): the commit takes it in the save's transaction.
       ...(input.signature ? { signature: input.signature } : {}),
+      ...(input.approvalOverride ? { approvalOverride: input.approvalOverride } : {}),
     };
     const result = await this.commit(save);
     if (result.outcome === 'SUPERSEDED') {
@@ -314,7 +345,7 @@ export class RequestLifecycle<S extends string> {
    * A database write's options: WRITE_ACTIVITY_OPTIONS, its overall deadline and its attempts' timeout from the
    * input when given (timeouts are options of the scheduled activity, not commands: recorded histories replay).
    */
-  private writeOptions(summary: string): ActivityOptions {
+  writeOptions(summary: string): ActivityOptions {
     const deadline = this.input.writeDeadline;
     return {
       ...this.attemptOptions(WRITE_ACTIVITY_OPTIONS),
@@ -324,13 +355,13 @@ export class RequestLifecycle<S extends string> {
   }
 
   /** `options` with the input's start-to-close timeout of a write attempt, when given. */
-  private attemptOptions(options: ActivityOptions): ActivityOptions {
+  attemptOptions(options: ActivityOptions): ActivityOptions {
     const attempt = this.input.writeAttemptTimeout;
     return attempt ? { ...options, startToCloseTimeout: attempt } : options;
   }
 
   /** An activity that finally failed fails the save (the update), never the workflow (SAVE_FAILED). */
-  private async guard<T>(call: Promise<T>): Promise<T> {
+  async guard<T>(call: Promise<T>): Promise<T> {
     try {
       return await call;
     } catch (err) {

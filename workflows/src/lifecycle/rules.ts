@@ -3,11 +3,12 @@
  * transition table), pure so the workflow's update validator, its handler and unit tests share it.
  */
 import type { RequestKindDefinition } from './definition';
+import { STAGES_OPEN_FAILURE } from '../approval/types';
 import type { LifecycleState, ReviewFailureType, ReviewInput } from './types';
 import { REVIEW_FAILURES } from './types';
 
 export interface ReviewRejection {
-  type: ReviewFailureType;
+  type: ReviewFailureType | typeof STAGES_OPEN_FAILURE;
   message: string;
 }
 
@@ -36,6 +37,13 @@ export function reviewRejection<S extends string>(
     return {
       type: REVIEW_FAILURES.illegal,
       message: `A request in ${state.status} cannot be saved as ${input.requestStatus}: ${why}`,
+    };
+  }
+  // Approval policies: approving over open stages takes a written justification (docs/decisions.md).
+  if (input.requestStatus === 'APPROVED' && state.approval?.stage && !input.approvalOverride?.trim()) {
+    return {
+      type: STAGES_OPEN_FAILURE,
+      message: `Approval stage ${state.approval.stage} of ${state.approval.stages} is still open`,
     };
   }
   const unchanged =

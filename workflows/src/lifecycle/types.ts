@@ -36,6 +36,11 @@ export interface LifecycleInput {
    * Tests that kill a worker mid-write shorten it.
    */
   writeAttemptTimeout?: string;
+  /**
+   * Approval stages (docs/decisions.md "Approval policies"): the length of one working day in milliseconds
+   * for the stages' reminders and deadlines, instead of the calendar's working days. Tests shrink it.
+   */
+  approvalDayMs?: number;
 }
 
 /** What the `state` query returns and every accepted `review` answers with. */

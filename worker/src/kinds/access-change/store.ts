@@ -3,8 +3,15 @@
  * AccessModRequest row, the review's effect on the user's portal roles and access records, the resolution
  * mail, and the reconciler's and digest's reads.
  */
-import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, type RequestStatus } from '@portal/contract';
-import { accessChangeDefinition } from '@portal/workflows';
+import {
+  APPROVAL_TEXTS,
+  REQUEST_STATUS_LABELS,
+  REQUEST_TYPE_LABELS,
+  type RequestStatus,
+  isResolved,
+} from '@portal/contract';
+import { recordAudit } from '@portal/db';
+import { REVIEW_FAILURES, accessChangeDefinition } from '@portal/workflows';
 import { resolvedAs, userResolutionMail } from '../request-mail';
 import { personLabel, unresolvedRequest, unstartedQuery, waitingLine, waitingQuery } from '../request-reads';
 import { requestRow } from '../request-row';
@@ -19,17 +26,52 @@ export const accessChangeStore: KindStore = {
     table: (tx) => tx.accessModRequest,
     status: (row) => row.requestStatus,
     subjectUserId: (row) => row.subjectUserId,
-    written: (input) => ({ requestStatus: input.toStatus as RequestStatus }),
+    // A resolution closes the approval stages still open (docs/decisions.md "Approval policies").
+    written: (input) => ({
+      requestStatus: input.toStatus as RequestStatus,
+      ...(isResolved(input.toStatus as RequestStatus)
+        ? { approvalStage: null, approvalGroup: null, approvalDeadline: null }
+        : {}),
+    }),
   }),
 
   // Status, comments and ticket were checked against the workflow's state; the roles and records against the rows.
   async check(tx, input, row) {
+    if (input.toStatus === 'APPROVED' && !input.approvalOverride?.trim()) {
+      const open = await tx.accessModRequest.findUnique({
+        where: { id: input.requestId },
+        select: { approvalStage: true },
+      });
+      if (open?.approvalStage) {
+        return {
+          outcome: 'REFUSED',
+          failure: REVIEW_FAILURES.invalid,
+          fieldErrors: { requestStatus: ['stagesOpen'] },
+          globalErrors: [APPROVAL_TEXTS.stagesOpen],
+        };
+      }
+    }
     return reviewProblems(tx, input, row);
   },
 
   // What the reviewer applied, on saving whatever the status (001 §2.8); approval by itself grants nothing.
   async effects(tx, input, row) {
     await applyReviewedAccess(tx, input, row);
+    if (!isResolved(input.toStatus as RequestStatus)) return;
+    const closed = await tx.accessRequestStage.updateMany({
+      where: { requestId: input.requestId, state: { in: ['WAITING', 'OPEN'] } },
+      data: { state: 'CLOSED' },
+    });
+    if (closed.count && input.approvalOverride?.trim()) {
+      await recordAudit(tx, input.actor, {
+        entityType: 'AccessModRequest',
+        entityId: input.requestId,
+        action: 'APPROVAL_OVERRIDE',
+        after: { justification: input.approvalOverride.trim().slice(0, 512), stagesClosed: closed.count },
+        workflowId: input.workflowId,
+        idempotencyKey: `${input.workflowId}:${input.version}:override`,
+      });
+    }
   },
 
   async resolutionMail(prisma, requestId, portalUrl) {
