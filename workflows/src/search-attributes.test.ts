@@ -18,6 +18,7 @@ describe('search attributes', () => {
       'ProxyBatchId=Keyword',
       'AccessReviewId=Keyword',
       'ProvisioningSystem=Keyword',
+      'ApprovalStage=Keyword',
     ]);
     expect(new Set(SEARCH_ATTRIBUTE_KEYS.map((k) => k.name)).size).toBe(SEARCH_ATTRIBUTE_KEYS.length);
   });
