@@ -27,9 +27,7 @@ import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
 import { refuseResolved, sendReview, stagesOpenError } from '../../../shared/review';
-import { accessModRequestView } from './view';
-import { temporalUiOf } from '../../../shared/views';
-import { withRequestSignature } from '../../../shared/request-signatures';
+import { freshRequestView } from './approval-view';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
 
@@ -66,13 +64,7 @@ export async function reviewAccessChange(
         return reviewPayload(deps, actor, body, row);
       },
     },
-    async () => {
-      const fresh = await deps.prisma.accessModRequest.findUniqueOrThrow({
-        where: { id: r.id },
-        include: { subject: true, requester: true },
-      });
-      return withRequestSignature(deps, 'AccessModRequest', accessModRequestView(fresh, temporalUiOf(deps.cfg)));
-    },
+    async () => freshRequestView(deps, r.id, actor),
   );
 }
 
