@@ -208,6 +208,8 @@ export const APPROVAL_TEXTS = {
   stageDecided: 'This stage was decided by someone else; the request was reloaded.',
   notYourStage: 'You may not decide this stage.',
   overdue: 'Overdue',
+  loadPolicy: 'Problem loading approval policy.',
+  loadStudy: 'Problem loading study.',
   signatureMeaning: (decision: StageDecision, stage: number) =>
     `${decision === 'APPROVED' ? 'Approved' : 'Rejected'} – stage ${stage}`,
 } as const;
