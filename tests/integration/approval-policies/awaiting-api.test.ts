@@ -5,15 +5,16 @@
  * studies', User Support the escalated ones, nobody their own; by deadline; paged), the single request readable
  * by its open stage's approver and nobody else without READ_USERS, the request view's `approval`, the stage
  * decision's refusals made before the update (403 for a non-approver or no open stage, 404, 422 for a stage
- * that is not the open one or a bad body) and the review's stages-open check. The decision's happy path
+ * that is not the open one or a bad body; with SIGNATURES=on a decision without a ticket) and the review's
+ * stages-open check. The decision's happy path
  * needs the worker's `decideStage` (tests of the workflow side).
  */
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_TEXTS, MESSAGES } from '@portal/contract';
+import { APPROVAL_TEXTS, MESSAGES, SIGNATURE_ERRORS } from '@portal/contract';
 import type { AccessModRequest, PortalUser } from '@portal/db';
 import { createTestUser } from '../auth-helpers';
-import { type Session, signIn, useConfigApi } from '../config-support';
+import { type Session, caller, signIn, startApi, useConfigApi } from '../config-support';
 
 const { api, call, readonly, user } = useConfigApi();
 const AWAITING = '/rest/secure/user_access_mod_request/awaiting_my_approval';
@@ -26,7 +27,7 @@ const STUDY = code('APPR-STUDY-');
 const ROLE = 'Study Coordinator';
 
 let support: Session;
-let staffX: { session: Session; user: PortalUser };
+let staffX: { session: Session; user: PortalUser; username: string; password: string };
 let staffY: { session: Session; user: PortalUser };
 let approver: { session: Session; user: PortalUser };
 let subject: PortalUser;
@@ -48,7 +49,12 @@ async function person(tag: string, laoIds: string[] = []) {
       },
     });
   }
-  return { session: await signIn(api.app, u.username, u.password), user: u.user };
+  return {
+    session: await signIn(api.app, u.username, u.password),
+    user: u.user,
+    username: u.username,
+    password: u.password,
+  };
 }
 
 const DAY = 86_400_000;
@@ -237,6 +243,23 @@ describe('the stage decision: refusals before the update', () => {
     const noComment = await decide(staffX.session, r.x1.id, { decision: 'REJECTED' });
     expect(noComment.statusCode).toBe(422);
     expect(noComment.json().fieldErrors).toEqual({ comment: ['required'] });
+  });
+
+  it("with SIGNATURES=on, refuses an approver's decision without a ticket", async () => {
+    const signed = await startApi({ SIGNATURES: 'on' });
+    try {
+      const session = await signIn(signed.app, staffX.username, staffX.password);
+      const res = await caller(signed.app)(session, 'POST', `${one(r.x1.id)}/stage`, {
+        stage: 1,
+        decision: 'APPROVED',
+        comment: '',
+        versionno: 0,
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ fieldErrors: {}, globalErrors: [SIGNATURE_ERRORS.required] });
+    } finally {
+      await signed.close();
+    }
   });
 });
 

@@ -98,7 +98,8 @@ export const accessChangeRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (
         response: reviewAnswers(AccessModRequestSchema),
       },
     },
-    async (req, reply) => processing(reply, await decideRequestStage(deps, requireAuth(req), req.params.id, req.body)),
+    async (req, reply) =>
+      processing(reply, await decideRequestStage(deps, req, requireAuth(req), req.params.id, req.body)),
   );
 
   app.put(

@@ -4,7 +4,8 @@
  * with the review's machinery (`sendLifecycleUpdate`: attempt keys, REVIEW_DEADLINE_MS, busy/stale answers):
  * 200 with the fresh request, 202 while still processing, 403 for a caller who may not decide the open stage
  * (or when none is open), 404, 409 (another save runs), 422 (stale version, a stage that is not the open one),
- * 503.
+ * 503. With SIGNATURES=on the decision is signed as the review's resolution is (REQUEST_APPROVAL for
+ * APPROVED, REQUEST_REJECTION for REJECTED), the ticket bound to this call; the stage commit takes it.
  */
 import {
   APPROVAL_TEXTS,
@@ -12,9 +13,12 @@ import {
   MESSAGES,
   type ReviewProcessing,
   type StageDecisionBody,
+  requestSignatureActions,
 } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
 import { type StageDecisionInput, accessChangeDefinition, decideStageUpdate } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
+import { signatureFor } from '../../../auth/signature-guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, unprocessable } from '../../../http/errors';
 import { sendLifecycleUpdate } from '../../../shared/review';
@@ -27,6 +31,7 @@ import { freshRequestView, mayDecideOpenStage } from './approval-view';
  */
 export async function decideRequestStage(
   deps: Deps,
+  req: FastifyRequest,
   actor: AuthContext,
   requestId: number,
   body: StageDecisionBody,
@@ -48,12 +53,14 @@ export async function decideRequestStage(
         throw unprocessable({ stage: ['notOpen'] }, [APPROVAL_TEXTS.stageDecided]);
       }
     },
-    argsOf: () => ({
+    sign: () => signatureFor(deps, req, actor, requestSignatureActions(body.decision, false)),
+    argsOf: (_payload, signature) => ({
       stage: body.stage,
       decision: body.decision,
       comment: body.comment,
       expectedVersion: body.versionno,
       actor: reviewer,
+      ...(signature ? { signature } : {}),
     }),
     actorUserId: actor.userId,
     // The stage commit's audit row records the stage and its decision (worker side).
