@@ -2,7 +2,7 @@
  * Configure → Approval policies and a study's approvers (docs/decisions.md "Approval policies";
  * api/src/features/approval-policies) against real PostgreSQL: READ_USERS reads, ADMIN changes, a reviewer
  * (WRITE_USERS) and a plain user are refused, nobody signed out; create, update at `versionno` (stale, 304,
- * 404), delete (204); the 422s (unknown role or system, a system not of the role, a duplicate, the body's own
+ * 404), delete (`{}`); the 422s (unknown role or system, a system not of the role, a duplicate, the body's own
  * rules); one audit row per change; the studies with ids; a study's approvers replaced (unknown or inactive
  * users refused). Study roles and studies are the test's own, so no seeded record changes.
  */
@@ -112,7 +112,8 @@ describe('approval policies: create, update, delete', () => {
     expect(unknown.json()).toEqual({ message: APPROVAL_TEXTS.loadPolicy });
 
     const deleted = await call(admin, 'DELETE', `${POLICIES}/${policy.id}`);
-    expect(deleted.statusCode).toBe(204);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toEqual({});
     expect(await api.prisma.approvalPolicy.findUnique({ where: { id: policy.id } })).toBeNull();
     expect((await call(admin, 'DELETE', `${POLICIES}/${policy.id}`)).statusCode).toBe(404);
 

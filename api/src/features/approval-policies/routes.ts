@@ -16,7 +16,7 @@ import {
 } from '@portal/contract';
 import { requireAuth } from '../../auth/guard';
 import type { Deps } from '../../deps';
-import { MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
+import { EmptyObjectSchema, MessageSchema, SECURE_ERRORS } from '../../http/route-schemas';
 import { createApprovalPolicy, deleteApprovalPolicy, listApprovalPolicies, updateApprovalPolicy } from './policies';
 import { listConfigStudies, setStudyApprovers, studyApprovers } from './study-approvers';
 
@@ -55,12 +55,13 @@ export const approvalPolicyRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async
     async (req) => updateApprovalPolicy(prisma, actorOf(requireAuth(req)), req.params.id, req.body),
   );
 
+  // Answers `{}` as every DELETE of the API does (provisioning's): the route catalogue wants a 200 answer.
   app.delete(
     `${POLICIES}/:id`,
-    { config: CHANGE, schema: { params: IdParamsSchema, response: { ...answers(z.null()), 204: z.null() } } },
-    async (req, reply) => {
+    { config: CHANGE, schema: { params: IdParamsSchema, response: answers(EmptyObjectSchema) } },
+    async (req) => {
       await deleteApprovalPolicy(prisma, actorOf(requireAuth(req)), req.params.id);
-      return reply.code(204).send(null);
+      return {};
     },
   );
 
