@@ -24,6 +24,7 @@ import { authRoutes } from './features/auth/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
 import { configurationRoutes } from './features/configuration/routes';
 import { provisioningRoutes } from './features/provisioning/routes';
+import { approvalPolicyRoutes } from './features/approval-policies/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { dashboardResourceRoutes } from './features/dashboard-resources/routes';
 import { manualRoutes } from './features/manual/routes';
@@ -106,6 +107,7 @@ export async function buildServer(deps: Deps, metrics: ApiMetrics = createApiMet
     referenceRoutes,
     configurationRoutes,
     provisioningRoutes,
+    approvalPolicyRoutes,
     auditRoutes,
     auditIntegrityRoutes,
     requestRoutes,

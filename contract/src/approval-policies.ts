@@ -208,6 +208,86 @@ export const APPROVAL_TEXTS = {
   stageDecided: 'This stage was decided by someone else; the request was reloaded.',
   notYourStage: 'You may not decide this stage.',
   overdue: 'Overdue',
+  loadPolicy: 'Problem loading approval policy.',
+  loadStudy: 'Problem loading study.',
   signatureMeaning: (decision: StageDecision, stage: number) =>
     `${decision === 'APPROVED' ? 'Approved' : 'Rejected'} – stage ${stage}`,
 } as const;
+
+// --- Response schemas (the API's route schemas; they describe only) ---------------------------------------
+
+const ApproverGroupSchema = z.enum(APPROVER_GROUPS);
+
+/** ApprovalPolicy as a response schema. */
+export const ApprovalPolicySchema = z.object({
+  id: z.number().int(),
+  studyRoleId: z.number().int(),
+  roleName: z.string(),
+  systemAccessId: z.number().int().nullable(),
+  systemName: z.string().nullable(),
+  stages: z.array(
+    z.object({
+      approvers: z.enum(STAGE_APPROVERS),
+      deadlineDays: z.number().int(),
+      reminderDays: z.number().int(),
+      escalateTo: ApproverGroupSchema,
+    }),
+  ),
+  active: z.boolean(),
+  versionno: z.number().int(),
+  lastModifiedBy: z.string(),
+  dchng: z.string(),
+}) satisfies z.ZodType<ApprovalPolicy>;
+
+/** StudyApprover as a response schema. */
+export const StudyApproverSchema = z.object({
+  userId: z.number().int(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+}) satisfies z.ZodType<StudyApprover>;
+
+/** A study with its id (GET /rest/secure/system_mgmt/studies: Configure → Studies, whose approvers are set). */
+export const ConfigStudySchema = z.object({ id: z.number().int(), study: z.string(), active: z.boolean() });
+export type ConfigStudy = z.infer<typeof ConfigStudySchema>;
+
+const instant = z.string().nullable();
+
+/** RequestApprovalView as a response schema (the `approval` of an access-change request's view). */
+export const RequestApprovalViewSchema = z.object({
+  stages: z.array(
+    z.object({
+      stage: z.number().int(),
+      approvers: z.enum(STAGE_APPROVERS),
+      group: ApproverGroupSchema,
+      state: z.enum(['WAITING', 'OPEN', 'APPROVED', 'REJECTED', 'CLOSED']),
+      openedAt: instant,
+      remindAt: instant,
+      deadlineAt: instant,
+      escalatedAt: instant,
+      decidedAt: instant,
+      decidedBy: z.string().nullable(),
+      comment: z.string().nullable(),
+    }),
+  ),
+  currentStage: z.number().int().nullable(),
+  mayDecide: z.boolean(),
+}) satisfies z.ZodType<RequestApprovalView>;
+
+/** AwaitingApprovalRow as a response schema. */
+export const AwaitingApprovalRowSchema = z.object({
+  id: z.number().int(),
+  requestType: z.enum(['NEW', 'CHANGE']),
+  stage: z.number().int(),
+  stages: z.number().int(),
+  group: ApproverGroupSchema,
+  escalated: z.boolean(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  roleNames: z.array(z.string()),
+  dateSubmitted: z.string(),
+  stageOpenedAt: z.string(),
+  deadlineAt: z.string(),
+}) satisfies z.ZodType<AwaitingApprovalRow>;

@@ -7,6 +7,7 @@ import { textSchema } from './text';
 import { AccessEndDateSchema } from './access-dates';
 import { PasskeySignInBodySchema } from './passkeys';
 import { SignatureViewSchema } from './signatures';
+import { APPROVAL_LIMITS, RequestApprovalViewSchema } from './approval-policies';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -249,6 +250,11 @@ export const AccessModRequestSchema = z.object({
   existingUserAccessId: z.number().int().nullable().optional(),
   /** The decision's electronic signatures, oldest first; present only when SIGNATURES=on. */
   signatures: z.array(SignatureViewSchema).optional(),
+  /**
+   * The approval stages (docs/decisions.md "Approval policies"): null for a request with no plan; absent from
+   * the lists that do not read them.
+   */
+  approval: RequestApprovalViewSchema.nullable().optional(),
 });
 export type AccessModRequest = z.infer<typeof AccessModRequestSchema>;
 
@@ -279,6 +285,11 @@ export const ReviewAccessChangeBodySchema = z.object({
     sysaidTicket: trimmed(FIELD_LIMITS.sysaidTicket).default(''),
   }),
   attemptKey: ReviewAttemptKeySchema.optional(),
+  /**
+   * Why an APPROVED save is made while approval stages are still open (docs/decisions.md "Approval policies"):
+   * required then (422 `stagesOpen` without it), audited as an override.
+   */
+  approvalOverride: textSchema(APPROVAL_LIMITS.overrideJustification).optional(),
 });
 export type ReviewAccessChangeBody = z.infer<typeof ReviewAccessChangeBodySchema>;
 

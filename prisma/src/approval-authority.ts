@@ -30,6 +30,31 @@ export interface StageActor {
 }
 
 /**
+ * The one condition of the module's rules: the user whose id is `userId` belongs to `group` for the LAOs
+ * `laoIds` and the studies `studyNames` (each an SQL expression: bound values, or a request row's columns).
+ */
+function groupSql(
+  group: ApproverGroup,
+  userId: Prisma.Sql,
+  laoIds: Prisma.Sql,
+  studyNames: Prisma.Sql,
+  reviewerStudyRole: string,
+): Prisma.Sql {
+  switch (group) {
+    case 'LAO_STAFF':
+      return Prisma.sql`EXISTS (SELECT 1 FROM "UserAccess" ua
+         WHERE ua."portalUserId" = ${userId} AND NOT ua."inactive" AND ua."roleName" = ${reviewerStudyRole}
+           AND ua."laoIds" && ${laoIds})`;
+    case 'STUDY_APPROVERS':
+      return Prisma.sql`EXISTS (SELECT 1 FROM "StudyApprover" sa JOIN "Study" s ON s."id" = sa."studyId"
+         WHERE sa."portalUserId" = ${userId} AND s."study" = ANY(${studyNames}))`;
+    case 'USER_SUPPORT':
+      return Prisma.sql`EXISTS (SELECT 1 FROM "PortalUserRole" pur JOIN "PortalRole" pr ON pr."id" = pur."portalRoleId"
+         WHERE pur."portalUserId" = ${userId} AND pr."permissions"::text[] && ARRAY['WRITE_USERS', 'ADMIN'])`;
+  }
+}
+
+/**
  * SQL condition on the portal user aliased `u` (a "PortalUser" row): `u` belongs to `group` for the request's
  * LAOs / studies. WRITE_USERS (or ADMIN, which implies it; 000 §6) is read from the user's portal roles.
  */
@@ -37,18 +62,33 @@ export function approverGroupSql(
   audience: Omit<StageAudience, 'requesterUserId' | 'subjectUserId'>,
   reviewerStudyRole: string,
 ): Prisma.Sql {
-  switch (audience.approvalGroup) {
-    case 'LAO_STAFF':
-      return Prisma.sql`EXISTS (SELECT 1 FROM "UserAccess" ua
-         WHERE ua."portalUserId" = u."id" AND NOT ua."inactive" AND ua."roleName" = ${reviewerStudyRole}
-           AND ua."laoIds" && ${audience.approvalLaoIds}::text[])`;
-    case 'STUDY_APPROVERS':
-      return Prisma.sql`EXISTS (SELECT 1 FROM "StudyApprover" sa JOIN "Study" s ON s."id" = sa."studyId"
-         WHERE sa."portalUserId" = u."id" AND s."study" = ANY(${audience.approvalStudyNames}::text[]))`;
-    case 'USER_SUPPORT':
-      return Prisma.sql`EXISTS (SELECT 1 FROM "PortalUserRole" pur JOIN "PortalRole" pr ON pr."id" = pur."portalRoleId"
-         WHERE pur."portalUserId" = u."id" AND pr."permissions"::text[] && ARRAY['WRITE_USERS', 'ADMIN'])`;
-  }
+  return groupSql(
+    audience.approvalGroup,
+    Prisma.sql`u."id"`,
+    Prisma.sql`${audience.approvalLaoIds}::text[]`,
+    Prisma.sql`${audience.approvalStudyNames}::text[]`,
+    reviewerStudyRole,
+  );
+}
+
+/**
+ * SQL condition on the request aliased `alias` (an "AccessModRequest" row): it has an open stage that `actor`
+ * may decide now ('Awaiting my approval'): the stage's group read from the row's `approvalGroup`,
+ * `approvalLaoIds` and `approvalStudyNames`, USER_SUPPORT from the actor's permissions of this session (as
+ * `mayDecideStage`), never a request the actor filed or is the subject of. Starts with `approvalStage IS NOT
+ * NULL`, the predicate of the partial index "AccessModRequest_approval_open_idx".
+ */
+export function awaitingApprovalSql(alias: string, actor: StageActor, reviewerStudyRole: string): Prisma.Sql {
+  const a = (column: string) => Prisma.raw(`"${alias}"."${column}"`);
+  const me = Prisma.sql`${actor.userId}::int`;
+  const support = actor.permissions.includes('WRITE_USERS');
+  const inGroup = (group: Exclude<ApproverGroup, 'USER_SUPPORT'>) =>
+    Prisma.sql`(${a('approvalGroup')} = ${group}::"ApproverGroup"
+      AND ${groupSql(group, me, a('approvalLaoIds'), a('approvalStudyNames'), reviewerStudyRole)})`;
+  return Prisma.sql`${a('approvalStage')} IS NOT NULL
+    AND ${a('requesterUserId')} <> ${me} AND ${a('subjectUserId')} <> ${me}
+    AND (${inGroup('LAO_STAFF')} OR ${inGroup('STUDY_APPROVERS')}
+      OR (${a('approvalGroup')} = 'USER_SUPPORT'::"ApproverGroup" AND ${support}::boolean))`;
 }
 
 const OneSchema = z.array(z.object({ one: z.number() }));

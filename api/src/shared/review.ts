@@ -4,6 +4,8 @@
  *   browser's attempt key; wait for acceptance and result together for at most REVIEW_DEADLINE_MS; past it
  *   answer 'PROCESSING' (202). Refusals map to the spec's answers; "busy" (409) and "stale" (422) differ. A
  *   retry of the same attempt is answered its outcome before the API's own checks (issue 21 case 5).
+ * - `sendLifecycleUpdate`: the same machinery for any update of the lifecycle (the review, an approval stage's
+ *   `decideStage`: docs/decisions.md "Approval policies"), which names its definition, id prefix and argument.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -12,8 +14,9 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
 import {
+  APPROVAL_TEXTS,
   type FieldErrors,
   GLOBAL_ERRORS,
   MESSAGES,
@@ -27,6 +30,8 @@ import type { FastifyRequest } from 'fastify';
 import {
   type LifecycleState,
   REVIEW_FAILURES,
+  STAGES_OPEN_FAILURE,
+  STAGE_NOT_OPEN_FAILURE,
   commitKey,
   type RequestKindDefinition,
   type ReviewInput,
@@ -68,6 +73,8 @@ export interface ReviewerSave extends Omit<ReviewRequestOptions, 'input' | 'sign
   /** The reviewer's call: its SIGNATURE_HEADER and body are what a signed save is checked against. */
   req: FastifyRequest;
   save: { versionno: number; requestStatus: string; reviewerComments: string; sysaidTicket: string };
+  /** ReviewInput.approvalOverride (docs/decisions.md "Approval policies"); sent only when not empty. */
+  approvalOverride?: string;
   /**
    * Whether the save, with the payload `checks` answered, changes the person's access or portal roles without
    * resolving the request (then it is signed as REQUEST_SAVE); absent: only a resolution changes access.
@@ -81,7 +88,7 @@ export interface ReviewerSave extends Omit<ReviewRequestOptions, 'input' | 'sign
  */
 export async function sendReview<T>(
   deps: Deps,
-  { actor, req, save, changesAccess, ...opts }: ReviewerSave,
+  { actor, req, save, changesAccess, approvalOverride, ...opts }: ReviewerSave,
   load: () => Promise<T>,
 ): Promise<T | ReviewProcessing> {
   const answer = await reviewRequest(deps, {
@@ -94,6 +101,7 @@ export async function sendReview<T>(
       reviewerComments: save.reviewerComments,
       sysaidTicket: save.sysaidTicket,
       actor: { userId: actor.userId, username: actor.username, permissions: actor.permissions },
+      ...(approvalOverride ? { approvalOverride } : {}),
     },
   });
   if (answer.outcome === 'PROCESSING') return { status: 'PROCESSING', message: MESSAGES.access.reviewProcessing };
@@ -106,12 +114,51 @@ export function refuseResolved(status: RequestStatus, statusKey: string): void {
     throw unprocessable({ [statusKey]: [`The request is ${status} and can no longer be changed.`] });
 }
 
+/**
+ * The 422 of an APPROVED save while approval stages are open without an override justification
+ * (docs/decisions.md "Approval policies"): the API's own check and the workflow's APPROVAL_STAGES_OPEN alike.
+ */
+export const stagesOpenError = (statusKey: string): HttpError =>
+  unprocessable({ [statusKey]: ['stagesOpen'] }, [APPROVAL_TEXTS.stagesOpen]);
+
 /** `state` is absent when the outcome was read from the database's key (the workflow is gone). */
 export type ReviewOutcome = { outcome: 'DONE'; state?: LifecycleState } | { outcome: 'PROCESSING' };
 
 /** The update id of one save attempt: the same attempt retried joins the first; another attempt never does. */
 export const reviewUpdateId = (requestId: number, version: number, attemptKey: string): string =>
-  `review-${requestId}-v${version}-${attemptKey}`;
+  updateIdOf('review', requestId, version, attemptKey);
+
+/** The update id of one attempt of an update named `prefix` (review, stage). */
+const updateIdOf = (prefix: string, requestId: number, version: number, attemptKey: string): string =>
+  `${prefix}-${requestId}-v${version}-${attemptKey}`;
+
+/**
+ * One update of a request's lifecycle sent with the save machinery (rule 6; docs/decisions.md "Approval
+ * policies"): the update's definition and id prefix, the version it is made at, who sends it, and its argument.
+ */
+export interface LifecycleUpdateOptions<A> {
+  def: RequestKindDefinition;
+  requestId: number;
+  update: UpdateDefinition<LifecycleState, [A]>;
+  /** The update id's prefix (`<prefix>-<requestId>-v<version>-<attemptKey>`). */
+  prefix: string;
+  expectedVersion: number;
+  attemptKey?: string;
+  /** The fieldErrors key of the status, for an illegal transition. */
+  statusKey: string;
+  /** As ReviewRequestOptions.checks: the API's own checks, for a new attempt only. @returns the payload. */
+  checks?: () => Promise<unknown>;
+  /** As ReviewRequestOptions.sign. */
+  sign?: (payload: unknown) => Promise<SignatureRef | undefined>;
+  /** The update's argument, from the payload `checks` answered and the signature. */
+  argsOf: (payload: unknown, signature: SignatureRef | undefined) => A;
+  /**
+   * Whether the commit's audit row of version `expectedVersion + 1`, by `actorUserId`, records this same
+   * update (its `after`): how a retry is answered once the workflow is gone past the namespace's retention.
+   */
+  actorUserId: number;
+  sameCommit: (after: Record<string, unknown>) => boolean;
+}
 
 /**
  * Sends one reviewer's save (rule 6). A retry of an attempt already made (same attempt key and version) is
@@ -122,15 +169,37 @@ export const reviewUpdateId = (requestId: number, version: number, attemptKey: s
  *   commit or by `checks`), 503 (the save failed or Temporal is unreachable).
  */
 export async function reviewRequest(deps: Deps, opts: ReviewRequestOptions): Promise<ReviewOutcome> {
+  const { input } = opts;
+  return sendLifecycleUpdate(deps, {
+    ...opts,
+    update: reviewUpdate,
+    prefix: 'review',
+    expectedVersion: input.expectedVersion,
+    checks: opts.checks ?? (async () => input.payload),
+    argsOf: (payload, signature) => ({ ...input, payload, ...(signature ? { signature } : {}) }),
+    actorUserId: input.actor.userId,
+    sameCommit: (after) =>
+      after.requestStatus === input.requestStatus &&
+      after.reviewerComments === input.reviewerComments &&
+      after.sysaidTicket === input.sysaidTicket,
+  });
+}
+
+/**
+ * Sends one update of the request's lifecycle as `reviewRequest` sends the review (see there): the earlier
+ * attempt's outcome first, then `checks`, `sign`, and the update within REVIEW_DEADLINE_MS (PROCESSING past it).
+ * @throws HttpError as reviewRequest, and 422 for the approval stages' refusals (stages open, stage not open).
+ */
+export async function sendLifecycleUpdate<A>(deps: Deps, opts: LifecycleUpdateOptions<A>): Promise<ReviewOutcome> {
   const handle = deps.temporal.workflow.getHandle(workflowIdOf(opts.def, opts.requestId));
   const earlier = opts.attemptKey ? await earlierAttempt(deps, handle, opts, opts.attemptKey) : undefined;
   if (earlier) return earlier;
-  const payload = opts.checks ? await opts.checks() : opts.input.payload;
+  const payload = opts.checks ? await opts.checks() : undefined;
   const signature = opts.sign ? await opts.sign(payload) : undefined;
-  const updateId = reviewUpdateId(opts.requestId, opts.input.expectedVersion, opts.attemptKey ?? randomUUID());
+  const updateId = updateIdOf(opts.prefix, opts.requestId, opts.expectedVersion, opts.attemptKey ?? randomUUID());
   const sent = await withinReviewDeadline(deps, async () => {
-    const update = await handle.startUpdate(reviewUpdate, {
-      args: [{ ...opts.input, payload, ...(signature ? { signature } : {}) }],
+    const update = await handle.startUpdate(opts.update, {
+      args: [opts.argsOf(payload, signature)],
       updateId,
       waitForStage: WorkflowUpdateStage.ACCEPTED,
     });
@@ -162,17 +231,17 @@ async function withinReviewDeadline<T>(deps: Deps, call: () => Promise<T>): Prom
 }
 
 /**
- * The outcome of the attempt `attemptKey` of this save if it was made: its update's result (PROCESSING while
+ * The outcome of the attempt `attemptKey` of this update if it was made: its update's result (PROCESSING while
  * it still runs past the deadline; its refusal as an HttpError), or, once the workflow is gone, the database's
- * record of the same save. @returns undefined for an attempt never made (it gets the checks and is sent).
+ * record of the same update. @returns undefined for an attempt never made (it gets the checks and is sent).
  */
-async function earlierAttempt(
+async function earlierAttempt<A>(
   deps: Deps,
   handle: WorkflowHandle,
-  opts: ReviewRequestOptions,
+  opts: LifecycleUpdateOptions<A>,
   attemptKey: string,
 ): Promise<ReviewOutcome | undefined> {
-  const updateId = reviewUpdateId(opts.requestId, opts.input.expectedVersion, attemptKey);
+  const updateId = updateIdOf(opts.prefix, opts.requestId, opts.expectedVersion, attemptKey);
   try {
     return outcomeOf(await withinReviewDeadline(deps, () => handle.getUpdateHandle<LifecycleState>(updateId).result()));
   } catch (err) {
@@ -194,12 +263,12 @@ async function workflowExists(handle: WorkflowHandle, statusKey: string): Promis
 }
 
 /**
- * Whether the commit's audit row of this save exists (key `<workflowId>:<expectedVersion + 1>`, written in the
- * transaction of the request row) and records the same save: the same reviewer, status, comments and ticket.
- * The attempt key is not stored, so past the retention an equal save of another attempt is answered alike.
+ * Whether the commit's audit row of this update exists (key `<workflowId>:<expectedVersion + 1>`, written in
+ * the transaction of the request row) and records the same update (`sameCommit`, by the same person). The
+ * attempt key is not stored, so past the retention an equal update of another attempt is answered alike.
  */
-async function committedInDatabase(deps: Deps, opts: ReviewRequestOptions): Promise<boolean> {
-  const key = commitKey(workflowIdOf(opts.def, opts.requestId), opts.input.expectedVersion + 1);
+async function committedInDatabase<A>(deps: Deps, opts: LifecycleUpdateOptions<A>): Promise<boolean> {
+  const key = commitKey(workflowIdOf(opts.def, opts.requestId), opts.expectedVersion + 1);
   let done;
   try {
     done = await deps.prisma.auditEvent.findUnique({ where: { idempotencyKey: key } });
@@ -207,13 +276,7 @@ async function committedInDatabase(deps: Deps, opts: ReviewRequestOptions): Prom
     console.error(`review: reading the audit key ${key} failed: ${describe(err)}`);
     throw unavailable(MESSAGES.access.reviewFailed);
   }
-  const after = (done?.after ?? {}) as Record<string, unknown>;
-  return (
-    done?.actorUserId === opts.input.actor.userId &&
-    after.requestStatus === opts.input.requestStatus &&
-    after.reviewerComments === opts.input.reviewerComments &&
-    after.sysaidTicket === opts.input.sysaidTicket
-  );
+  return done?.actorUserId === opts.actorUserId && opts.sameCommit((done.after ?? {}) as Record<string, unknown>);
 }
 
 function mapUpdateError(err: unknown, statusKey: string): HttpError {
@@ -234,6 +297,10 @@ function mapUpdateError(err: unknown, statusKey: string): HttpError {
       }
       case REVIEW_FAILURES.forbidden:
         return forbidden();
+      case STAGES_OPEN_FAILURE:
+        return stagesOpenError(statusKey);
+      case STAGE_NOT_OPEN_FAILURE:
+        return unprocessable({ stage: ['notOpen'] }, [APPROVAL_TEXTS.stageDecided]);
     }
   }
   if (err instanceof WorkflowNotFoundError) {

@@ -8,6 +8,9 @@
  * reviewer left them: checked here against the stored rows (the same `checkAccessWrite` the commit runs
  * again under the user's lock), and sent in the update's payload only when they change something, so the
  * commit writes them with the request row in one transaction (REQUEST-LIFECYCLE rules 2, 7).
+ *
+ * An APPROVED save while approval stages are open needs `approvalOverride` (docs/decisions.md "Approval
+ * policies"): 422 `stagesOpen` without it, checked here from the row and again by the workflow.
  */
 import type {
   AccessModRequest,
@@ -23,10 +26,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
 import { forbidden, notFound, notModified, unprocessable } from '../../../http/errors';
-import { refuseResolved, sendReview } from '../../../shared/review';
-import { accessModRequestView } from './view';
-import { temporalUiOf } from '../../../shared/views';
-import { withRequestSignature } from '../../../shared/request-signatures';
+import { refuseResolved, sendReview, stagesOpenError } from '../../../shared/review';
+import { freshRequestView } from './approval-view';
 
 const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
 
@@ -49,21 +50,21 @@ export async function reviewAccessChange(
       actor,
       req,
       save: r,
+      approvalOverride: body.approvalOverride,
       // The payload is sent only when it writes the person's roles or records (`reviewPayload`).
       changesAccess: (payload) => payload !== undefined,
       // Skipped for the retry of an attempt already made: that save may be what resolved the request.
       checks: async () => {
         refuseResolved(row.requestStatus, STATUS_KEY);
+        // Approving past open approval stages needs a justification (docs/decisions.md "Approval policies");
+        // the workflow checks it again against its own state.
+        if (row.approvalStage !== null && r.requestStatus === 'APPROVED' && !body.approvalOverride) {
+          throw stagesOpenError(STATUS_KEY);
+        }
         return reviewPayload(deps, actor, body, row);
       },
     },
-    async () => {
-      const fresh = await deps.prisma.accessModRequest.findUniqueOrThrow({
-        where: { id: r.id },
-        include: { subject: true, requester: true },
-      });
-      return withRequestSignature(deps, 'AccessModRequest', accessModRequestView(fresh, temporalUiOf(deps.cfg)));
-    },
+    async () => freshRequestView(deps, r.id, actor),
   );
 }
 
