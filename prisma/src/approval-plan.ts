@@ -91,3 +91,12 @@ export function approvalPlanOf(
     studyNames: sortedDistinct((byGroup.get('STUDY_APPROVERS')?.blocks ?? []).flatMap((b) => b.studyNames)),
   };
 }
+
+/**
+ * The number of stages of a stored plan (`AccessModRequest.approvalPlan`, null: none), for the start input of
+ * the request's workflow: a request without stages starts with 0 and runs exactly the spec's review.
+ */
+export function approvalStageCount(plan: unknown): number {
+  const stages = (plan as { stages?: unknown } | null)?.stages;
+  return Array.isArray(stages) ? stages.length : 0;
+}

@@ -60,6 +60,7 @@ async function startUnstartedRequest(
     notificationDeadline: opts.notificationDeadline,
     writeDeadline: opts.writeDeadline,
     writeAttemptTimeout: opts.writeAttemptTimeout,
+    ...(row.approvalStages === undefined ? {} : { approvalStages: row.approvalStages }),
   };
   const start =
     batchId === undefined

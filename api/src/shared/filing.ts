@@ -7,7 +7,13 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { MESSAGES } from '@portal/contract';
 import { type FilingLockKind, type Prisma, type SqlRunner, filingLockStatement, lockFiling } from '@portal/db';
-import { type RequestKindDefinition, type WorkflowStart, commitThenStart, requestStart } from '@portal/workflows';
+import {
+  type LifecycleInput,
+  type RequestKindDefinition,
+  type WorkflowStart,
+  commitThenStart,
+  requestStart,
+} from '@portal/workflows';
 import type { Deps } from '../deps';
 import { HttpError, unavailable } from '../http/errors';
 import { DATABASE_DEADLINE_MS } from './deadline';
@@ -100,7 +106,13 @@ export interface FilingParty {
 
 /** The start of a request kind's workflow as the API files it: the deadlines from configuration. */
 export const lifecycleStartOf =
-  (deps: Deps, def: RequestKindDefinition, subject: FilingParty, requester: FilingParty) =>
+  (
+    deps: Deps,
+    def: RequestKindDefinition,
+    subject: FilingParty,
+    requester: FilingParty,
+    more: Pick<LifecycleInput, 'approvalStages'> = {},
+  ) =>
   (requestId: number): WorkflowStart =>
     requestStart(
       def,
@@ -114,6 +126,7 @@ export const lifecycleStartOf =
         ...(deps.cfg.APPROVAL_WORKING_DAY && def.approvalStages
           ? { approvalDayMs: msToNumber(deps.cfg.APPROVAL_WORKING_DAY as '1s') }
           : {}),
+        ...more,
       },
       { subjectLabel: subject.label, requesterLabel: requester.label },
     );

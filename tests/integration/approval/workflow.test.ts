@@ -349,13 +349,16 @@ describe('approval stages', () => {
       const removal = await fileAccessRequest(env, prisma, taskQueue, { block: rig.block, requestType: 'REMOVAL' });
       expect((await prisma.accessModRequest.findUniqueOrThrow({ where: { id: removal.id } })).approvalPlan).toBeNull();
       const removalHandle = env.client.workflow.getHandle(removal.workflowId);
-      await until(async () => {
-        const history = await removalHandle.fetchHistory();
-        return (history.events ?? []).some((e) => e.activityTaskCompletedEventAttributes);
-      }, 'the plan read');
+      // Filed with approvalStages 0: exactly the spec's review, not even the plan's read.
       expect((await removalHandle.query(stateQuery)).approval).toBeUndefined();
       await removalHandle.executeUpdate(reviewUpdate, { args: [review({ requestStatus: 'REJECTED' })] });
       await handle.executeUpdate(reviewUpdate, { args: [review({ expectedVersion: 1, requestStatus: 'REJECTED' })] });
+      await removalHandle.result();
+      const history = await removalHandle.fetchHistory();
+      const scheduled = (history.events ?? []).flatMap((e) =>
+        e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [],
+      );
+      expect(scheduled).toEqual(['commitSave', 'sendResolutionMail']);
     });
   });
 });

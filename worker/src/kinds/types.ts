@@ -30,6 +30,8 @@ export interface UnstartedRequest {
   requesterUserId: number;
   subjectLabel: string;
   requesterLabel: string;
+  /** The stages of an access-change request's approval plan (docs/decisions.md "Approval policies"). */
+  approvalStages?: number;
 }
 
 /** One line of the reviewers' digest. */

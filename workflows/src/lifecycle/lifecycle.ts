@@ -115,8 +115,11 @@ export class RequestLifecycle<S extends string> {
     setHandler(reviewUpdate, (input) => this.review(input as ReviewInput<S>), {
       validator: (input) => this.reject(input as ReviewInput<S>),
     });
+    // A request filed without a plan (approvalStages 0) runs exactly the spec's review: no marker, no read.
     const stages =
-      this.def.approvalStages && patched(APPROVAL_STAGES_PATCH) ? new ApprovalStages(this, this.input) : null;
+      this.def.approvalStages && this.input.approvalStages !== 0 && patched(APPROVAL_STAGES_PATCH)
+        ? new ApprovalStages(this, this.input)
+        : null;
     // The stages run beside the review; a failure of theirs is logged and leaves the spec's review working.
     const staged = stages
       ? stages.run().catch((err: unknown) => {

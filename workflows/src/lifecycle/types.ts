@@ -41,6 +41,11 @@ export interface LifecycleInput {
    * for the stages' reminders and deadlines, instead of the calendar's working days. Tests shrink it.
    */
   approvalDayMs?: number;
+  /**
+   * The number of stages of the request's approval plan, as its filing wrote it: 0 runs exactly the spec's
+   * review (no plan read); absent (a start that did not know it, histories before it) the workflow reads it.
+   */
+  approvalStages?: number;
 }
 
 /** What the `state` query returns and every accepted `review` answers with. */

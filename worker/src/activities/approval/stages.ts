@@ -208,6 +208,7 @@ export function createApprovalActivities(
           requestStatus: status,
           versionno: input.version,
           stage: input.stage,
+          decision: input.decision,
           comment: input.comment,
           nextStage: next?.stage ?? null,
         },

@@ -10,7 +10,7 @@ import {
   type RequestStatus,
   isResolved,
 } from '@portal/contract';
-import { recordAudit } from '@portal/db';
+import { approvalStageCount, recordAudit } from '@portal/db';
 import { REVIEW_FAILURES, accessChangeDefinition } from '@portal/workflows';
 import { resolvedAs, userResolutionMail } from '../request-mail';
 import { personLabel, unresolvedRequest, unstartedQuery, waitingLine, waitingQuery } from '../request-reads';
@@ -111,6 +111,7 @@ export const accessChangeStore: KindStore = {
       requesterUserId: r.requesterUserId,
       subjectLabel: personLabel(r.subject),
       requesterLabel: personLabel(r.requester),
+      approvalStages: approvalStageCount(r.approvalPlan),
     }));
   },
 };

@@ -16,6 +16,7 @@ import { ACTIVE_REQUEST_EXISTS_STATUS, type AccessControl } from '@portal/contra
 import {
   type AccessChangeFilingResult,
   type PrismaClient,
+  approvalStageCount,
   fileAccessChange,
   lockFiling,
   prismaRunner,
@@ -45,7 +46,14 @@ const STATUS_OF: Record<Exclude<AccessChangeFilingResult['outcome'], 'UNKNOWN_SU
 interface Filed {
   outcome: ProxyItemOutcome;
   /** The filed request whose start is not confirmed: its parties, for the start. */
-  unstarted: { subjectUserId: number; proxyUserId: number; subjectLabel: string; proxyLabel: string } | null;
+  unstarted: {
+    subjectUserId: number;
+    proxyUserId: number;
+    subjectLabel: string;
+    proxyLabel: string;
+    /** The stages of the request's approval plan (docs/decisions.md "Approval policies"). */
+    approvalStages: number;
+  } | null;
 }
 
 const outcomeOf = (requestNum: number, status: Status, requestId: number | null): ProxyItemOutcome => ({
@@ -83,6 +91,7 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput, proxyComment
               proxyUserId: request.requesterUserId,
               subjectLabel: personLabel(request.subject),
               proxyLabel: personLabel(request.requester),
+              approvalStages: approvalStageCount(request.approvalPlan),
             }
           : null,
     };
@@ -132,6 +141,7 @@ async function fileInTransaction(tx: Tx, input: FileProxyItemInput, proxyComment
       subjectUserId: request.subjectUserId,
       proxyUserId: proxy.id,
       subjectLabel: personLabel(request.subject),
+      approvalStages: approvalStageCount(request.approvalPlan),
       proxyLabel: personLabel(proxy),
     },
   };
@@ -152,6 +162,7 @@ export function createFileProxyBatchItem(prisma: PrismaClient, proxyCommentMarke
               notificationDeadline: input.notificationDeadline,
               writeDeadline: input.writeDeadline,
               writeAttemptTimeout: input.writeAttemptTimeout,
+              approvalStages: unstarted.approvalStages,
             },
             unstarted,
           )

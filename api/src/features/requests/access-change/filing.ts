@@ -9,7 +9,7 @@
  */
 import type { AccessModRequest, CreateAccessModRequestBody } from '@portal/contract';
 import { GLOBAL_ERRORS } from '@portal/contract';
-import { type FiledAccessChange, Prisma, fileAccessChange } from '@portal/db';
+import { type FiledAccessChange, Prisma, approvalStageCount, fileAccessChange } from '@portal/db';
 import { accessChangeDefinition, accessChangeWorkflowId } from '@portal/workflows';
 import type { AuthContext } from '../../../auth/guard';
 import type { Deps } from '../../../deps';
@@ -48,6 +48,8 @@ export async function createAccessModRequest(
         accessChangeDefinition,
         { id: filed.subject.id, label: label(filed.subject) },
         { id: filed.requester.id, label: label(filed.requester) },
+        // The workflow of a request without a plan runs exactly the spec's review (docs/decisions.md).
+        { approvalStages: approvalStageCount(filed.approvalPlan) },
       )(id),
     // The answer does not wait for the mark: its outcome never changes the answer (a failed mark only leaves
     // the started workflow to the reconciler, which finds it running), so the person is not kept for it.
