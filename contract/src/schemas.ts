@@ -7,6 +7,7 @@ import { textSchema } from './text';
 import { AccessEndDateSchema } from './access-dates';
 import { PasskeySignInBodySchema } from './passkeys';
 import { SignatureViewSchema } from './signatures';
+import type { RequestApprovalView } from './approval-policies';
 
 /** Zod schemas of the wire contract (000 §3, §7; 001 §3, §7). Field names are the spec's. */
 
@@ -249,6 +250,8 @@ export const AccessModRequestSchema = z.object({
   existingUserAccessId: z.number().int().nullable().optional(),
   /** The decision's electronic signatures, oldest first; present only when SIGNATURES=on. */
   signatures: z.array(SignatureViewSchema).optional(),
+  /** Approval policies: the request's approval stages (null: no plan; absent from older answers). */
+  approval: z.custom<RequestApprovalView>().nullable().optional(),
 });
 export type AccessModRequest = z.infer<typeof AccessModRequestSchema>;
 
