@@ -1,7 +1,7 @@
-/** 'Awaiting my approval': the page asked for and what arrived, and the empty state. */
+/** 'Awaiting my approval': the rows ('Stage n of m', the group, 'Overdue'), the page asked for, the empty state. */
 import { APPROVAL_TEXTS, type AwaitingApprovalRow } from '@portal/contract';
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mockApi, pageOf, reply } from '../../testing/mockApi';
 import { renderRoute } from '../../testing/render';
 import { AWAITING_PATH } from './api';
@@ -29,9 +29,32 @@ const render = () =>
     path: '/app/approvals',
     url: '/app/approvals',
     element: <AwaitingApprovalPage />,
+    otherRoutes: [{ path: '/app/approvals/:id', element: <p>Stage decision</p> }],
   });
 
+// mantine-datatable renders a cell only when its column's media query matches, and a column without one asks
+// for the empty query; jsdom's stub (testing/setup.ts) matches nothing, so here the empty query matches.
+const stubbedMatchMedia = window.matchMedia;
+beforeEach(() => {
+  window.matchMedia = (query: string) => ({ ...stubbedMatchMedia(query), matches: query === '' });
+});
+afterEach(() => {
+  window.matchMedia = stubbedMatchMedia;
+});
+
 describe('awaiting my approval', { timeout: 60_000 }, () => {
+  it('shows each row: the stage of the stages, the group, Overdue past the deadline; the name opens it', async () => {
+    mockApi({ [`GET ${AWAITING_PATH}`]: () => reply(200, pageOf([row()])) });
+    const { user } = render();
+    const table = await screen.findByRole('table', { name: 'Requests awaiting my approval' });
+    expect(await within(table).findByText('Stage 1 of 2')).toBeInTheDocument();
+    expect(within(table).getByText('LAO staff')).toBeInTheDocument();
+    expect(within(table).getByText('Investigator')).toBeInTheDocument();
+    expect(within(table).getByText(APPROVAL_TEXTS.overdue)).toBeInTheDocument();
+    await user.click(within(table).getByRole('link', { name: 'Uma Ser' }));
+    expect(await screen.findByText('Stage decision')).toBeInTheDocument();
+  });
+
   it('asks for the first page and shows what arrived', async () => {
     const api = mockApi({ [`GET ${AWAITING_PATH}`]: () => reply(200, pageOf([row()])) });
     render();
