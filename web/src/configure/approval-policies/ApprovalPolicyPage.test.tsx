@@ -40,6 +40,7 @@ describe('approval policy editor', { timeout: 60_000 }, () => {
     });
     await user.click(await screen.findByRole('combobox', { name: /Study Role/ }));
     await user.click(await screen.findByRole('option', { name: 'Data Manager', hidden: true }));
+    expect(screen.getByRole('combobox', { name: /^System/ })).toHaveValue('Any system');
     await user.click(screen.getByRole('button', { name: 'Add stage (Study approvers)' }));
     expect(screen.getByRole('group', { name: 'Stage 2 of 2' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save policy' }));

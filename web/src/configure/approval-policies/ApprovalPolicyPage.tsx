@@ -16,7 +16,15 @@ import { studyRoleResource, systemResource } from '../api/resources';
 import { ConfigFormShell } from '../ConfigFormShell';
 import { parseId } from '../editor/ConfigEditorRoute';
 import { useApprovalPolicies, useDeletePolicy, useSavePolicy } from './api';
-import { describePolicyFailure, initialValues, POLICY_TEXTS, toBody, validate, type PolicyValues } from './policyForm';
+import {
+  ANY_SYSTEM,
+  describePolicyFailure,
+  initialValues,
+  POLICY_TEXTS,
+  toBody,
+  validate,
+  type PolicyValues,
+} from './policyForm';
 import { StageFields } from './StageFields';
 
 const BACK = { to: paths.app.configure.href('approvalPolicies'), label: 'Back to Approval policies' };
@@ -102,7 +110,7 @@ function PolicyForm({
   const role = roles.find((r) => String(r.id) === form.values.studyRoleId);
   const systemName = new Map(systems.map((s) => [s.id, s.systemName]));
   const systemOptions = [
-    { value: '', label: POLICY_TEXTS.anySystem },
+    { value: ANY_SYSTEM, label: POLICY_TEXTS.anySystem },
     ...(role?.systemAccessIds ?? []).map((id) => ({ value: String(id), label: systemName.get(id) ?? `#${id}` })),
   ];
   const pending = save.isPending || remove.isPending;
@@ -164,7 +172,7 @@ function PolicyForm({
         {...form.getInputProps('studyRoleId')}
         onChange={(v) => {
           form.setFieldValue('studyRoleId', v ?? '');
-          form.setFieldValue('systemAccessId', '');
+          form.setFieldValue('systemAccessId', ANY_SYSTEM);
         }}
       />
       <Select

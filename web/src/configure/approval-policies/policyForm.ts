@@ -12,7 +12,7 @@ import {
 import { ApiError } from '../../lib/apiClient';
 import type { PageMessage } from '../../shared/ErrorAlert';
 
-/** The policy editor's values: selects hold strings ('' for 'Any system'); stages in order. */
+/** The policy editor's values: selects hold strings ('' before a study role is picked); stages in order. */
 export interface StageValues {
   approvers: StageApprovers;
   deadlineDays: number | string;
@@ -21,11 +21,14 @@ export interface StageValues {
 }
 export interface PolicyValues {
   studyRoleId: string;
-  /** '' is 'Any system'. */
+  /** ANY_SYSTEM is 'Any system'. */
   systemAccessId: string;
   stages: StageValues[];
   active: boolean;
 }
+
+/** The system select's value for 'Any system'. */
+export const ANY_SYSTEM = 'any';
 
 export const NEW_STAGE: Record<StageApprovers, StageValues> = {
   LAO_STAFF: { approvers: 'LAO_STAFF', deadlineDays: 5, reminderDays: 1, escalateTo: 'USER_SUPPORT' },
@@ -35,7 +38,7 @@ export const NEW_STAGE: Record<StageApprovers, StageValues> = {
 export function initialValues(policy: ApprovalPolicy | null): PolicyValues {
   return {
     studyRoleId: policy ? String(policy.studyRoleId) : '',
-    systemAccessId: policy?.systemAccessId ? String(policy.systemAccessId) : '',
+    systemAccessId: policy?.systemAccessId ? String(policy.systemAccessId) : ANY_SYSTEM,
     stages: policy ? policy.stages.map((s) => ({ ...s })) : [{ ...NEW_STAGE.LAO_STAFF }],
     active: policy?.active ?? true,
   };
@@ -44,7 +47,7 @@ export function initialValues(policy: ApprovalPolicy | null): PolicyValues {
 export function toBody(values: PolicyValues, policy: ApprovalPolicy | null): ApprovalPolicyBody {
   return {
     studyRoleId: Number(values.studyRoleId),
-    systemAccessId: values.systemAccessId ? Number(values.systemAccessId) : null,
+    systemAccessId: values.systemAccessId === ANY_SYSTEM ? null : Number(values.systemAccessId),
     stages: values.stages.map((s) => ({
       approvers: s.approvers,
       deadlineDays: Number(s.deadlineDays),
