@@ -20,6 +20,7 @@ import { defineConfig } from '@playwright/test';
 const SHARED_DATA = [
   'access-change.spec.ts', // the demo user's requests, the reviewer queue's first row, its mail
   'access-review-campaign.spec.ts', // a campaign over all of MA036's access, laostaff's mail
+  'approval-policy.spec.ts', // a policy and a study role in the configuration, laostaff's approvals of MA036
   'audit-trail.spec.ts', // files a request for the demo readonly
   'config-sso-client.spec.ts', // a new system in the reference data
   'configure.spec.ts', // portal roles, systems and study roles: the reference data

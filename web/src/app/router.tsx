@@ -73,6 +73,12 @@ const StudyRolePage = screen(() => import('../configure/StudyRolePage'), 'StudyR
 const SystemPage = screen(() => import('../configure/SystemPage'), 'SystemPage');
 const ResourceCategoryPage = screen(() => import('../configure/dashboard/CategoryPage'), 'CategoryPage');
 const DashboardItemPage = screen(() => import('../configure/dashboard/ItemPage'), 'ItemPage');
+const ApprovalPolicyPage = screen(
+  () => import('../configure/approval-policies/ApprovalPolicyPage'),
+  'ApprovalPolicyPage',
+);
+const AwaitingApprovalPage = screen(() => import('../requests/approvals/AwaitingApprovalPage'), 'AwaitingApprovalPage');
+const StageDecisionPage = screen(() => import('../requests/approvals/StageDecisionPage'), 'StageDecisionPage');
 const AuditTrailPage = screen(() => import('../audit-trail/AuditTrailPage'), 'AuditTrailPage');
 const AuditIntegrityPage = screen(() => import('../audit-trail/integrity/AuditIntegrityPage'), 'AuditIntegrityPage');
 const UserDetailPage = screen(() => import('../users/UserDetailPage'), 'UserDetailPage');
@@ -174,6 +180,11 @@ export const router = createBrowserRouter([
       // The dashboard's resources (issue 23): ADMIN only, viewing included.
       secure(app.configure.resourceCategory.path, ResourceCategoryPage, 'ADMIN'),
       secure(app.configure.dashboardItem.path, DashboardItemPage, 'ADMIN'),
+      // Approval policies: ADMIN only. 'Awaiting my approval': every signed-in user (LAO staff hold no reviewer
+      // permission); the API answers only the stages the user may decide.
+      secure(app.configure.approvalPolicy.path, ApprovalPolicyPage, 'ADMIN'),
+      secure(app.approvals.path, AwaitingApprovalPage),
+      secure(app.approvals.one.path, StageDecisionPage),
       // Issue 25: any signed-in user may open Access Reviews (it says when there is nothing to review); the
       // campaigns are ADMIN's.
       secure(app.accessReviews.path, AccessReviewsPage),

@@ -1,5 +1,6 @@
 import { Stack, Tabs, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
+import { ApprovalPoliciesTab } from './approval-policies/ApprovalPoliciesTab';
 import { useHasPermissions } from '../lib/sessionQueries';
 import { usePageTitle } from '../shared/usePageTitle';
 import { CategoriesTab } from './dashboard/CategoriesTab';
@@ -15,6 +16,8 @@ const TABS = [
   // The dashboard's resources (issue 23): ADMIN only.
   { value: 'resourceCategories', label: 'Dashboard Categories', admin: true },
   { value: 'dashboardItems', label: 'Dashboard Items', admin: true },
+  // Approval policies and study approvers: ADMIN only.
+  { value: 'approvalPolicies', label: 'Approval policies', admin: true },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
@@ -56,6 +59,9 @@ export function ConfigurePage() {
             </Tabs.Panel>
             <Tabs.Panel value="dashboardItems" pt="md">
               <ItemsTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="approvalPolicies" pt="md">
+              <ApprovalPoliciesTab />
             </Tabs.Panel>
           </>
         )}

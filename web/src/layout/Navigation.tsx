@@ -26,6 +26,8 @@ const MAIN_ITEMS: NavItem[] = [
   },
   // 000 §2 Routes, 001 §2.2: any signed-in user may request an account for someone else.
   { label: 'Request a User', to: app.proxyRegistration.href, isActive: (p) => p === app.proxyRegistration.path },
+  // Approval policies: any signed-in user may be a stage approver (LAO staff hold no reviewer permission).
+  { label: 'Awaiting my approval', to: app.approvals.href, isActive: (p) => p.startsWith(app.approvals.path) },
   // 000 §2 Routes: Reports is outside the Administration heading; the report itself needs READ_USERS (001 §6).
   { label: 'Reports', to: app.reports.href, isActive: (p) => p === app.reports.path },
 ];

@@ -9,7 +9,8 @@ import type { AuditEntityType, SsoRefusalCase } from '@portal/contract';
 type Id = number | 'new';
 
 /** The Configure tabs (001 §2.12; the dashboard's resources, issue 23), kept in the URL. */
-export type ConfigureTab = 'portalRoles' | 'studyRoles' | 'systems' | 'resourceCategories' | 'dashboardItems';
+export type ConfigureTab =
+  'portalRoles' | 'studyRoles' | 'systems' | 'resourceCategories' | 'dashboardItems' | 'approvalPolicies';
 
 /** Search params of Request New / Modified Access (001 §2.5). */
 export type RequestAccessParams =
@@ -164,6 +165,17 @@ export const paths = {
         path: '/app/configure/dashboard-items/:id',
         href: (id: Id) => `/app/configure/dashboard-items/${id}`,
       },
+      /** Approval policies (ADMIN): one policy, or a new one. */
+      approvalPolicy: {
+        path: '/app/configure/approval-policies/:id',
+        href: (id: Id) => `/app/configure/approval-policies/${id}`,
+      },
+    },
+    /** 'Awaiting my approval' (approval policies): the stages the signed-in user may decide, and one request's. */
+    approvals: {
+      path: '/app/approvals',
+      href: '/app/approvals',
+      one: { path: '/app/approvals/:id', href: (id: number) => `/app/approvals/${id}` },
     },
     /** Single sign-on (issue 22): the portal's same-site sign-in step of a provider interaction, and refusals. */
     sso: {

@@ -1,6 +1,7 @@
 import { REQUEST_STATUS_LABELS, REQUEST_TYPE_LABELS, type AccessModRequest, type System } from '@portal/contract';
 import type { DataTableColumn } from 'mantine-datatable';
 import { useCallback } from 'react';
+import { OpenStageLine, openStageText } from '../approval/StagesPanel';
 import { formatDateTime, orMissing } from '../format';
 import { useSystems } from '../referenceData';
 import { useProxyCommentMarkers } from '../portalSettings';
@@ -27,7 +28,9 @@ function cells(
     ...blockCells(r.accessControls, systems),
     requesterComments: requesterCommentText(r, markers),
     ...(showReviewerComments ? { reviewerComments: orMissing(r.reviewerComments) } : {}),
-    status: REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus,
+    status: [REQUEST_STATUS_LABELS[r.requestStatus] ?? r.requestStatus, openStageText(r.approval)]
+      .filter(Boolean)
+      .join(' '),
   };
 }
 
@@ -56,7 +59,12 @@ export function AccessRequestsTable({
   const blocks = blockColumns<AccessModRequest>(systems.data, { roles: 'Study Role(s)', systems: 'Systems' });
   const columns: DataTableColumn<AccessModRequest>[] = [
     dateSubmittedColumn(),
-    statusColumn('Request Status', (r) => r.requestStatus),
+    // Approval policies: 'Pending Review' stays the status; the open stage is a line under it.
+    statusColumn(
+      'Request Status',
+      (r) => r.requestStatus,
+      (r) => <OpenStageLine approval={r.approval} />,
+    ),
     { accessor: 'requestType', title: 'Request Type', sortable: true, render: text('requestType') },
     { ...blocks.roles, sortable: true },
     blocks.sites,

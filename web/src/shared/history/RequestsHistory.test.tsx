@@ -17,6 +17,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mockApi, pageOf, reply, type Handler } from '../../testing/mockApi';
+import { approvalView } from '../../testing/approvalFixtures';
 import { referenceHandlers } from '../../testing/referenceFixtures';
 import { profileChangeRequestFixture } from '../../testing/profileFixtures';
 import { renderRoute } from '../../testing/render';
@@ -330,5 +331,24 @@ describe('requests history, signatures on (docs/decisions.md "Electronic signatu
     const signature = await within(table).findByRole('list', { name: SIGNATURE_TEXTS.legend });
     expect(signature).toHaveTextContent(/Signed by Rita Reviewer \(rita\) on .* — Approved/);
     expect(signature).toHaveTextContent(SIGNATURE_TEXTS.matches);
+  });
+});
+
+describe('requests history, approval stages (approval policies)', () => {
+  it("keeps 'Pending Review' as the status, with the open stage on a line under it", async () => {
+    const staged = access(6, { requestStatus: 'PENDING_REVIEW', approval: approvalView() });
+    renderHistory(
+      { self: true },
+      {
+        'GET /rest/secure/user_access_mod_request/user': () => reply(200, { content: [staged] }),
+        'GET /rest/secure/ldap_user_profile_mod_request/user': () => reply(200, pageOf([])),
+        'GET /rest/secure/user_management/user_registration/proxy': () => reply(200, pageOf([])),
+      },
+    );
+    await waitFor(() => expect(rows('Access requests')).toHaveLength(1));
+    const table = screen.getByRole('table', { name: 'Access requests' });
+    const status = within(table).getByText('Pending Review');
+    const line = within(table).getByText('Stage 1 of 2: LAO staff');
+    expect(status.closest('td')).toBe(line.closest('td'));
   });
 });

@@ -24,8 +24,15 @@ export function dateSubmittedColumn<T extends { sysdat: string }>(): DataTableCo
   };
 }
 
-/** The status as a badge, under the table's own title (a request's or a registration's status). */
-export function statusColumn<T>(title: string, status: (r: T) => UserRequestStatus): DataTableColumn<T> {
+/**
+ * The status as a badge, under the table's own title (a request's or a registration's status); `under` adds a
+ * line below it (an access request's open approval stage), never in its place.
+ */
+export function statusColumn<T>(
+  title: string,
+  status: (r: T) => UserRequestStatus,
+  under?: (r: T) => ReactNode,
+): DataTableColumn<T> {
   // A signed decision's signatures under its status (present only when signatures are on; the column stays).
   return {
     accessor: 'status',
@@ -34,6 +41,7 @@ export function statusColumn<T>(title: string, status: (r: T) => UserRequestStat
     render: (r) => (
       <>
         <StatusBadge status={status(r)} />
+        {under?.(r)}
         <SignatureManifest view={r} compact />
       </>
     ),

@@ -6,12 +6,18 @@ import { requestKeys } from '../../../lib/requestKeys';
 import { reviewOutcome } from '../../shared/api/reviewOutcome';
 
 /**
+ * The review's body with, for an approval while approval stages are still open, User Support's override
+ * justification (approval policies; without it such a save answers 422 'stagesOpen').
+ */
+export type ReviewAccessChangeSaveBody = ReviewAccessChangeBody & { approvalOverride?: string };
+
+/**
  * PUT /rest/secure/user_management/review_access_change_request (000 §7; 001 §2.8; REQUEST-LIFECYCLE rule 6):
  * one reviewer save carrying the version read and the browser's attempt key. Resolves with the outcome (saved,
  * processing, unchanged); rejects with the ApiError on 409 REVIEW_IN_PROGRESS, 422 (fieldErrors, STALE_VERSION)
  * or 403.
  */
-export const reviewAccessChangeRequest = async (body: ReviewAccessChangeBody) =>
+export const reviewAccessChangeRequest = async (body: ReviewAccessChangeSaveBody) =>
   reviewOutcome<AccessModRequest>(
     await apiPut<AccessModRequest | ReviewProcessing>(
       '/rest/secure/user_management/review_access_change_request',

@@ -1,5 +1,13 @@
 import { Alert, Button, Group, Stack, Title } from '@mantine/core';
-import { MESSAGES, type AccessModRequest, type PortalRole, type UserDetail } from '@portal/contract';
+import {
+  APPROVAL_LIMITS,
+  APPROVAL_TEXTS,
+  MESSAGES,
+  type AccessModRequest,
+  type PortalRole,
+  type UserDetail,
+} from '@portal/contract';
+import { CountedTextarea } from '../../../shared/CountedText';
 import { AccessBlocksEditor } from '../../../shared/AccessBlocksEditor';
 import type { EditorReference } from '../../../shared/useAccessReference';
 import {
@@ -26,12 +34,24 @@ export interface ReviewValues extends StatusReviewValues {
   portalRoleIds: string[];
   /** The user's current access as role blocks. */
   accessControls: AccessBlock[];
+  /** Approval policies: why User Support approves while approval stages are still open. */
+  approvalOverride: string;
 }
 
-const LABELS = { ...STATUS_REVIEW_LABELS, portalRoleIds: 'Portal Roles' } as const;
+const LABELS = {
+  ...STATUS_REVIEW_LABELS,
+  portalRoleIds: 'Portal Roles',
+  approvalOverride: APPROVAL_TEXTS.overrideLabel,
+} as const;
 const FIELDS = Object.fromEntries(
   Object.entries(LABELS).map(([key, label]) => [key, { label, plural: key === 'portalRoleIds' }]),
 );
+
+const STATUS_KEY = 'userAccessModificationRequest.requestStatus';
+
+/** Approval policies: a stage of the request is still waiting or open (approving then needs an override). */
+export const stagesOpen = (request: AccessModRequest) =>
+  !!request.approval?.stages.some((s) => s.state === 'OPEN' || s.state === 'WAITING');
 
 /** 001 §2.8: the warning shown above everything that takes effect at once. */
 export const IMMEDIATE_EFFECT_TEXT =
@@ -47,6 +67,8 @@ export const NOT_APPLIED_TEXT =
  * permissions; the status (NEW only while NEW), Reviewer Comments (512, counter) and External Ticket # (16). A
  * resolved status asks 'Confirm Request Finalization/Closure' first (also warning when an approval's requested
  * access was never applied); a resolved request is locked (`useStatusReviewForm`). Saving sends the 000 §7 body.
+ * Approval policies: approving while approval stages are still open needs an 'Override justification', sent as
+ * `approvalOverride`; the API's 422 'stagesOpen' is shown at the status.
  */
 export function ReviewForm({
   request,
@@ -71,7 +93,10 @@ export function ReviewForm({
   const initial = {
     portalRoleIds: subject.portalRoleIds.map(String),
     accessControls: blocksFromRecords(subject.userAccesses, reference.systems),
+    approvalOverride: '',
   };
+  const open = stagesOpen(request);
+  const overriding = (values: ReviewValues) => open && values.requestStatus === 'APPROVED';
   const { form, readOnly, statusOptions, shell } = useStatusReviewForm({
     request,
     canEdit,
@@ -87,12 +112,21 @@ export function ReviewForm({
       userAccesses: toUserAccesses(values.accessControls, subject.id),
       userAccessModificationRequest: statusReviewBody(request, values),
       attemptKey,
+      ...(overriding(values) ? { approvalOverride: values.approvalOverride.trim() } : {}),
     }),
+    validate: {
+      approvalOverride: (value, values) =>
+        overriding(values) && !value.trim() ? `${APPROVAL_TEXTS.overrideLabel} is required` : null,
+    },
     texts: { saved: MESSAGES.access.reviewSaved, failed: MESSAGES.access.reviewFailed },
     labels: LABELS,
     fieldPrefix: 'userAccessModificationRequest.',
-    mapErrors: (fieldErrors) =>
-      accessErrorsToForm(fieldErrors, FIELDS, ['userAccessModificationRequest.', 'portalUser.']),
+    mapErrors: (fieldErrors) => {
+      const mapped = accessErrorsToForm(fieldErrors, FIELDS, ['userAccessModificationRequest.', 'portalUser.']);
+      // Approval policies: approving while stages are open needs the override, said at the status.
+      if (fieldErrors[STATUS_KEY]?.includes('stagesOpen')) mapped.errors.requestStatus = APPROVAL_TEXTS.stagesOpen;
+      return mapped;
+    },
     onReload,
     carried,
     noPermissionText: 'You do not have permission to modify access-change requests.',
@@ -141,6 +175,20 @@ export function ReviewForm({
         readOnly={readOnly}
       />
       <StatusReviewFields form={form} statusOptions={statusOptions} readOnly={readOnly} />
+      {!readOnly && overriding(form.values) && (
+        <Stack gap="xs">
+          <Alert color="yellow" role="note">
+            {APPROVAL_TEXTS.stagesOpen}
+          </Alert>
+          <CountedTextarea
+            label={APPROVAL_TEXTS.overrideLabel}
+            required
+            maxLength={APPROVAL_LIMITS.overrideJustification}
+            {...form.getInputProps('approvalOverride')}
+            value={form.values.approvalOverride}
+          />
+        </Stack>
+      )}
     </ReviewFormShell>
   );
 }

@@ -22,14 +22,23 @@ const ACCESS_TEXTS = {
   loadFailed: MESSAGES.access.loadRequestsFailed,
 };
 
+const QUEUE = {
+  to: paths.app.userRequests.href,
+  label: 'Back to User Requests Page',
+  onward: 'Go to the User Requests queue',
+};
+
 export function ReviewShell<T>({
   title,
   id,
   request,
   texts = ACCESS_TEXTS,
+  back = QUEUE,
   children,
 }: {
   title: string;
+  /** Where 'Back' leads: the User Requests queue by default ('Awaiting my approval' for a stage approver). */
+  back?: { to: string; label: string; onward: string };
   /** The kind's texts for an impossible id and a failed load (the access change's by default). */
   texts?: { invalidId: string; loadFailed: string };
   /** The route's id; anything but a positive integer is 'no such request' without a call. */
@@ -47,7 +56,7 @@ export function ReviewShell<T>({
         title="Request Not Found"
         headingLevel={2}
         text={request.error instanceof ApiError ? request.error.message : texts.invalidId}
-        onward={{ label: 'Go to the User Requests queue', to: paths.app.userRequests.href }}
+        onward={{ label: back.onward, to: back.to }}
         testId="request-not-found"
       />
     );
@@ -66,9 +75,9 @@ export function ReviewShell<T>({
   }
   return (
     <Stack gap="md">
-      <Anchor component={Link} to={paths.app.userRequests.href} size="sm">
+      <Anchor component={Link} to={back.to} size="sm">
         <span aria-hidden>← </span>
-        Back to User Requests Page
+        {back.label}
       </Anchor>
       <Title order={1}>{title}</Title>
       {body}

@@ -1,5 +1,5 @@
 import { Stack, Text } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useForm, type FormValidateInput } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import {
   isResolved,
@@ -64,6 +64,8 @@ export interface StatusReviewFormOptions<V extends StatusReviewValues, B> extend
    * REQUEST_SAVE when signatures are on); false by default.
    */
   changesAccess?: (values: V) => boolean;
+  /** The kind's own checks before a save (none by default). */
+  validate?: FormValidateInput<V>;
 }
 
 /**
@@ -114,6 +116,7 @@ export function useStatusReviewForm<V extends StatusReviewValues, B>(options: St
       sysaidTicket: request.sysaidTicket ?? '',
       ...options.extraValues,
     } as V,
+    validate: options.validate,
   });
   const resolved = isResolved(request.requestStatus) || request.allowedNextStatuses.length === 0;
   const review = useReviewSave<V, B>({
