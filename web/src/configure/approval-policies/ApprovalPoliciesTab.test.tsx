@@ -11,7 +11,7 @@ import { ApprovalPoliciesTab } from './ApprovalPoliciesTab';
 import { POLICY_TEXTS } from './policyForm';
 
 const POLICIES = 'GET /rest/secure/system_mgmt/approval_policies';
-const STUDIES = 'GET /rest/secure/reference/studies';
+const STUDIES = 'GET /rest/secure/system_mgmt/studies';
 const APPROVERS = '/rest/secure/system_mgmt/study/5/approvers';
 const USERS = 'GET /rest/secure/user_management/users';
 

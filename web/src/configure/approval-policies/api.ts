@@ -1,8 +1,8 @@
 import type {
-  AdminStudy,
   ApprovalPolicy,
   ApprovalPolicyBody,
   Page,
+  ConfigStudy,
   StudyApprover,
   UserListRow,
 } from '@portal/contract';
@@ -14,15 +14,11 @@ import type { MutationConfig } from '../../lib/reactQuery';
 
 export const POLICIES_PATH = '/rest/secure/system_mgmt/approval_policies';
 export const policyPath = (id: number) => `${POLICIES_PATH}/${id}`;
-/**
- * A study's named approvers. The secured studies list names studies; a study row that carries its numeric `id`
- * is addressed by it, otherwise by its name.
- */
-export const studyApproversPath = (study: StudyRef) =>
-  `/rest/secure/system_mgmt/study/${study.id ?? encodeURIComponent(study.study)}/approvers`;
+/** A study's named approvers, addressed by the study's id. */
+export const studyApproversPath = (study: StudyRef) => `/rest/secure/system_mgmt/study/${study.id}/approvers`;
 
-/** A study as the approvers section picks it. */
-export type StudyRef = AdminStudy & { id?: number };
+/** A study as the approvers section picks it (GET /rest/secure/system_mgmt/studies). */
+export type StudyRef = ConfigStudy;
 
 export const approvalKeys = {
   policies: ['configure', 'approvalPolicies'] as const,
@@ -74,11 +70,11 @@ export const useSavePolicy = (mutationConfig?: MutationConfig<typeof savePolicy>
 export const useDeletePolicy = (mutationConfig?: MutationConfig<typeof deletePolicy>) =>
   usePolicyMutation(deletePolicy, mutationConfig);
 
-/** GET /rest/secure/reference/studies: every study, inactive ones too. */
+/** GET /rest/secure/system_mgmt/studies: every study with its id, inactive ones too. */
 export const useAdminStudies = () =>
   useQuery({
     queryKey: approvalKeys.studies,
-    queryFn: ({ signal }) => apiGet<StudyRef[]>('/rest/secure/reference/studies', undefined, signal),
+    queryFn: ({ signal }) => apiGet<StudyRef[]>('/rest/secure/system_mgmt/studies', undefined, signal),
   });
 
 /** GET a study's named approvers. */
