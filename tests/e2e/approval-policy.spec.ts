@@ -109,8 +109,8 @@ test('an LAO staff stage: policy, filing, stage approval, review, history', asyn
     const stages = page.getByRole('region', { name: 'Approval stages' });
     await expect(stages).toContainText(`${APPROVAL_TEXTS.stageOf(1, 1)}: LAO staff`);
     await expect(stages).toContainText('Open');
-    await expect(page.getByText(comment)).toBeVisible();
-    await page.getByRole('textbox', { name: 'Comment' }).fill('MA036 knows this person.');
+    await expect(page.getByRole('textbox', { name: 'Requester Comments' })).toHaveValue(comment);
+    await page.getByRole('textbox', { name: 'Comment', exact: true }).fill('MA036 knows this person.');
     await shotBoth(page, 'approval-05-stage-decision');
     await page.getByRole('button', { name: APPROVAL_TEXTS.approveStage }).click();
     await expect(page.getByText(APPROVAL_TEXTS.signatureMeaning('APPROVED', 1))).toBeVisible();
