@@ -142,9 +142,9 @@ export class RequestLifecycle<S extends string> {
         await sleep('1 minute');
       }
     }
-    await staged;
-    // After the reviewer's update returned: a slow mail server never delays the review screen.
-    await this.notify();
+    // After the reviewer's update returned: a slow mail server never delays the review screen. Stage mails still
+    // being retried (their stage closed: the next attempt ends at once) never hold the resolution mail back.
+    await Promise.all([staged, this.notify()]);
     return this.snapshot();
   }
 
