@@ -91,9 +91,13 @@ export async function policyRig(
   };
 }
 
-/** A policy rig whose three people sign in through `api` (route tests): their sessions by role in the rig. */
+type RigPeople = 'laoStaff' | 'otherLaoStaff' | 'studyApprover';
+
+/** A policy rig whose three people sign in through `api` (route tests): their sessions and passwords. */
 export interface SignedInRig extends PolicyRig {
-  sessions: Record<'laoStaff' | 'otherLaoStaff' | 'studyApprover', Session>;
+  sessions: Record<RigPeople, Session>;
+  /** Entered again to sign (SIGNATURES=on). */
+  passwords: Record<RigPeople, string>;
 }
 
 /** `policyRig` with people who have a directory entry and a password, signed in through `api`. */
@@ -104,13 +108,17 @@ export async function signedInRig(api: TestApi, stages: ApprovalStage[]): Promis
     passwords.set(u.user.id, u.password);
     return { userId: u.user.id, username: u.username, permissions: ['USER'] };
   });
-  const session = (who: ReviewActor) => signIn(api.app, who.username, passwords.get(who.userId));
+  const people = ['laoStaff', 'otherLaoStaff', 'studyApprover'] as const;
+  const password = (who: RigPeople) => passwords.get(rig[who].userId)!;
+  const sessions = {} as Record<RigPeople, Session>;
+  for (const who of people) sessions[who] = await signIn(api.app, rig[who].username, password(who));
   return {
     ...rig,
-    sessions: {
-      laoStaff: await session(rig.laoStaff),
-      otherLaoStaff: await session(rig.otherLaoStaff),
-      studyApprover: await session(rig.studyApprover),
+    sessions,
+    passwords: {
+      laoStaff: password('laoStaff'),
+      otherLaoStaff: password('otherLaoStaff'),
+      studyApprover: password('studyApprover'),
     },
   };
 }
