@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { textSchema } from './text';
 import { PasskeyAssertionSchema } from './passkeys';
+import { APPROVAL_TEXTS, STAGE_APPROVERS, type StageDecision } from './approval-policies';
 
 /** The header a signed action's call carries its ticket in. */
 export const SIGNATURE_HEADER = 'x-signature-ticket';
@@ -23,6 +24,8 @@ export const SIGNATURE_PASSKEY_OPTIONS_PATH = '/rest/secure/signature/webauthn/o
  * - REQUEST_SAVE: a request save that changes a person's access or portal roles without resolving it.
  * - REQUEST_APPROVAL: a request of any kind resolved APPROVED, a registration's approval.
  * - REQUEST_REJECTION: a request resolved REJECTED, a registration DENIED.
+ * - REQUEST_STAGE_APPROVAL / REQUEST_STAGE_REJECTION: a stage approver's decision of an access-change request's
+ *   approval stage (docs/decisions.md "Approval policies"), meaning 'Approved – stage n' / 'Rejected – stage n'.
  * - ACCESS_REVIEW_DECISION: a reviewer's decisions on access review items (a bulk decision is signed once).
  * - CAMPAIGN_CLOSE: a person closing an access review campaign.
  * - USER_ACCESS_EDIT: an edit of a person's access or portal roles on the user detail.
@@ -32,6 +35,8 @@ export const SIGNATURE_ACTIONS = [
   'REQUEST_SAVE',
   'REQUEST_APPROVAL',
   'REQUEST_REJECTION',
+  'REQUEST_STAGE_APPROVAL',
+  'REQUEST_STAGE_REJECTION',
   'ACCESS_REVIEW_DECISION',
   'CAMPAIGN_CLOSE',
   'USER_ACCESS_EDIT',
@@ -44,17 +49,39 @@ export const SIGNATURE_ACTION_LABELS: Record<SignatureAction, string> = {
   REQUEST_SAVE: 'Request saved',
   REQUEST_APPROVAL: 'Approval',
   REQUEST_REJECTION: 'Rejection',
+  REQUEST_STAGE_APPROVAL: 'Stage approval',
+  REQUEST_STAGE_REJECTION: 'Stage rejection',
   ACCESS_REVIEW_DECISION: 'Access review decision',
   CAMPAIGN_CLOSE: 'Campaign closed',
   USER_ACCESS_EDIT: 'Access or portal roles edited',
   USER_STATUS: 'Status changed',
 };
 
+/**
+ * The actions of a stage decision (docs/decisions.md "Approval policies"): their meaning is not chosen but
+ * fixed by the decision and its stage (`stageSignatureMeaning`), so SIGNATURE_MEANINGS does not configure them.
+ */
+export const STAGE_SIGNATURE_ACTIONS = ['REQUEST_STAGE_APPROVAL', 'REQUEST_STAGE_REJECTION'] as const;
+
+/** What a stage decision is signed as: REQUEST_STAGE_APPROVAL or REQUEST_STAGE_REJECTION. */
+export const stageSignatureAction = (decision: StageDecision): (typeof STAGE_SIGNATURE_ACTIONS)[number] =>
+  decision === 'APPROVED' ? 'REQUEST_STAGE_APPROVAL' : 'REQUEST_STAGE_REJECTION';
+
+/** The one meaning a decision of stage `stage` is signed with: 'Approved – stage n' / 'Rejected – stage n'. */
+export const stageSignatureMeaning = (decision: StageDecision, stage: number): string =>
+  APPROVAL_TEXTS.signatureMeaning(decision, stage);
+
+const stageMeanings = (decision: StageDecision): string[] =>
+  STAGE_APPROVERS.map((_, i) => stageSignatureMeaning(decision, i + 1));
+
 /** The meanings offered per action unless SIGNATURE_MEANINGS configures others (§11.50(a)(3)). */
 export const DEFAULT_SIGNATURE_MEANINGS: Record<SignatureAction, string[]> = {
   REQUEST_SAVE: ['Reviewed and applied'],
   REQUEST_APPROVAL: ['Approved'],
   REQUEST_REJECTION: ['Rejected'],
+  // One per stage number a plan can have; a ticket's must be its decision's stage (`stageSignatureMeaning`).
+  REQUEST_STAGE_APPROVAL: stageMeanings('APPROVED'),
+  REQUEST_STAGE_REJECTION: stageMeanings('REJECTED'),
   ACCESS_REVIEW_DECISION: ['Reviewed'],
   CAMPAIGN_CLOSE: ['Closed after review'],
   USER_ACCESS_EDIT: ['Authored', 'Approved'],
@@ -171,9 +198,12 @@ export interface SignatureRef {
   ticketId: string;
 }
 
-/** SIGNATURE_MEANINGS' shape: for any of the actions, one to twenty meanings of 1 to 64 characters. */
+/**
+ * SIGNATURE_MEANINGS' shape: for any of the actions but the stage decisions' (their meaning is their stage's),
+ * one to twenty meanings of 1 to 64 characters.
+ */
 export const SignatureMeaningsSchema = z.partialRecord(
-  z.enum(SIGNATURE_ACTIONS),
+  z.enum(SIGNATURE_ACTIONS).exclude(STAGE_SIGNATURE_ACTIONS),
   z.array(z.string().trim().min(1).max(64)).min(1).max(20),
 );
 

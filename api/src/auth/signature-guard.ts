@@ -35,16 +35,19 @@ const decisionOf = (req: FastifyRequest) => ({
 /**
  * @param actions what this call may be signed as (e.g. ['REQUEST_APPROVAL'] for a save resolving APPROVED);
  *   empty when this call needs no signature (then the header is ignored).
+ * @param opts.meaning the one meaning the ticket must carry, when the call fixes it (a stage decision's names its
+ *   stage: docs/decisions.md "Approval policies"); otherwise any meaning the ticket was issued with.
  * @returns the ticket's reference for the decision's writer, or undefined when signatures are off or the call
  *   needs none.
  * @throws HttpError 422 globalErrors [SIGNATURE_REQUIRED] without a ticket, [SIGNATURE_INVALID] for a ticket
- *   that is unknown, used, expired, another person's, or for another action or call.
+ *   that is unknown, used, expired, another person's, or for another action, meaning or call.
  */
 export async function signatureFor(
   deps: Deps,
   req: FastifyRequest,
   auth: AuthContext,
   actions: readonly SignatureAction[],
+  opts: { meaning?: string } = {},
 ): Promise<SignatureRef | undefined> {
   if (deps.cfg.SIGNATURES !== 'on' || actions.length === 0) return undefined;
   const header = req.headers[SIGNATURE_HEADER];
@@ -57,6 +60,7 @@ export async function signatureFor(
     ticket.usedAt === null &&
     ticket.expiresAt > new Date() &&
     (actions as readonly string[]).includes(ticket.action) &&
+    (opts.meaning === undefined || ticket.meaning === opts.meaning) &&
     ticket.decisionDigest === decisionDigest(ticket.action as SignatureAction, decisionOf(req));
   if (!fits) throw unprocessable({}, [SIGNATURE_ERRORS.invalid]);
   return { ticketId: ticket.id };

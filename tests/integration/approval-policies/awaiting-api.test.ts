@@ -6,8 +6,8 @@
  * by its open stage's approver and nobody else without READ_USERS, the request view's `approval`, the stage
  * decision's refusals made before the update (403 for a non-approver or no open stage, 404, 422 for a stage
  * that is not the open one or a bad body; with SIGNATURES=on a decision without a ticket) and the review's
- * stages-open check. The decision's happy path
- * needs the worker's `decideStage` (tests of the workflow side).
+ * stages-open check. The decision's happy path needs the worker's `decideStage`: decisions-api.test.ts runs it
+ * through these routes with a real worker.
  */
 import crypto from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -96,6 +96,8 @@ export interface FiledRequest {
   subjectId: number;
   /** The subject's address, where the resolution mail goes. */
   email: string;
+  /** The subject's password (they filed for themself): route tests sign them in. */
+  password: string;
   roleName: string;
 }
 
@@ -166,7 +168,14 @@ export async function fileAccessRequest(
     'the API marked the workflow started',
   );
   const row = await prisma.accessModRequest.findUniqueOrThrow({ where: { id } });
-  return { id, workflowId: row.workflowId, subjectId: subject.user.id, email: subject.email, roleName: block.roleName };
+  return {
+    id,
+    workflowId: row.workflowId,
+    subjectId: subject.user.id,
+    email: subject.email,
+    password: subject.password,
+    roleName: block.roleName,
+  };
 }
 
 /**

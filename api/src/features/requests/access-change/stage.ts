@@ -4,8 +4,9 @@
  * with the review's machinery (`sendLifecycleUpdate`: attempt keys, REVIEW_DEADLINE_MS, busy/stale answers):
  * 200 with the fresh request, 202 while still processing, 403 for a caller who may not decide the open stage
  * (or when none is open), 404, 409 (another save runs), 422 (stale version, a stage that is not the open one),
- * 503. With SIGNATURES=on the decision is signed as the review's resolution is (REQUEST_APPROVAL for
- * APPROVED, REQUEST_REJECTION for REJECTED), the ticket bound to this call; the stage commit takes it.
+ * 503. With SIGNATURES=on the decision is signed REQUEST_STAGE_APPROVAL or REQUEST_STAGE_REJECTION with the
+ * meaning of its stage ('Approved – stage n' / 'Rejected – stage n', `stageSignatureMeaning`; a ticket meaning
+ * another stage is SIGNATURE_INVALID), the ticket bound to this call; the stage commit takes it.
  */
 import {
   APPROVAL_TEXTS,
@@ -13,7 +14,8 @@ import {
   MESSAGES,
   type ReviewProcessing,
   type StageDecisionBody,
-  requestSignatureActions,
+  stageSignatureAction,
+  stageSignatureMeaning,
 } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import { type StageDecisionInput, accessChangeDefinition, decideStageUpdate } from '@portal/workflows';
@@ -53,7 +55,10 @@ export async function decideRequestStage(
         throw unprocessable({ stage: ['notOpen'] }, [APPROVAL_TEXTS.stageDecided]);
       }
     },
-    sign: () => signatureFor(deps, req, actor, requestSignatureActions(body.decision, false)),
+    sign: () =>
+      signatureFor(deps, req, actor, [stageSignatureAction(body.decision)], {
+        meaning: stageSignatureMeaning(body.decision, body.stage),
+      }),
     argsOf: (_payload, signature) => ({
       stage: body.stage,
       decision: body.decision,
