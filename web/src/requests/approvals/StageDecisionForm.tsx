@@ -8,9 +8,14 @@ import {
   MESSAGES,
   type AccessModRequest,
   type StageDecision,
+  stageSignatureAction,
+  stageSignatureMeaning,
 } from '@portal/contract';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { ApiError } from '../../lib/apiClient';
+import { isSignatureRequired, isSigningError, sendSigned, type SignatureCredentials } from '../../lib/signature';
+import { openSigningDialog } from '../../shared/signature/openSigningDialog';
+import { useSignatureSettings } from '../../shared/signature/useSignatureSettings';
 import { CountedTextarea } from '../../shared/CountedText';
 import { MessageAlert, type PageMessage } from '../../shared/ErrorAlert';
 import { useAttemptKeys } from '../shared/review/attemptKey';
@@ -27,7 +32,9 @@ export type DecisionResult = PageMessage;
  * request's `approval.mayDecide`: a comment (required to reject; rejecting asks first), the decision sent at the
  * request's version with an attempt key (the same key when the same decision is retried after a 202 or a lost
  * answer). The outcome goes to `onResult`; a stage decided by someone else (422 stale / `stage`) or no longer
- * this user's (403) reloads the request through `onReload`.
+ * this user's (403) reloads the request through `onReload`. With electronic signatures on, the decision is
+ * signed with its stage's meaning ('Approved – stage n'; docs/decisions.md "Approval policies"): rejecting asks
+ * in the signing dialog itself, which keeps the confirmation's question and buttons.
  */
 export function StageDecisionForm({
   request,
@@ -63,6 +70,9 @@ export function StageDecisionForm({
       onResult({ kind: 'success', text: APPROVAL_TEXTS.signatureMeaning(decision, stage) });
     },
     onError: (error) => {
+      // The signing dialog shows its own refusals; an unsigned decision the API wants signed asks for it.
+      if (isSigningError(error)) return;
+      if (isSignatureRequired(error) && sent.current) return askSignature(sent.current.values.decision, true);
       if (error instanceof ApiError && error.status === 0 && sent.current) {
         attempts.keepOpen(sent.current.values, sent.current.key);
         setMessage({ kind: 'error', text: FAILED, details: [error.message] });
@@ -85,15 +95,41 @@ export function StageDecisionForm({
     },
   });
 
-  const send = (decision: StageDecision) => {
+  const signatures = useSignatureSettings(true);
+  /** Sends the decision, signed when credentials are given (the ticket rides on the call's header). */
+  const send = (decision: StageDecision, credentials?: SignatureCredentials) => {
     const values = { decision, comment: comment.trim() };
     const key = attempts.keyFor(values);
     sent.current = { values, key };
-    decide.mutate({
+    const variables = {
       id: request.id,
       body: { stage, decision, comment: values.comment, versionno: request.versionno, attemptKey: key },
-    });
+    };
+    if (!credentials) return decide.mutate(variables);
+    return sendSigned(credentials, () => decide.mutateAsync(variables));
   };
+  const rejectQuestion: ReactNode = (
+    <Text size="sm">
+      Rejecting {APPROVAL_TEXTS.stageOf(stage, total).toLowerCase()} rejects the request: the requester is told, and no
+      later stage or review follows. This cannot be undone.
+    </Text>
+  );
+  const askSignature = (decision: StageDecision, required: boolean) =>
+    openSigningDialog({
+      action: stageSignatureAction(decision),
+      meanings: [stageSignatureMeaning(decision, stage)],
+      required,
+      ...(decision === 'REJECTED'
+        ? {
+            title: `Reject stage ${stage}?`,
+            children: rejectQuestion,
+            labels: { confirm: APPROVAL_TEXTS.rejectStage, cancel: 'Cancel' },
+          }
+        : {}),
+      onSign: (credentials) => send(decision, credentials),
+    });
+
+  const approve = () => (signatures.enabled ? askSignature('APPROVED', false) : send('APPROVED'));
 
   const reject = () => {
     if (!comment.trim()) {
@@ -101,14 +137,10 @@ export function StageDecisionForm({
       commentRef.current?.focus();
       return;
     }
+    if (signatures.enabled) return askSignature('REJECTED', false);
     modals.openConfirmModal({
       title: `Reject stage ${stage}?`,
-      children: (
-        <Text size="sm">
-          Rejecting {APPROVAL_TEXTS.stageOf(stage, total).toLowerCase()} rejects the request: the requester is told, and
-          no later stage or review follows. This cannot be undone.
-        </Text>
-      ),
+      children: rejectQuestion,
       labels: { confirm: APPROVAL_TEXTS.rejectStage, cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => send('REJECTED'),
@@ -137,7 +169,7 @@ export function StageDecisionForm({
         />
         <Group>
           <Button
-            onClick={() => send('APPROVED')}
+            onClick={approve}
             loading={decide.isPending && sent.current?.values.decision === 'APPROVED'}
             disabled={decide.isPending}
           >

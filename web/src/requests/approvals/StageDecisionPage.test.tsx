@@ -3,7 +3,13 @@
  * request's version with an attempt key and shows the result; 'Reject stage' needs a comment and a
  * confirmation; a stage decided by someone else (422 stale) says so and reloads; no buttons without mayDecide.
  */
-import { APPROVAL_TEXTS, GLOBAL_ERRORS, type AccessModRequest } from '@portal/contract';
+import {
+  APPROVAL_TEXTS,
+  GLOBAL_ERRORS,
+  SIGNATURE_HEADER,
+  SIGNATURE_TICKET_PATH,
+  type AccessModRequest,
+} from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { approvalView, stageFixture } from '../../testing/approvalFixtures';
@@ -109,5 +115,32 @@ describe('stage decision page', { timeout: 60_000 }, () => {
     renderPage({ [GET]: () => reply(200, pending({ approval: approvalView({ mayDecide: false }) })) });
     expect(await screen.findByText(APPROVAL_TEXTS.notYourStage)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: APPROVAL_TEXTS.approveStage })).toBeNull();
+  });
+
+  it('signatures on: the approval is signed with its stage meaning, the ticket on the decision', async () => {
+    const TICKET = `POST ${SIGNATURE_TICKET_PATH}`;
+    const { user, api } = renderPage({
+      [GET]: () => reply(200, pending()),
+      'GET /rest/secure/portal_settings': () =>
+        reply(200, { proxyCommentMarkers: ['[Proxy request]'], signatures: { enabled: true, meanings: {} } }),
+      [TICKET]: () => reply(200, { ticket: 'ticket-stage', expiresAt: '2026-12-03T12:00:00Z' }),
+      [STAGE]: () => reply(200, decided),
+    });
+    await waitFor(() => expect(api.callsTo('GET /rest/secure/portal_settings')).toHaveLength(1));
+    await user.click(await screen.findByRole('button', { name: APPROVAL_TEXTS.approveStage }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('combobox', { name: /Meaning/ })).toHaveValue('Approved – stage 1');
+    await user.type(within(dialog).getByRole('textbox', { name: /Username/ }), 'laostaff');
+    await user.type(within(dialog).getByLabelText(/Password/), 'secret');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign' }));
+
+    await waitFor(() => expect(api.callsTo(STAGE)).toHaveLength(1));
+    const [decision] = api.callsTo(STAGE);
+    expect(decision!.headers[SIGNATURE_HEADER]).toBe('ticket-stage');
+    expect(api.callsTo(TICKET)[0]!.body).toMatchObject({
+      action: 'REQUEST_STAGE_APPROVAL',
+      meaning: 'Approved – stage 1',
+    });
+    expect(await screen.findByText(APPROVAL_TEXTS.signatureMeaning('APPROVED', 1))).toBeInTheDocument();
   });
 });
