@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { pick, signIn, signOut } from '../e2e/support';
-import { journeyPrisma } from '../support/journey-users';
+import { pick, signIn, signInWith, signOut } from '../e2e/support';
+import { journeyPrisma, makeJourneyUser } from '../support/journey-users';
 
 const SCREENS = path.join(import.meta.dirname, '..', '..', 'docs', 'manual', 'screens');
 
@@ -216,5 +216,68 @@ test('access review campaigns: the form, a reviewer deciding, the campaign page'
   await page.goto(campaignUrl);
   await expect(page.getByTestId('decisions-chart')).toBeVisible();
   await screen(page, 'access-review-campaign');
+  await signOut(page);
+});
+
+test('approval policies: the policy, awaiting my approval, deciding a stage', async ({ page }) => {
+  // A study role of its own with a one-stage policy (LAO staff): a policy on a seeded role would add a stage
+  // to every later request for it. A person of its own files a request for it at MA036.
+  const prisma = journeyPrisma();
+  const gateway = await prisma.systemAccess.findFirstOrThrow({ where: { fixed: true } });
+  const roleName = 'Regulatory Coordinator';
+  const role =
+    (await prisma.studyRole.findUnique({ where: { roleName } })) ??
+    (await prisma.studyRole.create({
+      data: {
+        roleName,
+        description: 'Keeps the regulatory binder of the site',
+        siteRequired: true,
+        allowAOs: false,
+        systems: { create: [{ systemId: gateway.id }] },
+      },
+    }));
+  if (!(await prisma.approvalPolicy.findFirst({ where: { studyRoleId: role.id } }))) {
+    await prisma.approvalPolicy.create({
+      data: {
+        studyRoleId: role.id,
+        stages: [{ approvers: 'LAO_STAFF', deadlineDays: 5, reminderDays: 1, escalateTo: 'USER_SUPPORT' }],
+        lastModifiedBy: 'admin',
+      },
+    });
+  }
+  const [lao] = await prisma.site.findMany({ where: { laoCode: 'MA036' } });
+  const person = await makeJourneyUser(prisma, 'manual');
+  await prisma.$disconnect();
+
+  await signIn(page, 'admin');
+  await page.goto('/app/configure/?tab=approvalPolicies');
+  await expect(page.getByRole('heading', { name: 'Study approvers', level: 2 })).toBeVisible();
+  await screen(page, 'configure-approval-policies');
+  await page.getByRole('row').filter({ hasText: roleName }).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screen(page, 'approval-policy', page.locator('main'));
+  await signOut(page);
+
+  await signInWith(page, person);
+  await page.goto('/app/profile?tab=access');
+  await page.getByRole('link', { name: 'Request New Access' }).click();
+  await pick(page, page.getByRole('combobox', { name: 'Study Role' }), roleName);
+  await pick(page, page.getByRole('combobox', { name: /^LAOs/ }), `MA036 - ${lao!.siteName}`);
+  await page.getByRole('button', { name: 'Submit Request' }).click();
+  await expect(page).toHaveURL(/tab=history/);
+  await signOut(page);
+
+  await signIn(page, 'laostaff');
+  await page.getByRole('navigation').getByRole('link', { name: 'Awaiting my approval' }).click();
+  const row = page.getByRole('row').filter({ hasText: person.email });
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await screen(page, 'awaiting-approval');
+  await row.getByRole('link').first().click();
+  await expect(page.getByRole('heading', { name: 'Decide Approval Stage', level: 1 })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Comment', exact: true }).fill('Known to the MA036 office.');
+  await screen(page, 'stage-decision', page.locator('main'));
   await signOut(page);
 });
