@@ -3,7 +3,7 @@
  * request's version with an attempt key and shows the result; 'Reject stage' needs a comment and a
  * confirmation; a stage decided by someone else (422 stale) says so and reloads; no buttons without mayDecide.
  */
-import { APPROVAL_TEXTS, GLOBAL_ERRORS, type AccessModRequest } from '@portal/contract';
+import { APPROVAL_TEXTS, GLOBAL_ERRORS, type AccessModRequest, type UserAccess } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { approvalView, stageFixture } from '../../testing/approvalFixtures';
@@ -109,5 +109,39 @@ describe('stage decision page', { timeout: 60_000 }, () => {
     renderPage({ [GET]: () => reply(200, pending({ approval: approvalView({ mayDecide: false }) })) });
     expect(await screen.findByText(APPROVAL_TEXTS.notYourStage)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: APPROVAL_TEXTS.approveStage })).toBeNull();
+  });
+
+  it('a CHANGE shows the original access the request came with, read by no READ_USERS call', async () => {
+    const original: UserAccess = {
+      id: 31,
+      portalUserId: 5,
+      entity: 'PortalUser',
+      formId: null,
+      roleName: 'Coordinator',
+      inactive: false,
+      sites: [],
+      siteCodes: [],
+      laoIds: ['MA036'],
+      studyNames: ['S-9'],
+      systemAccessIds: [],
+      accessEndDate: null,
+      accessEndsSoon: false,
+      versionno: 0,
+      priorAccessControlId: null,
+      originalRevisionNumber: null,
+      createdBy: 'seed',
+      lastModifiedBy: 'seed',
+      sysdat: '2026-01-01T00:00:00Z',
+      dchng: '2026-01-01T00:00:00Z',
+    };
+    // No handler for GET /rest/secure/user_access/31: a call to it would fail the test.
+    const { api } = renderPage({
+      [GET]: () => reply(200, pending({ requestType: 'CHANGE', existingUserAccessId: 31, originalAccess: original })),
+    });
+    const panel = await screen.findByRole('region', { name: 'Original Access' });
+    expect(within(panel).getByText('Coordinator')).toBeInTheDocument();
+    expect(within(panel).getByText('S-9')).toBeInTheDocument();
+    expect(screen.queryByText(/Problem loading/)).toBeNull();
+    expect(api.calls.some((c) => c.path.startsWith('/rest/secure/user_access/'))).toBe(false);
   });
 });
