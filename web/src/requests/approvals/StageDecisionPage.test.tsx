@@ -76,7 +76,21 @@ describe('stage decision page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: APPROVAL_TEXTS.rejectStage }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject stage 1?' });
     expect(api.callsTo(STAGE)).toHaveLength(0);
-    await user.click(within(dialog).getByRole('button', { name: APPROVAL_TEXTS.rejectStage }));
+    // The dialog keeps the focus inside it (Tab and Shift+Tab) and gives it back to 'Reject stage' on Cancel.
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    for (let i = 0; i < 4; i++) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await user.tab({ shift: true });
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const rejectButton = screen.getByRole('button', { name: APPROVAL_TEXTS.rejectStage });
+    await waitFor(() => expect(rejectButton).toHaveFocus());
+    await user.click(rejectButton);
+    const again = await screen.findByRole('dialog', { name: 'Reject stage 1?' });
+    await user.click(within(again).getByRole('button', { name: APPROVAL_TEXTS.rejectStage }));
     await waitFor(() => expect(api.callsTo(STAGE)).toHaveLength(1));
     expect(api.callsTo(STAGE)[0]!.body).toMatchObject({ decision: 'REJECTED', comment: 'Wrong LAO' });
   });
