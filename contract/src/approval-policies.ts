@@ -218,6 +218,17 @@ export const APPROVAL_TEXTS = {
 
 const ApproverGroupSchema = z.enum(APPROVER_GROUPS);
 
+/**
+ * A request's open stage in a list row (the requester's dashboard): 'Stage `stage` of `stages`: `group`'
+ * (the group deciding it now: its approvers, or its escalation group once escalated).
+ */
+export const OpenStageSchema = z.object({
+  stage: z.number().int(),
+  stages: z.number().int(),
+  group: ApproverGroupSchema,
+});
+export type OpenStage = z.infer<typeof OpenStageSchema>;
+
 /** ApprovalPolicy as a response schema. */
 export const ApprovalPolicySchema = z.object({
   id: z.number().int(),

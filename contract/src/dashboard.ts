@@ -5,6 +5,7 @@
  * Tableau calls (trusted ticket).
  */
 import { z } from 'zod';
+import { OpenStageSchema } from './approval-policies';
 import { PERMISSIONS, type Permission } from './permissions';
 import { USER_REQUEST_STATUSES, USER_REQUEST_TYPES } from './schemas';
 import { REQUEST_TYPES } from './statuses';
@@ -65,6 +66,11 @@ export const DashboardRequestSchema = z.object({
   lastModified: z.iso.datetime(),
   /** Whom the request is about ('First Last'), for proxy requests and registrations filed for others. */
   subjectName: z.string(),
+  /**
+   * An access-change request's open approval stage (docs/decisions.md "Approval policies"), shown under its
+   * status; absent when none is open.
+   */
+  openStage: OpenStageSchema.optional(),
 });
 export type DashboardRequest = z.infer<typeof DashboardRequestSchema>;
 

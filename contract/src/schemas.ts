@@ -248,6 +248,8 @@ export const AccessModRequestSchema = z.object({
   workflowUrl: z.string().nullable(),
   /** CHANGE / REMOVAL: the access record the request was filed against (its original access, 001 §2.8). */
   existingUserAccessId: z.number().int().nullable().optional(),
+  /** That record, with the one request: its readers see it without READ_USERS (null: NEW, or gone). */
+  originalAccess: UserAccessSchema.nullable().optional(),
   /** The decision's electronic signatures, oldest first; present only when SIGNATURES=on. */
   signatures: z.array(SignatureViewSchema).optional(),
   /**

@@ -59,6 +59,7 @@ test('an LAO staff stage: policy, filing, stage approval, review, history', asyn
     await expect(page.getByRole('combobox', { name: /^Approvers/ })).toHaveValue('LAO staff');
     await page.getByRole('textbox', { name: /^Deadline/ }).fill('5');
     await page.getByRole('textbox', { name: /^Reminder/ }).fill('1');
+    await expect(page.getByRole('button', { name: 'Add stage 2 (Study approvers)' })).toBeVisible();
     await shotBoth(page, 'approval-02-policy-editor');
     await page.getByRole('button', { name: 'Save policy' }).click();
     await expect(page).toHaveURL(/tab=approvalPolicies$/);
@@ -87,6 +88,14 @@ test('an LAO staff stage: policy, filing, stage approval, review, history', asyn
       await expect(row).toContainText(`${APPROVAL_TEXTS.stageOf(1, 1)}: LAO staff`, { timeout: 3_000 });
     }).toPass({ timeout: 30_000 });
     await shot(page, 'approval-03-requester-history-stage');
+    // The dashboard's 'My requests' shows the same line under the status.
+    await page.goto('/app/dashboard');
+    const mine = page
+      .getByRole('table', { name: 'My open requests' })
+      .getByRole('row')
+      .filter({ hasText: 'New Access' });
+    await expect(mine).toContainText(`${APPROVAL_TEXTS.stageOf(1, 1)}: LAO staff`);
+    await shotBoth(page, 'approval-03b-requester-dashboard-stage');
     await signOut(page);
   });
 
@@ -111,12 +120,15 @@ test('an LAO staff stage: policy, filing, stage approval, review, history', asyn
     await expect(stages).toContainText('Open');
     await expect(page.getByRole('textbox', { name: 'Requester Comments' })).toHaveValue(comment);
     await page.getByRole('textbox', { name: 'Comment', exact: true }).fill('MA036 knows this person.');
+    // The full-page picture from the top (filling the comment scrolled it; the fixed header would sit mid-page).
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shotBoth(page, 'approval-05-stage-decision');
     await page.getByRole('button', { name: APPROVAL_TEXTS.approveStage }).click();
     await expect(page.getByText(APPROVAL_TEXTS.signatureMeaning('APPROVED', 1))).toBeVisible();
     await expect(stages).toContainText('Approved');
     await expect(stages).toContainText('Comment: MA036 knows this person.');
     await expect(page.getByRole('button', { name: APPROVAL_TEXTS.approveStage })).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'approval-06-stage-decided');
     await signOut(page);
   });

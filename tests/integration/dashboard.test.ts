@@ -152,6 +152,45 @@ describe('GET /rest/secure/dashboard/queues and /requests', () => {
     expect(other.decisions.some((r) => r.userRequestType === 'PROFILE_CHANGE' && r.id === profile.id)).toBe(false);
     expect((await get(null, '/rest/secure/dashboard/requests')).statusCode).toBe(401);
   });
+
+  it('brings the open approval stage of an access-change request, and none for a request without one', async () => {
+    const now = Date.now();
+    const staged = await accessRequest('PENDING_REVIEW', new Date(now - 60_000), new Date(now - 60_000));
+    const plain = await accessRequest('PENDING_REVIEW', new Date(now - 120_000), new Date(now - 120_000));
+    const planned = { approvers: 'LAO_STAFF', deadlineDays: 5, reminderDays: 1, escalateTo: 'USER_SUPPORT' };
+    // Stage 2 of 2, for the approvers of no study: in nobody's 'Awaiting my approval'.
+    await api.prisma.accessModRequest.update({
+      where: { id: staged.id },
+      data: {
+        approvalPlan: {
+          stages: [planned, { ...planned, approvers: 'STUDY_APPROVERS' }],
+          laoIds: [],
+          studyNames: [],
+        },
+        approvalStage: 2,
+        approvalGroup: 'STUDY_APPROVERS',
+      },
+    });
+    try {
+      const mine = (await get(user, '/rest/secure/dashboard/requests')).json<DashboardRequests>();
+      const row = (id: number) => mine.open.find((r) => r.id === id && r.userRequestType === 'ACCESS_CHANGE');
+      expect(row(staged.id)).toMatchObject({
+        requestStatus: 'PENDING_REVIEW',
+        openStage: { stage: 2, stages: 2, group: 'STUDY_APPROVERS' },
+      });
+      expect(row(plain.id)).toBeDefined();
+      expect(row(plain.id)).not.toHaveProperty('openStage');
+      // Still newest first once joined.
+      const ids = mine.open.map((r) => r.dateSubmitted);
+      expect([...ids].sort().reverse()).toEqual(ids);
+    } finally {
+      // Resolved: no open request of the demo user left behind by this case.
+      await api.prisma.accessModRequest.updateMany({
+        where: { id: { in: [staged.id, plain.id] } },
+        data: { requestStatus: 'REJECTED', approvalStage: null, approvalGroup: null },
+      });
+    }
+  });
 });
 
 describe('Tableau (000 §7 Visualizations)', () => {

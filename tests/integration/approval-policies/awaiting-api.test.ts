@@ -70,6 +70,8 @@ async function staged(opts: {
   deadlineInDays: number;
   requester?: PortalUser;
   open?: boolean;
+  /** A CHANGE of this access record of the subject's. */
+  changes?: number;
 }): Promise<AccessModRequest> {
   const approvers = opts.group === 'STUDY_APPROVERS' ? 'STUDY_APPROVERS' : 'LAO_STAFF';
   const deadline = new Date(Date.now() + opts.deadlineInDays * DAY);
@@ -78,7 +80,8 @@ async function staged(opts: {
   const request = await api.prisma.accessModRequest.create({
     data: {
       workflowId: `approval-test-${crypto.randomUUID()}`,
-      requestType: 'NEW',
+      requestType: opts.changes ? 'CHANGE' : 'NEW',
+      existingUserAccessId: opts.changes ?? null,
       requestStatus: 'PENDING_REVIEW',
       subjectUserId: subject.id,
       requesterUserId: (opts.requester ?? subject).id,
@@ -212,6 +215,38 @@ describe('one request: read by its open stage approver', () => {
     expect(reader.json().approval).toMatchObject({ currentStage: 1, mayDecide: false });
     const plain = await call(readonly, 'GET', one(r.closedX.id));
     expect(plain.json().approval).toMatchObject({ currentStage: null, mayDecide: false });
+  });
+});
+
+describe('one CHANGE request: its original access comes with it', () => {
+  it('answers the held record to an LAO staff approver without READ_USERS (who may not read it apart)', async () => {
+    const held = await api.prisma.userAccess.create({
+      data: {
+        portalUserId: subject.id,
+        roleName: ROLE,
+        siteCodes: [],
+        laoIds: [LAO_X],
+        studyNames: [STUDY],
+        systemAccessIds: [],
+        createdBy: 'test',
+        lastModifiedBy: 'test',
+      },
+    });
+    const change = await staged({ group: 'LAO_STAFF', laoIds: [LAO_X], deadlineInDays: 5, changes: held.id });
+    const read = await call(staffX.session, 'GET', one(change.id));
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({
+      requestType: 'CHANGE',
+      existingUserAccessId: held.id,
+      originalAccess: { id: held.id, roleName: ROLE, laoIds: [LAO_X], studyNames: [STUDY] },
+    });
+    expect((await call(staffX.session, 'GET', `/rest/secure/user_access/${held.id}`)).statusCode).toBe(403);
+    // A NEW request has none.
+    expect((await call(staffX.session, 'GET', one(r.x1.id))).json().originalAccess).toBeNull();
+    await api.prisma.accessModRequest.update({
+      where: { id: change.id },
+      data: { requestStatus: 'REJECTED', approvalStage: null, approvalGroup: null },
+    });
   });
 });
 

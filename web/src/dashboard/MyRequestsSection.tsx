@@ -7,6 +7,7 @@ import {
 } from '@portal/contract';
 import { Link } from 'react-router-dom';
 import { paths } from '../lib/paths';
+import { OpenStageLine } from '../shared/approval/StagesPanel';
 import { ClientDataTable } from '../shared/DataTable';
 import { LoadError } from '../shared/ErrorAlert';
 import { StatusBadge } from '../shared/StatusBadge';
@@ -39,7 +40,17 @@ function RequestsTable({
       sortValue={(r, key) => (key === 'request' ? requestLabel(r) : (r as unknown as Record<string, unknown>)[key])}
       columns={[
         { accessor: dateOf, title: dateTitle, sortable: true, render: (r) => <DateTimeCell value={r[dateOf]} /> },
-        { accessor: 'requestStatus', title: 'Status', render: (r) => <StatusBadge status={r.requestStatus} /> },
+        {
+          accessor: 'requestStatus',
+          title: 'Status',
+          // The open approval stage under the status, never in its place (as the Requests History).
+          render: (r) => (
+            <>
+              <StatusBadge status={r.requestStatus} />
+              <OpenStageLine stage={r.openStage} />
+            </>
+          ),
+        },
         { accessor: 'request', title: 'Request', sortable: true, render: requestLabel },
         { accessor: 'subjectName', title: 'For', sortable: true },
       ]}

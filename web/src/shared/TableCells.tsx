@@ -14,10 +14,11 @@ export function DateTimeCell({ value }: { value: string | null | undefined }) {
   const d = value ? dayjs(value) : null;
   if (!d?.isValid()) return <>{value || MISSING}</>;
   return (
-    <>
+    // One element: a stacked (phone) row keeps the date and its time together in the value column.
+    <span>
       <span style={{ whiteSpace: 'nowrap' }}>{d.format('MM/DD/YYYY')}</span>{' '}
       <span style={{ whiteSpace: 'nowrap' }}>{d.format('h:mm A')}</span>
-    </>
+    </span>
   );
 }
 

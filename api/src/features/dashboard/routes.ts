@@ -66,6 +66,9 @@ export async function dashboardRequests(prisma: PrismaClient, userId: number): P
     dateSubmitted: r.sysdat.toISOString(),
     lastModified: r.dchng.toISOString(),
     subjectName: `${r.firstName} ${r.lastName}`.trim(),
+    ...(r.approvalStage !== null && r.approvalGroup !== null
+      ? { openStage: { stage: r.approvalStage, stages: r.approvalStages ?? r.approvalStage, group: r.approvalGroup } }
+      : {}),
   });
   return { open: rows.filter((r) => !r.resolved).map(wire), decisions: rows.filter((r) => r.resolved).map(wire) };
 }

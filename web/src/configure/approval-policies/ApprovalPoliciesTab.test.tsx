@@ -44,6 +44,7 @@ describe('approval policies tab', { timeout: 60_000 }, () => {
     mockApi({ [POLICIES]: () => reply(200, []), [STUDIES]: () => reply(200, []) });
     render();
     expect(await screen.findByText(POLICY_TEXTS.empty)).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Approval policies' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Add policy' })).toHaveAttribute(
       'href',
       '/app/configure/approval-policies/new',

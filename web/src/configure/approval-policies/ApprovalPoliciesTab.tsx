@@ -34,43 +34,45 @@ export function ApprovalPoliciesTab() {
           A request for a study role with a policy passes its stages, in order, before the User Support review.
         </Text>
         {policies.isError && <LoadError text={POLICY_TEXTS.loadFailed} onRetry={() => void policies.refetch()} />}
-        {policies.data?.length === 0 && (
+        {policies.data?.length === 0 ? (
+          // The one empty state: no filter and no empty table under it.
           <Text size="sm" role="status">
             {POLICY_TEXTS.empty}
           </Text>
+        ) : (
+          <ClientDataTable<ApprovalPolicy>
+            ariaLabel="Approval policies"
+            filterLabel="Filter approval policies"
+            filterText={(p) => `${p.roleName} ${systemText(p)} ${stagesSummary(p.stages)}`}
+            sortValue={(p, key) =>
+              key === 'systemName' ? systemText(p) : key === 'stages' ? stagesSummary(p.stages) : p[key as 'roleName']
+            }
+            initialSort={{ columnAccessor: 'roleName', direction: 'asc' }}
+            records={policies.data}
+            fetching={policies.isFetching && !policies.data}
+            onRowClick={(p) => void navigate(href(p.id))}
+            columns={[
+              {
+                accessor: 'roleName',
+                title: 'Study Role',
+                sortable: true,
+                render: (p) => <RecordLink to={href(p.id)}>{p.roleName}</RecordLink>,
+              },
+              { accessor: 'systemName', title: 'System', sortable: true, render: systemText },
+              { accessor: 'stages', title: 'Stages', render: (p) => stagesSummary(p.stages) },
+              {
+                accessor: 'active',
+                title: 'Status',
+                sortable: true,
+                render: (p) => (
+                  <Badge color={p.active ? 'green' : 'gray'} variant="light">
+                    {p.active ? 'Active' : 'Inactive'}
+                  </Badge>
+                ),
+              },
+            ]}
+          />
         )}
-        <ClientDataTable<ApprovalPolicy>
-          ariaLabel="Approval policies"
-          filterLabel="Filter approval policies"
-          filterText={(p) => `${p.roleName} ${systemText(p)} ${stagesSummary(p.stages)}`}
-          sortValue={(p, key) =>
-            key === 'systemName' ? systemText(p) : key === 'stages' ? stagesSummary(p.stages) : p[key as 'roleName']
-          }
-          initialSort={{ columnAccessor: 'roleName', direction: 'asc' }}
-          records={policies.data}
-          fetching={policies.isFetching && !policies.data}
-          onRowClick={(p) => void navigate(href(p.id))}
-          columns={[
-            {
-              accessor: 'roleName',
-              title: 'Study Role',
-              sortable: true,
-              render: (p) => <RecordLink to={href(p.id)}>{p.roleName}</RecordLink>,
-            },
-            { accessor: 'systemName', title: 'System', sortable: true, render: systemText },
-            { accessor: 'stages', title: 'Stages', render: (p) => stagesSummary(p.stages) },
-            {
-              accessor: 'active',
-              title: 'Status',
-              sortable: true,
-              render: (p) => (
-                <Badge color={p.active ? 'green' : 'gray'} variant="light">
-                  {p.active ? 'Active' : 'Inactive'}
-                </Badge>
-              ),
-            },
-          ]}
-        />
       </Stack>
       <StudyApproversSection />
     </Stack>

@@ -41,8 +41,13 @@ describe('approval policy editor', { timeout: 60_000 }, () => {
     await user.click(await screen.findByRole('combobox', { name: /Study Role/ }));
     await user.click(await screen.findByRole('option', { name: 'Data Manager', hidden: true }));
     expect(screen.getByRole('combobox', { name: /^System/ })).toHaveValue('Any system');
-    await user.click(screen.getByRole('button', { name: 'Add stage (Study approvers)' }));
+    expect(screen.queryByRole('button', { name: /^Remove stage/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add stage 2 (Study approvers)' }));
     expect(screen.getByRole('group', { name: 'Stage 2 of 2' })).toBeInTheDocument();
+    // Each remove button says which stage it removes; no add button once both groups have a stage.
+    expect(screen.getByRole('button', { name: 'Remove stage 1 (LAO staff)' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Remove stage 2 (Study approvers)' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Add stage/ })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Save policy' }));
 
     expect(await screen.findByText('Configure tabs')).toBeInTheDocument();

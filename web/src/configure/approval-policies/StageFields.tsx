@@ -15,7 +15,7 @@ const APPROVER_OPTIONS = STAGE_APPROVERS.map((g) => ({ value: g, label: APPROVER
 /**
  * A policy's stages in order (LAO staff before study approvers, each group once): per stage who approves,
  * the deadline and the reminder in working days and the group it escalates to; 'Add stage' adds the group
- * not used yet, 'Remove stage' drops one (a policy keeps one stage at least).
+ * not used yet, 'Remove stage' drops one (a policy keeps one stage at least); both name the stage.
  */
 export function StageFields({ form }: { form: UseFormReturnType<PolicyValues> }) {
   const { stages } = form.values;
@@ -88,7 +88,8 @@ export function StageFields({ form }: { form: UseFormReturnType<PolicyValues> })
                   color="red"
                   size="compact-sm"
                   onClick={() => form.removeListItem('stages', i)}
-                  aria-label={`Remove stage ${i + 1}`}
+                  // Which stage, for a screen reader going from button to button (the legend is not read with it).
+                  aria-label={`Remove stage ${i + 1} (${APPROVER_GROUP_LABELS[stage.approvers]})`}
                 >
                   Remove stage
                 </Button>
@@ -97,20 +98,26 @@ export function StageFields({ form }: { form: UseFormReturnType<PolicyValues> })
           </Fieldset>
         );
       })}
-      {unused.length > 0 && (
-        <Group>
-          <Button
-            variant="outline"
-            onClick={() => {
-              // LAO staff decide first: a new LAO staff stage goes before a study approvers one.
-              const group = unused[0]!;
-              form.insertListItem('stages', { ...NEW_STAGE[group] }, group === 'LAO_STAFF' ? 0 : undefined);
-            }}
-          >
-            Add stage ({APPROVER_GROUP_LABELS[unused[0]!]})
-          </Button>
-        </Group>
-      )}
+      {unused[0] && <AddStageButton form={form} group={unused[0]} />}
     </Stack>
+  );
+}
+
+/**
+ * Adds the `group` stage where it runs (LAO staff before study approvers), its name saying which stage it
+ * becomes ('Add stage 2 (Study approvers)').
+ */
+function AddStageButton({ form, group }: { form: UseFormReturnType<PolicyValues>; group: StageApprovers }) {
+  const first = group === 'LAO_STAFF';
+  const position = first ? 1 : form.values.stages.length + 1;
+  return (
+    <Group>
+      <Button
+        variant="outline"
+        onClick={() => form.insertListItem('stages', { ...NEW_STAGE[group] }, first ? 0 : undefined)}
+      >
+        Add stage {position} ({APPROVER_GROUP_LABELS[group]})
+      </Button>
+    </Group>
   );
 }

@@ -55,6 +55,26 @@ describe('awaiting my approval', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Stage decision')).toBeInTheDocument();
   });
 
+  it('opens a row from the keyboard: each row has one link, reached by Tab and followed with Enter', async () => {
+    mockApi({ [`GET ${AWAITING_PATH}`]: () => reply(200, pageOf([row(), row({ id: 8, firstName: 'Ann' })])) });
+    const { user } = render();
+    const table = await screen.findByRole('table', { name: 'Requests awaiting my approval' });
+    await within(table).findByText('Ann Ser');
+    const bodyRows = within(table).getAllByRole('row').slice(1);
+    expect(
+      bodyRows.map((r) =>
+        within(r)
+          .getAllByRole('link')
+          .map((a) => a.getAttribute('href')),
+      ),
+    ).toEqual([['/app/approvals/7'], ['/app/approvals/8']]);
+    const link = within(table).getByRole('link', { name: 'Uma Ser' });
+    for (let i = 0; i < 30 && document.activeElement !== link; i++) await user.tab();
+    expect(link).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Stage decision')).toBeInTheDocument();
+  });
+
   it('asks for the first page and shows what arrived', async () => {
     const api = mockApi({ [`GET ${AWAITING_PATH}`]: () => reply(200, pageOf([row()])) });
     render();

@@ -9,6 +9,7 @@ import {
   SIGNATURE_HEADER,
   SIGNATURE_TICKET_PATH,
   type AccessModRequest,
+  type UserAccess,
 } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -82,7 +83,21 @@ describe('stage decision page', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('button', { name: APPROVAL_TEXTS.rejectStage }));
     const dialog = await screen.findByRole('dialog', { name: 'Reject stage 1?' });
     expect(api.callsTo(STAGE)).toHaveLength(0);
-    await user.click(within(dialog).getByRole('button', { name: APPROVAL_TEXTS.rejectStage }));
+    // The dialog keeps the focus inside it (Tab and Shift+Tab) and gives it back to 'Reject stage' on Cancel.
+    await waitFor(() => expect(dialog).toContainElement(document.activeElement as HTMLElement));
+    for (let i = 0; i < 4; i++) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await user.tab({ shift: true });
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const rejectButton = screen.getByRole('button', { name: APPROVAL_TEXTS.rejectStage });
+    await waitFor(() => expect(rejectButton).toHaveFocus());
+    await user.click(rejectButton);
+    const again = await screen.findByRole('dialog', { name: 'Reject stage 1?' });
+    await user.click(within(again).getByRole('button', { name: APPROVAL_TEXTS.rejectStage }));
     await waitFor(() => expect(api.callsTo(STAGE)).toHaveLength(1));
     expect(api.callsTo(STAGE)[0]!.body).toMatchObject({ decision: 'REJECTED', comment: 'Wrong LAO' });
   });
@@ -142,5 +157,39 @@ describe('stage decision page', { timeout: 60_000 }, () => {
       meaning: 'Approved – stage 1',
     });
     expect(await screen.findByText(APPROVAL_TEXTS.signatureMeaning('APPROVED', 1))).toBeInTheDocument();
+  });
+
+  it('a CHANGE shows the original access the request came with, read by no READ_USERS call', async () => {
+    const original: UserAccess = {
+      id: 31,
+      portalUserId: 5,
+      entity: 'PortalUser',
+      formId: null,
+      roleName: 'Coordinator',
+      inactive: false,
+      sites: [],
+      siteCodes: [],
+      laoIds: ['MA036'],
+      studyNames: ['S-9'],
+      systemAccessIds: [],
+      accessEndDate: null,
+      accessEndsSoon: false,
+      versionno: 0,
+      priorAccessControlId: null,
+      originalRevisionNumber: null,
+      createdBy: 'seed',
+      lastModifiedBy: 'seed',
+      sysdat: '2026-01-01T00:00:00Z',
+      dchng: '2026-01-01T00:00:00Z',
+    };
+    // No handler for GET /rest/secure/user_access/31: a call to it would fail the test.
+    const { api } = renderPage({
+      [GET]: () => reply(200, pending({ requestType: 'CHANGE', existingUserAccessId: 31, originalAccess: original })),
+    });
+    const panel = await screen.findByRole('region', { name: 'Original Access' });
+    expect(within(panel).getByText('Coordinator')).toBeInTheDocument();
+    expect(within(panel).getByText('S-9')).toBeInTheDocument();
+    expect(screen.queryByText(/Problem loading/)).toBeNull();
+    expect(api.calls.some((c) => c.path.startsWith('/rest/secure/user_access/'))).toBe(false);
   });
 });

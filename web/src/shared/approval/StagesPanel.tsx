@@ -2,6 +2,7 @@ import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   APPROVAL_TEXTS,
   APPROVER_GROUP_LABELS,
+  type OpenStage,
   type RequestApprovalView,
   type RequestStageView,
 } from '@portal/contract';
@@ -33,21 +34,39 @@ export function isOverdue(deadlineAt: string | null, now: number = Date.now()): 
   return !!deadlineAt && new Date(deadlineAt).getTime() < now;
 }
 
-/** 'Stage 1 of 2: LAO staff' for the open stage, null when none is open. */
-export function openStageText(approval: RequestApprovalView | null | undefined): string | null {
+/** The open stage of `approval` (its number, the plan's size, the group deciding it), null when none is open. */
+export function openStageOf(approval: RequestApprovalView | null | undefined): OpenStage | null {
   if (!approval?.currentStage) return null;
   const stage = approval.stages.find((s) => s.stage === approval.currentStage);
-  if (!stage) return null;
-  return `${APPROVAL_TEXTS.stageOf(stage.stage, approval.stages.length)}: ${APPROVER_GROUP_LABELS[stage.group]}`;
+  return stage ? { stage: stage.stage, stages: approval.stages.length, group: stage.group } : null;
 }
 
-/** The open stage as a small line under a request's status; nothing when no stage is open. */
-export function OpenStageLine({ approval }: { approval: RequestApprovalView | null | undefined }) {
-  const text = openStageText(approval);
-  if (!text) return null;
+/** 'Stage 1 of 2: LAO staff'. */
+export const stageLineText = (open: OpenStage): string =>
+  `${APPROVAL_TEXTS.stageOf(open.stage, open.stages)}: ${APPROVER_GROUP_LABELS[open.group]}`;
+
+/** 'Stage 1 of 2: LAO staff' for the open stage, null when none is open. */
+export function openStageText(approval: RequestApprovalView | null | undefined): string | null {
+  const open = openStageOf(approval);
+  return open ? stageLineText(open) : null;
+}
+
+/**
+ * The open stage as a small line under a request's status, from the request's `approval` (its view) or, in a
+ * list row that carries only the open stage, from `stage`; nothing when no stage is open.
+ */
+export function OpenStageLine({
+  approval,
+  stage,
+}: {
+  approval?: RequestApprovalView | null;
+  stage?: OpenStage | null;
+}) {
+  const open = stage ?? openStageOf(approval);
+  if (!open) return null;
   return (
     <Text size="xs" c="dimmed" mt={4}>
-      {text}
+      {stageLineText(open)}
     </Text>
   );
 }

@@ -3,7 +3,13 @@
  * RequestApprovalView): the request's stages as the workflow wrote them (AccessRequestStage), the open one,
  * and whether the caller may decide it now (`mayDecideStage`, the one rule of prisma/src/approval-authority.ts).
  */
-import type { AccessModRequest, ApproverGroup, RequestApprovalView, RequestStageView } from '@portal/contract';
+import type {
+  AccessModRequest,
+  ApproverGroup,
+  RequestApprovalView,
+  RequestStageView,
+  UserAccess,
+} from '@portal/contract';
 import {
   type AccessModRequest as AccessModRequestRow,
   type AccessRequestStage,
@@ -13,7 +19,7 @@ import {
 } from '@portal/db';
 import type { Deps } from '../../../deps';
 import { withRequestSignature } from '../../../shared/request-signatures';
-import { temporalUiOf } from '../../../shared/views';
+import { temporalUiOf, userAccessViews } from '../../../shared/views';
 import { type RequestRow, accessModRequestView } from './view';
 
 /** What of a request row its approval reads. */
@@ -98,18 +104,30 @@ export async function approvalViewOf(
 }
 
 /**
- * The request's full view for `actor`: the wire request (accessModRequestView), its `approval`
- * (docs/decisions.md "Approval policies") and, with signatures on, its signatures.
+ * A CHANGE or REMOVAL's original access (001 §2.8): the stored access record it was filed against (stored
+ * versions never change), null when there is none. It comes with the request, so whoever may read the request
+ * (a stage approver without READ_USERS too) sees what it changes without GET /rest/secure/user_access/{id}.
+ */
+async function originalAccessOf(
+  deps: Deps,
+  row: Pick<RequestRow, 'requestType' | 'existingUserAccessId'>,
+): Promise<UserAccess | null> {
+  if (row.requestType === 'NEW' || row.existingUserAccessId === null) return null;
+  const record = await deps.prisma.userAccess.findUnique({ where: { id: row.existingUserAccessId } });
+  return record ? ((await userAccessViews(deps.prisma, [record]))[0] ?? null) : null;
+}
+
+/**
+ * The request's full view for `actor`: the wire request (accessModRequestView), its original access, its
+ * `approval` (docs/decisions.md "Approval policies") and, with signatures on, its signatures.
  */
 export async function requestViewFor(
   deps: Deps,
   row: RequestRow & ApprovalRow,
   actor: StageActor,
 ): Promise<AccessModRequest> {
-  const view = {
-    ...accessModRequestView(row, temporalUiOf(deps.cfg)),
-    approval: await approvalViewOf(deps, row, actor),
-  };
+  const [approval, originalAccess] = await Promise.all([approvalViewOf(deps, row, actor), originalAccessOf(deps, row)]);
+  const view = { ...accessModRequestView(row, temporalUiOf(deps.cfg)), originalAccess, approval };
   return withRequestSignature(deps, 'AccessModRequest', view);
 }
 

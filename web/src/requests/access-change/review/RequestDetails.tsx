@@ -27,11 +27,25 @@ import { SummaryHeading, WorkflowLink } from '../../shared/review/ReviewSummaryP
  * for a CHANGE or REMOVAL, the original access. The review screen shows it above its form; the stage decision
  * page (approval policies) shows it alone, without the links a stage approver may not follow (`reviewerLinks`).
  */
-/** The access a CHANGE or REMOVAL was filed against, as it was then (001 §2.8 'the original access'). */
-function OriginalAccess({ id, systems }: { id: number; systems?: System[] }) {
-  const record = useAccessRecord(id);
+/**
+ * The access a CHANGE or REMOVAL was filed against, as it was then (001 §2.8 'the original access'): the
+ * record the request came with (`embedded`, which whoever may read the request may read, a stage approver
+ * without READ_USERS too), else the record read by its id (a request view without it).
+ */
+function OriginalAccess({
+  id,
+  embedded,
+  systems,
+}: {
+  id: number;
+  embedded: UserAccess | null | undefined;
+  systems?: System[];
+}) {
+  const record = useAccessRecord(embedded === undefined ? id : null);
   let body;
-  if (record.isError) body = <Text c="red">{USER_ACCESS_MESSAGES.loadRecordsFailed}</Text>;
+  if (embedded === null) body = <Text>The original access record is no longer available.</Text>;
+  else if (embedded) body = <AccessItems access={embedded} systems={systems} />;
+  else if (record.isError) body = <Text c="red">{USER_ACCESS_MESSAGES.loadRecordsFailed}</Text>;
   else if (!record.data) body = <PageLoader label="Loading the original access" />;
   else body = <AccessItems access={record.data} systems={systems} />;
   return (
@@ -109,7 +123,9 @@ export function RequestDetails({
           systems={systems}
           emptyText="No access blocks in this request."
         />
-        {withOriginal && <OriginalAccess id={request.existingUserAccessId!} systems={systems} />}
+        {withOriginal && (
+          <OriginalAccess id={request.existingUserAccessId!} embedded={request.originalAccess} systems={systems} />
+        )}
       </SimpleGrid>
     </Stack>
   );
