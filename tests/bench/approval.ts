@@ -71,11 +71,13 @@ async function until<T>(what: string, seconds: number, check: () => Promise<T | 
 async function stagedPolicy(base: string, admin: BenchSession, approverUserId: number) {
   const call = (method: string, url: string, body?: unknown) => timedCall(base, admin, method, url, body);
   const plain = await dataManagerBlock(base);
-  const role = (await call('POST', '/rest/secure/system_mgmt/study_role/', {
-    roleName: 'Bench Staged Role',
-    description: 'A study role of the approval bench, with a two-stage approval policy',
-    systemAccessIds: plain.systemAccessIds,
-  })) as { json: { id: number; roleName: string } };
+  const role = (
+    await call('POST', '/rest/secure/system_mgmt/study_role/', {
+      roleName: 'Bench Staged Role',
+      description: 'A study role of the approval bench, with a two-stage approval policy',
+      systemAccessIds: plain.systemAccessIds,
+    })
+  ).json as { id: number; roleName: string };
   const studies = (await call('GET', '/rest/secure/system_mgmt/studies')).json as unknown as Array<{
     id: number;
     study: string;
@@ -84,10 +86,10 @@ async function stagedPolicy(base: string, admin: BenchSession, approverUserId: n
   await call('PUT', `/rest/secure/system_mgmt/study/${study.id}/approvers`, { userIds: [approverUserId] });
   const stage = (approvers: string) => ({ approvers, deadlineDays: 5, reminderDays: 2, escalateTo: 'USER_SUPPORT' });
   await call('POST', '/rest/secure/system_mgmt/approval_policies', {
-    studyRoleId: role.json.id,
+    studyRoleId: role.id,
     stages: [stage('LAO_STAFF'), stage('STUDY_APPROVERS')],
   });
-  return { ...plain, roleName: role.json.roleName, laoIds: ['MA036'] };
+  return { ...plain, roleName: role.roleName, laoIds: ['MA036'] };
 }
 
 /** Figure 1: the two stage decisions of a request beside two plain saves (see the module). */
@@ -96,18 +98,22 @@ export async function measureStagedApproval(base: string, databaseUrl: string, c
   try {
     const call = (s: BenchSession, method: string, url: string, body?: unknown) =>
       timedCall(base, s, method, url, body);
-    const [admin, user, reviewer, laostaff, approver] = await Promise.all(
-      ['admin', 'user', 'reviewer', 'laostaff', STUDY_APPROVER].map((u) => signIn(base, u)),
-    );
+    const [admin, user, reviewer, laostaff, approver] = await Promise.all([
+      signIn(base, 'admin'),
+      signIn(base, 'user'),
+      signIn(base, 'reviewer'),
+      signIn(base, 'laostaff'),
+      signIn(base, STUDY_APPROVER),
+    ]);
     const profileOf = async (s: BenchSession) =>
       ((await call(s, 'GET', '/rest/secure/user_profile')).json as { portalUserId: number }).portalUserId;
     const portalUserId = await profileOf(user);
-    const stagedBlock = await stagedPolicy(base, admin, await profileOf(approver!));
+    const stagedBlock = await stagedPolicy(base, admin, await profileOf(approver));
     const plainBlock = await dataManagerBlock(base);
 
     const file = async (block: unknown, i: number) =>
       (
-        await call(user!, 'POST', '/rest/secure/user_access_mod_request', {
+        await call(user, 'POST', '/rest/secure/user_access_mod_request', {
           portalUserId,
           requestType: 'NEW',
           accessControls: [block],
@@ -115,7 +121,7 @@ export async function measureStagedApproval(base: string, databaseUrl: string, c
         })
       ).json.id as number;
     const save = (id: number, versionno: number, requestStatus: string) =>
-      call(reviewer!, 'PUT', REVIEW_URL, {
+      call(reviewer, 'PUT', REVIEW_URL, {
         userAccessModificationRequest: { id, versionno, requestStatus, reviewerComments: 'bench', sysaidTicket: '' },
         attemptKey: randomUUID(),
       });
@@ -148,7 +154,7 @@ export async function measureStagedApproval(base: string, databaseUrl: string, c
       };
       const stagedPair = async () => {
         // Opening a stage moves no version; each decision is one save (version 0, then 1).
-        stagedMs.push((await decide(laostaff!, stagedId, 1, 0)).ms + (await decide(approver!, stagedId, 2, 1)).ms);
+        stagedMs.push((await decide(laostaff, stagedId, 1, 0)).ms + (await decide(approver, stagedId, 2, 1)).ms);
       };
       for (const pair of i % 2 ? [stagedPair, plainPair] : [plainPair, stagedPair]) await pair();
       if ((await openStage(stagedId)) !== null) throw new Error(`request ${stagedId}: a stage still open`);
