@@ -13,15 +13,17 @@
  *   the staged request is then resolved by User Support's save (untimed). Target: the staged pair's p50 at most
  *   1.1× the plain pair's; both pairs' p50 and p95 are printed.
  * - 'Awaiting my approval' (GET .../user_access_mod_request/awaiting_my_approval?page=1&size=25) at each size
- *   of BENCH_APPROVAL_SIZES (default 10,000 and 1,000,000 requests): the database topped up with growth
- *   bench's seeding (growth-seed.ts: users and requests, set-based SQL), a few thousand of its open requests
- *   given an open stage 1 of 2 with their stage rows (`seedOpenStages`: 1 in 400 seeded requests, a third each
- *   waiting for LAO staff, for study approvers and escalated to User Support), then timed through the API for
- *   LAO staff (`laostaff`) and for User Support (`reviewer`), in turn call by call with the queue's first page
- *   (user_requests/all, as the growth bench times it): p50 and p95, the median over BENCH_APPROVAL_ROUNDS
- *   rounds (default 3) of BENCH_APPROVAL_TIMES calls (default 200). Targets: p95 under 50 ms at every size and
- *   the largest size within 1.5× the smallest (the growth bench's rule for the queue), the queue printed
- *   beside it. Only the API is timed: the growth bench times the queue through the API only, too.
+ *   of BENCH_APPROVAL_SIZES (default 10,000, 100,000 and 1,000,000 requests): the database topped up with the
+ *   growth bench's seeding (growth-seed.ts: users and requests, set-based SQL), a quarter of its PENDING_REVIEW
+ *   requests (one request in 400: 2,500 in a million) given an open stage 1 of 2 with their stage rows
+ *   (`seedOpenStages`: a third each waiting for LAO staff, for study approvers and escalated to User Support),
+ *   then timed through the API for LAO staff (`laostaff`) and for User Support (`reviewer`), in turn call by
+ *   call with the queue's first page (user_requests/all, as the growth bench times it) and with the route's own
+ *   two statements run on PostgreSQL directly (printed only): p50 and p95, the median over
+ *   BENCH_APPROVAL_ROUNDS rounds (default 3) of BENCH_APPROVAL_TIMES calls (default 200). Targets: p95 under
+ *   50 ms at every size and the largest size within 1.5× the smallest (the growth bench's rule for the queue),
+ *   the queue printed beside it. The open stages grow with the size (a share of the requests), so the last
+ *   ratio reads how the page follows the open stages as much as the requests.
  *
  *   cd tests && npx tsx --conditions=development bench/approval.ts
  *
@@ -33,7 +35,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { poolConfigFromUrl } from '@portal/db';
+import { AccessReviewSettingsSchema } from '@portal/contract';
+import { Prisma, type StageActor, poolConfigFromUrl } from '@portal/db';
+import type { Deps } from '../../api/src/deps';
+import { awaitingMyApproval } from '../../api/src/features/requests/access-change/awaiting';
 import { seedOpenStages, seedRequests, seedUsers, settle, withoutSecondaryIndexes } from './growth-seed';
 import type { ListFigure } from './growth-lists';
 import { dataManagerBlock } from './role-block';
@@ -41,7 +46,7 @@ import { type BenchSession, signIn, startBenchStack, timedCall } from './stack';
 import { keepAliveClient, median, percentile } from './timing';
 
 const CYCLES = Number(process.env.BENCH_APPROVAL_CYCLES ?? 15);
-const SIZES = (process.env.BENCH_APPROVAL_SIZES ?? '10000,1000000').split(',').filter(Boolean).map(Number);
+const SIZES = (process.env.BENCH_APPROVAL_SIZES ?? '10000,100000,1000000').split(',').filter(Boolean).map(Number);
 const TIMES = Number(process.env.BENCH_APPROVAL_TIMES ?? 200);
 const ROUNDS = Number(process.env.BENCH_APPROVAL_ROUNDS ?? 3);
 export const APPROVAL_TARGETS = { stagedToPlainP50Ratio: 1.1, awaitingP95Ms: 50, largestToSmallestRatio: 1.5 };
@@ -140,8 +145,13 @@ export async function measureStagedApproval(base: string, databaseUrl: string, c
         ])
       ).rows[0]?.s ?? null;
 
-    const plainMs: number[] = [];
-    const stagedMs: number[] = [];
+    // Each call's time, by call: the plain saves (IN_PROGRESS, APPROVED) and the stage decisions (1, 2).
+    const calls = {
+      inProgress: [] as number[],
+      approved: [] as number[],
+      stage1: [] as number[],
+      stage2: [] as number[],
+    };
     for (let i = 0; i < cycles; i++) {
       const plainId = await file(plainBlock, i);
       const stagedId = await file(stagedBlock, i);
@@ -150,17 +160,21 @@ export async function measureStagedApproval(base: string, databaseUrl: string, c
         (await openStage(stagedId)) === 1 ? true : undefined,
       );
       const plainPair = async () => {
-        plainMs.push((await save(plainId, 0, 'IN_PROGRESS')).ms + (await save(plainId, 1, 'APPROVED')).ms);
+        calls.inProgress.push((await save(plainId, 0, 'IN_PROGRESS')).ms);
+        calls.approved.push((await save(plainId, 1, 'APPROVED')).ms);
       };
       const stagedPair = async () => {
         // Opening a stage moves no version; each decision is one save (version 0, then 1).
-        stagedMs.push((await decide(laostaff, stagedId, 1, 0)).ms + (await decide(approver, stagedId, 2, 1)).ms);
+        calls.stage1.push((await decide(laostaff, stagedId, 1, 0)).ms);
+        calls.stage2.push((await decide(approver, stagedId, 2, 1)).ms);
       };
       for (const pair of i % 2 ? [stagedPair, plainPair] : [plainPair, stagedPair]) await pair();
       if ((await openStage(stagedId)) !== null) throw new Error(`request ${stagedId}: a stage still open`);
       // Resolved by User Support's final save (untimed), so the next cycle may ask again.
       await save(stagedId, 2, 'APPROVED');
     }
+    const plainMs = calls.inProgress.map((ms, i) => ms + calls.approved[i]!);
+    const stagedMs = calls.stage1.map((ms, i) => ms + calls.stage2[i]!);
     const plainP50Ms = percentile(plainMs, 50);
     const stagedP50Ms = percentile(stagedMs, 50);
     return {
@@ -170,6 +184,12 @@ export async function measureStagedApproval(base: string, databaseUrl: string, c
       stagedPairP50Ms: stagedP50Ms,
       stagedPairP95Ms: percentile(stagedMs, 95),
       stagedToPlainP50Ratio: stagedP50Ms / plainP50Ms,
+      // Printed only: each call's p50, and every call's time for the artifact.
+      inProgressSaveP50Ms: percentile(calls.inProgress, 50),
+      approvedSaveP50Ms: percentile(calls.approved, 50),
+      stage1DecisionP50Ms: percentile(calls.stage1, 50),
+      stage2DecisionP50Ms: percentile(calls.stage2, 50),
+      callsMs: calls,
     };
   } finally {
     await pool.end();
@@ -182,13 +202,32 @@ export interface AwaitingFigure extends ListFigure {
 }
 
 /**
- * Figure 2 at one size: 'Awaiting my approval' for LAO staff and for User Support and the queue's first page,
- * each over a kept-alive connection of its own, in turn call by call (a neighbour's burst falls on all three
- * alike), `times` calls per round after `warmUp` untimed ones, `rounds` rounds; a figure's p50 and p95 are the
+ * The two statements 'Awaiting my approval' runs for `actor` (its rows, then its count), built by the route's
+ * own `awaitingMyApproval` over a stand-in for Prisma that keeps them: the SQL the API sends, values bound.
+ */
+async function awaitingStatements(actor: StageActor, reviewerStudyRole: string): Promise<Prisma.Sql[]> {
+  const captured: Prisma.Sql[] = [];
+  const $queryRaw = (strings: TemplateStringsArray, ...values: unknown[]) => {
+    captured.push(Prisma.sql(strings, ...(values as Prisma.Sql[])));
+    return Promise.resolve(captured.length === 1 ? [] : [{ n: 0 }]);
+  };
+  const deps = { cfg: { ACCESS_REVIEW_STUDY_ROLE: reviewerStudyRole }, prisma: { $queryRaw } };
+  await awaitingMyApproval(deps as unknown as Deps, actor, { page: 1, size: 25 });
+  return captured;
+}
+
+/**
+ * Figure 2 at one size: 'Awaiting my approval' for LAO staff and for User Support through the API, the queue's
+ * first page, and the route's two statements for each run one after the other as the route runs them on
+ * PostgreSQL directly (a pg pool of its own, plain statements; printed beside the API, no target). Each in turn
+ * call by call (a neighbour's burst falls on all alike), the API calls each over a kept-alive connection of its
+ * own; `times` calls per round after `warmUp` untimed ones, `rounds` rounds; a figure's p50 and p95 are the
  * medians over the rounds. `size`: the seeded size, for the figures.
  */
 export async function measureAwaiting(opts: {
   base: string;
+  databaseUrl: string;
+  reviewerStudyRole: string;
   laostaff: BenchSession;
   support: BenchSession;
   size: number;
@@ -196,29 +235,44 @@ export async function measureAwaiting(opts: {
   warmUp: number;
   rounds: number;
 }): Promise<AwaitingFigure[]> {
-  const views = [
-    { list: 'awaiting', view: 'LAO staff', session: opts.laostaff, url: AWAITING_URL },
-    { list: 'awaiting', view: 'User Support', session: opts.support, url: AWAITING_URL },
-    { list: 'queue', view: 'all (beside awaiting)', session: opts.support, url: QUEUE_URL },
-  ].map((v) => ({
-    ...v,
-    client: keepAliveClient(opts.base, v.session.headers),
-    p50s: [] as number[],
-    p95s: [] as number[],
-  }));
+  const pool = new pg.Pool({ ...poolConfigFromUrl(opts.databaseUrl), max: 1 });
+  const clients: Array<ReturnType<typeof keepAliveClient>> = [];
+  const api = (session: BenchSession, url: string) => {
+    const client = keepAliveClient(opts.base, session.headers);
+    clients.push(client);
+    return async () => (JSON.parse((await client.get(url)).toString()) as { totalElements: number }).totalElements;
+  };
+  const sql = async (session: BenchSession) => {
+    const userId = (
+      (await timedCall(opts.base, session, 'GET', '/rest/secure/user_profile')).json as { portalUserId: number }
+    ).portalUserId;
+    const res = await fetch(`${opts.base}/rest/secure/user_capabilities/granted_permissions`, {
+      headers: session.headers,
+    });
+    const permissions = (await res.json()) as string[];
+    const [rows, count] = await awaitingStatements({ userId, permissions }, opts.reviewerStudyRole);
+    return async () => {
+      await pool.query(rows!.text, rows!.values);
+      return Number((await pool.query<{ n: number }>(count!.text, count!.values)).rows[0]!.n);
+    };
+  };
   try {
-    const matching = await Promise.all(
-      views.map(
-        async (v) => (JSON.parse((await v.client.get(v.url)).toString()) as { totalElements: number }).totalElements,
-      ),
-    );
+    const views = [
+      { list: 'awaiting', view: 'LAO staff', run: api(opts.laostaff, AWAITING_URL) },
+      { list: 'awaiting', view: 'User Support', run: api(opts.support, AWAITING_URL) },
+      { list: 'queue', view: 'all (beside awaiting)', run: api(opts.support, QUEUE_URL) },
+      { list: 'awaiting-sql', view: 'LAO staff (SQL)', run: await sql(opts.laostaff) },
+      { list: 'awaiting-sql', view: 'User Support (SQL)', run: await sql(opts.support) },
+    ].map((v) => ({ ...v, p50s: [] as number[], p95s: [] as number[] }));
+    const matching: number[] = [];
+    for (const v of views) matching.push(await v.run());
     for (let round = 0; round < opts.rounds; round++) {
-      for (let i = 0; i < opts.warmUp; i++) for (const v of views) await v.client.get(v.url);
+      for (let i = 0; i < opts.warmUp; i++) for (const v of views) await v.run();
       const ms = views.map((): number[] => []);
       for (let i = 0; i < opts.times; i++) {
         for (const [k, v] of views.entries()) {
           const started = performance.now();
-          await v.client.get(v.url);
+          await v.run();
           ms[k]!.push(performance.now() - started);
         }
       }
@@ -237,7 +291,8 @@ export async function measureAwaiting(opts: {
       p95Ms: median(v.p95s),
     }));
   } finally {
-    for (const v of views) v.client.close();
+    for (const c of clients) c.close();
+    await pool.end();
   }
 }
 
@@ -273,6 +328,7 @@ async function main(): Promise<void> {
     const staged = await measureStagedApproval(base, stack.urls.database);
     console.log(`approval: ${staged.pairs} pairs timed (${((performance.now() - started) / 60_000).toFixed(1)} min)`);
 
+    const reviewerStudyRole = AccessReviewSettingsSchema.parse(stack.portalEnv).ACCESS_REVIEW_STUDY_ROLE;
     const laostaff = await signIn(base, 'laostaff');
     const support = await signIn(base, 'reviewer');
     const figures: AwaitingFigure[] = [];
@@ -285,7 +341,17 @@ async function main(): Promise<void> {
       await seedOpenStages(pool);
       await settle(pool);
       figures.push(
-        ...(await measureAwaiting({ base, laostaff, support, size, times: TIMES, warmUp: 5, rounds: ROUNDS })),
+        ...(await measureAwaiting({
+          base,
+          databaseUrl: stack.urls.database,
+          reviewerStudyRole,
+          laostaff,
+          support,
+          size,
+          times: TIMES,
+          warmUp: 5,
+          rounds: ROUNDS,
+        })),
       );
       console.log(`  awaiting timed (${((performance.now() - started) / 60_000).toFixed(1)} min so far)`);
     }
@@ -302,6 +368,10 @@ async function main(): Promise<void> {
     console.table({
       'two plain saves (baseline)': { p50: round(staged.plainPairP50Ms), p95: round(staged.plainPairP95Ms) },
       'two stage decisions': { p50: round(staged.stagedPairP50Ms), p95: round(staged.stagedPairP95Ms) },
+      'save IN_PROGRESS': { p50: round(staged.inProgressSaveP50Ms) },
+      'save APPROVED': { p50: round(staged.approvedSaveP50Ms) },
+      'stage 1 decision': { p50: round(staged.stage1DecisionP50Ms) },
+      'stage 2 decision': { p50: round(staged.stage2DecisionP50Ms) },
     });
     console.log(
       `ratio of the p50s ${round(staged.stagedToPlainP50Ratio)}× (target <= ${APPROVAL_TARGETS.stagedToPlainP50Ratio}×), ${staged.pairs} pairs each`,
@@ -317,7 +387,7 @@ async function main(): Promise<void> {
         rows: f.matching,
         'p50 ms': round(f.p50Ms),
         'p95 ms': round(f.p95Ms),
-        target: f.list === 'awaiting' ? `p95 < ${APPROVAL_TARGETS.awaitingP95Ms} ms` : '(baseline)',
+        target: f.list === 'awaiting' ? `p95 < ${APPROVAL_TARGETS.awaitingP95Ms} ms` : '(beside it)',
       })),
     );
     const out = path.join(import.meta.dirname, '..', 'artifacts', 'bench-approval.json');

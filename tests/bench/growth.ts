@@ -25,6 +25,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { AccessReviewSettingsSchema } from '@portal/contract';
 import { poolConfigFromUrl } from '@portal/db';
 import { seedAudit, seedOpenStages, seedRequests, seedUsers, settle, withoutSecondaryIndexes } from './growth-seed';
 import { type ListFigure, measureLists } from './growth-lists';
@@ -129,6 +130,8 @@ async function main(): Promise<void> {
       figures.push(
         ...(await measureAwaiting({
           base: stack.urls.portal,
+          databaseUrl: stack.urls.database,
+          reviewerStudyRole: AccessReviewSettingsSchema.parse(stack.portalEnv).ACCESS_REVIEW_STUDY_ROLE,
           laostaff,
           support,
           size,
@@ -169,6 +172,14 @@ async function main(): Promise<void> {
     console.table(
       tableOf(
         figures.filter((f) => f.list === 'baseline'),
+        [],
+      ).map(({ target: _target, ...row }) => row),
+    );
+    // The awaiting route's two statements on PostgreSQL directly (approval.ts), beside its API figures.
+    console.log("\n'Awaiting my approval' as SQL (no target: its statements on PostgreSQL directly)");
+    console.table(
+      tableOf(
+        figures.filter((f) => f.list === 'awaiting-sql'),
         [],
       ).map(({ target: _target, ...row }) => row),
     );
