@@ -83,6 +83,50 @@ export async function seedRequests(pool: pg.Pool, target: number): Promise<void>
   });
 }
 
+/**
+ * Gives a quarter of the seeded PENDING_REVIEW requests (one in 400 requests: a few thousand in a million) that have no
+ * stage an
+ * open approval stage 1 of 2, as the request's workflow leaves it (docs/decisions.md "Approval policies"): the
+ * plan, the open-stage columns, the LAOs and studies, a deadline from five days ago to two weeks ahead, and its
+ * two stage rows (stage 1 OPEN, stage 2 WAITING). A third each waits for LAO staff (one in five of those at
+ * MA036, the seeded LAO staff's LAO; the others at one of 50 bench LAOs), for study approvers (study 'Bench',
+ * which names none), and for User Support (escalated). Idempotent: a top-up stages the new requests only.
+ */
+export async function seedOpenStages(pool: pg.Pool): Promise<void> {
+  const started = performance.now();
+  const staged = await pool.query(
+    `WITH picked AS (
+       SELECT "id", CASE ("id" / 400) % 3 WHEN 0 THEN 'LAO_STAFF' WHEN 1 THEN 'STUDY_APPROVERS' ELSE 'USER_SUPPORT' END
+                 AS grp,
+              CASE WHEN ("id" / 1200) % 5 = 0 THEN 'MA036' ELSE 'BENCH-LAO-' || ("id" % 50) END AS lao
+       FROM "AccessModRequest"
+       WHERE ("id" / 100) % 4 = 0 AND "requestStatus" = 'PENDING_REVIEW' AND "approvalStage" IS NULL
+         AND "workflowId" LIKE 'bench-access-change-%')
+     UPDATE "AccessModRequest" a SET "approvalStage" = 1, "approvalGroup" = p.grp::"ApproverGroup",
+       "approvalDeadline" = now() + (a."id" % 19 - 5) * interval '1 day',
+       "approvalLaoIds" = ARRAY[p.lao], "approvalStudyNames" = ARRAY['Bench'],
+       "approvalPlan" = jsonb_build_object('laoIds', jsonb_build_array(p.lao), 'studyNames', '["Bench"]'::jsonb,
+         'stages', '[{"approvers":"LAO_STAFF","deadlineDays":5,"reminderDays":2,"escalateTo":"USER_SUPPORT","policyIds":[1]},
+                     {"approvers":"STUDY_APPROVERS","deadlineDays":5,"reminderDays":2,"escalateTo":"USER_SUPPORT","policyIds":[1]}]'::jsonb)
+     FROM picked p WHERE a."id" = p."id"`,
+  );
+  await pool.query(
+    `INSERT INTO "AccessRequestStage" ("requestId", "stage", "approvers", "escalateTo", "approverGroup",
+       "deadlineDays", "reminderDays", "state", "openedAt", "remindAt", "deadlineAt", "escalatedAt")
+     SELECT a."id", k, (CASE k WHEN 1 THEN 'LAO_STAFF' ELSE 'STUDY_APPROVERS' END)::"ApproverGroup", 'USER_SUPPORT',
+       (CASE WHEN k = 1 THEN a."approvalGroup"::text ELSE 'STUDY_APPROVERS' END)::"ApproverGroup", 5, 2,
+       CASE k WHEN 1 THEN 'OPEN' ELSE 'WAITING' END,
+       CASE k WHEN 1 THEN a."approvalDeadline" - interval '7 days' END,
+       CASE k WHEN 1 THEN a."approvalDeadline" - interval '2 days' END,
+       CASE k WHEN 1 THEN a."approvalDeadline" END,
+       CASE WHEN k = 1 AND a."approvalGroup" = 'USER_SUPPORT' THEN a."approvalDeadline" END
+     FROM "AccessModRequest" a, generate_series(1, 2) k
+     WHERE a."approvalStage" IS NOT NULL AND a."workflowId" LIKE 'bench-access-change-%'
+     ON CONFLICT DO NOTHING`,
+  );
+  console.log(`  open stages: ${staged.rowCount} requests, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 /** Tops AuditEvent up to `target` rows, oldest first (ids and times rise together, as in life). */
 export async function seedAudit(pool: pg.Pool, target: number): Promise<void> {
   const have = await rowsOf(pool, 'AuditEvent');
@@ -128,7 +172,14 @@ const KEPT_COUNTS = ['UserRequestQueueSharedCount', 'PortalUserOrganizationCount
 /** Fresh statistics and visibility maps after a load (the steady state of a database in use). */
 export async function settle(pool: pg.Pool): Promise<void> {
   const started = performance.now();
-  for (const t of ['PortalUser', 'AccessModRequest', 'UserRequestQueue', 'AuditEvent', ...KEPT_COUNTS]) {
+  for (const t of [
+    'PortalUser',
+    'AccessModRequest',
+    'UserRequestQueue',
+    'AuditEvent',
+    'AccessRequestStage',
+    ...KEPT_COUNTS,
+  ]) {
     await pool.query(`VACUUM ANALYZE "${t}"`);
   }
   console.log(`  vacuum analyze: ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -7,7 +7,9 @@
  * (growth-seed.ts, set-based SQL), then times through the API routes the first and last page of every queue
  * view, the Users list and the audit trail, and their pages filtered by a term that matches nothing and by
  * one that matches 1 % of the rows, and the first and last page of every other order of the three lists (each
- * sort field in both directions; growth-lists.ts; p95, the median of BENCH_GROWTH_ROUNDS rounds, default 3).
+ * sort field in both directions; growth-lists.ts; p95, the median of BENCH_GROWTH_ROUNDS rounds, default 3),
+ * and, with one request in 400 given an open approval stage (growth-seed.ts `seedOpenStages`), 'Awaiting my
+ * approval' for LAO staff and for User Support in turn with the queue's first page (approval.ts `measureAwaiting`).
  * Targets: p95 under 50 ms at every size, and the largest size within 1.5× the smallest. At the largest size
  * (growth-extras.ts): the report over every request
  * (first byte under 1 s, API memory growth under 100 MB), the load-all answer of the queue and the Users list
@@ -23,10 +25,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { AccessReviewSettingsSchema } from '@portal/contract';
 import { poolConfigFromUrl } from '@portal/db';
-import { seedAudit, seedRequests, seedUsers, settle, withoutSecondaryIndexes } from './growth-seed';
+import { seedAudit, seedOpenStages, seedRequests, seedUsers, settle, withoutSecondaryIndexes } from './growth-seed';
 import { type ListFigure, measureLists } from './growth-lists';
 import { measureFiling, measureLoadAll, measureReport, measureThroughput, startExtraApi } from './growth-extras';
+import { measureAwaiting } from './approval';
 import { signIn, startBenchStack } from './stack';
 
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
@@ -94,6 +98,8 @@ async function main(): Promise<void> {
   const extra = await startExtraApi(stack.env);
   try {
     const admin = await signIn(stack.urls.portal, 'admin');
+    const laostaff = await signIn(stack.urls.portal, 'laostaff');
+    const support = await signIn(stack.urls.portal, 'reviewer');
     const figures: ListFigure[] = [];
     for (const size of SIZES) {
       console.log(
@@ -108,11 +114,26 @@ async function main(): Promise<void> {
           await seedAudit(pool, size * AUDIT_FACTOR);
         },
       );
+      await seedOpenStages(pool);
       await settle(pool);
       figures.push(
         ...(await measureLists({
           base: stack.urls.portal,
           headers: admin.headers,
+          size,
+          times: TIMES,
+          warmUp: 5,
+          rounds: ROUNDS,
+        })),
+      );
+      // 'Awaiting my approval' for LAO staff and User Support, in turn with the queue's first page (approval.ts).
+      figures.push(
+        ...(await measureAwaiting({
+          base: stack.urls.portal,
+          databaseUrl: stack.urls.database,
+          reviewerStudyRole: AccessReviewSettingsSchema.parse(stack.portalEnv).ACCESS_REVIEW_STUDY_ROLE,
+          laostaff,
+          support,
           size,
           times: TIMES,
           warmUp: 5,
@@ -136,7 +157,7 @@ async function main(): Promise<void> {
     const throughput = await measureThroughput([stack.urls.portal, extra.base], queueUrl, admin.headers, 10);
 
     const missed: string[] = [];
-    for (const list of ['queue', 'users', 'audit']) {
+    for (const list of ['queue', 'users', 'audit', 'awaiting']) {
       console.log(`\n${list} (audit rows: ${AUDIT_FACTOR}× the size)`);
       console.table(
         tableOf(
@@ -151,6 +172,14 @@ async function main(): Promise<void> {
     console.table(
       tableOf(
         figures.filter((f) => f.list === 'baseline'),
+        [],
+      ).map(({ target: _target, ...row }) => row),
+    );
+    // The awaiting route's two statements on PostgreSQL directly (approval.ts), beside its API figures.
+    console.log("\n'Awaiting my approval' as SQL (no target: its statements on PostgreSQL directly)");
+    console.table(
+      tableOf(
+        figures.filter((f) => f.list === 'awaiting-sql'),
         [],
       ).map(({ target: _target, ...row }) => row),
     );
