@@ -82,12 +82,16 @@ export function awaitingApprovalSql(alias: string, actor: StageActor, reviewerSt
   const a = (column: string) => Prisma.raw(`"${alias}"."${column}"`);
   const me = Prisma.sql`${actor.userId}::int`;
   const support = actor.permissions.includes('WRITE_USERS');
-  const inGroup = (group: Exclude<ApproverGroup, 'USER_SUPPORT'>) =>
-    Prisma.sql`(${a('approvalGroup')} = ${group}::"ApproverGroup"
-      AND ${groupSql(group, me, a('approvalLaoIds'), a('approvalStudyNames'), reviewerStudyRole)})`;
+  // The actor's LAOs and studies, read once (uncorrelated: PostgreSQL runs each as one InitPlan), then an array
+  // overlap per open stage: the same rule as groupSql's EXISTS, without a probe per row.
+  const myLaos = Prisma.sql`(SELECT ARRAY(SELECT DISTINCT lao FROM "UserAccess" ua, unnest(ua."laoIds") lao
+      WHERE ua."portalUserId" = ${me} AND NOT ua."inactive" AND ua."roleName" = ${reviewerStudyRole}))`;
+  const myStudies = Prisma.sql`(SELECT ARRAY(SELECT s."study"::text FROM "StudyApprover" sa
+      JOIN "Study" s ON s."id" = sa."studyId" WHERE sa."portalUserId" = ${me}))`;
   return Prisma.sql`${a('approvalStage')} IS NOT NULL
     AND ${a('requesterUserId')} <> ${me} AND ${a('subjectUserId')} <> ${me}
-    AND (${inGroup('LAO_STAFF')} OR ${inGroup('STUDY_APPROVERS')}
+    AND ((${a('approvalGroup')} = 'LAO_STAFF'::"ApproverGroup" AND ${a('approvalLaoIds')} && ${myLaos})
+      OR (${a('approvalGroup')} = 'STUDY_APPROVERS'::"ApproverGroup" AND ${a('approvalStudyNames')} && ${myStudies})
       OR (${a('approvalGroup')} = 'USER_SUPPORT'::"ApproverGroup" AND ${support}::boolean))`;
 }
 
@@ -129,4 +133,19 @@ export async function stageApprovers(
          AND ${approverGroupSql(audience, reviewerStudyRole)}
        ORDER BY u."id"`),
   );
+}
+
+/** True when anyone active may decide the stage (requester and subject excluded): one probe, no list. */
+export async function anyStageApprover(
+  run: SqlRunner,
+  audience: StageAudience,
+  reviewerStudyRole: string,
+): Promise<boolean> {
+  const rows = OneSchema.parse(
+    await run(Prisma.sql`SELECT 1 AS one FROM "PortalUser" u
+       WHERE NOT u."inactive" AND u."id" <> ALL(${[audience.requesterUserId, audience.subjectUserId]}::int[])
+         AND ${approverGroupSql(audience, reviewerStudyRole)}
+       LIMIT 1`),
+  );
+  return rows.length > 0;
 }

@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { type ApprovalPlan, type ApproverGroup, RESOLVED_STATUSES } from '@portal/contract';
-import { type Prisma, recordAudit, stageApprovers, prismaRunner } from '@portal/db';
+import { type Prisma, anyStageApprover, prismaRunner, recordAudit } from '@portal/db';
 import { NON_RETRYABLE_ERRORS, type OpenedStage } from '@portal/workflows';
 import { afterWorkingDays } from './working-days';
 
@@ -35,6 +35,8 @@ export interface LockedRequest {
   lastModifiedBy: string;
   approvalPlan: ApprovalPlan | null;
   approvalStage: number | null;
+  /** Who may decide the open stage now (the stage's group, or its escalation group). */
+  approvalGroup: ApproverGroup | null;
   approvalLaoIds: string[];
   approvalStudyNames: string[];
 }
@@ -44,7 +46,7 @@ export async function lockRequest(tx: Tx, requestId: number): Promise<LockedRequ
   const [row] = await tx.$queryRaw<LockedRequest[]>`
     SELECT "id", "workflowId", "requestStatus"::text AS "requestStatus", "requesterUserId", "subjectUserId",
            "versionno", "reviewerComments", "sysaidTicket", "lastModifiedBy", "approvalPlan", "approvalStage",
-           "approvalLaoIds", "approvalStudyNames"
+           "approvalGroup"::text AS "approvalGroup", "approvalLaoIds", "approvalStudyNames"
       FROM "AccessModRequest" WHERE "id" = ${requestId} FOR UPDATE`;
   if (!row) {
     throw ApplicationFailure.nonRetryable(`request ${requestId} not found`, NON_RETRYABLE_ERRORS.requestNotFound);
@@ -69,6 +71,15 @@ export async function openedStageOf(tx: Tx, requestId: number, stage: number): P
   };
 }
 
+/** How a stage is opened: by its own activity (a retry finds it open), or by the commit of the decision before it. */
+export interface OpenOptions {
+  /** Opened by the decision's commit (its key was new): not open yet, its rows written at stage 1. */
+  afterDecision?: boolean;
+  /** More columns of the request's row, written in the same UPDATE (the decision's version). */
+  requestColumns?: Prisma.AccessModRequestUpdateInput;
+  dayMs?: number;
+}
+
 /**
  * Opens stage `stage` of `request` now (its plan's rows written on the first opening), unless it was opened
  * already (a retry): the instants from its working days, the request's open-stage columns, the audit row. A
@@ -79,10 +90,12 @@ export async function openStage(
   request: LockedRequest,
   stage: number,
   settings: ApprovalSettings,
-  dayMs?: number,
+  opts: OpenOptions = {},
 ): Promise<OpenedStage> {
-  const already = await openedStageOf(tx, request.id, stage);
-  if (already) return already;
+  if (!opts.afterDecision) {
+    const already = await openedStageOf(tx, request.id, stage);
+    if (already) return already;
+  }
   const plan = request.approvalPlan;
   const planned = plan?.stages[stage - 1];
   if (!plan || !planned) {
@@ -91,19 +104,21 @@ export async function openStage(
       NON_RETRYABLE_ERRORS.invalidStoredBody,
     );
   }
-  await tx.accessRequestStage.createMany({
-    data: plan.stages.map((s, i) => ({
-      requestId: request.id,
-      stage: i + 1,
-      approvers: s.approvers,
-      escalateTo: s.escalateTo,
-      approverGroup: s.approvers,
-      deadlineDays: s.deadlineDays,
-      reminderDays: s.reminderDays,
-    })),
-    skipDuplicates: true,
-  });
+  if (!opts.afterDecision)
+    await tx.accessRequestStage.createMany({
+      data: plan.stages.map((s, i) => ({
+        requestId: request.id,
+        stage: i + 1,
+        approvers: s.approvers,
+        escalateTo: s.escalateTo,
+        approverGroup: s.approvers,
+        deadlineDays: s.deadlineDays,
+        reminderDays: s.reminderDays,
+      })),
+      skipDuplicates: true,
+    });
   const now = new Date();
+  const dayMs = opts.dayMs;
   const after = (days: number) =>
     dayMs
       ? new Date(now.getTime() + days * dayMs)
@@ -111,7 +126,7 @@ export async function openStage(
   const deadlineAt = after(planned.deadlineDays);
   const remindAt = planned.reminderDays > 0 ? after(planned.deadlineDays - planned.reminderDays) : null;
   const audience = { ...request, approvalGroup: planned.approvers };
-  const nobody = (await stageApprovers(prismaRunner(tx), audience, settings.reviewerStudyRole)).length === 0;
+  const nobody = !(await anyStageApprover(prismaRunner(tx), audience, settings.reviewerStudyRole));
   const group: ApproverGroup = nobody ? planned.escalateTo : planned.approvers;
   await tx.accessRequestStage.update({
     where: { requestId_stage: { requestId: request.id, stage } },
@@ -124,7 +139,7 @@ export async function openStage(
       escalatedAt: nobody ? now : null,
     },
   });
-  await setOpenStage(tx, request.id, { stage, group, deadlineAt });
+  await setOpenStage(tx, request.id, { stage, group, deadlineAt }, opts.requestColumns);
   await recordAudit(tx, SYSTEM, {
     entityType: 'AccessModRequest',
     entityId: request.id,
@@ -142,15 +157,17 @@ export async function openStage(
   };
 }
 
-/** Writes the request's open-stage columns (null: no stage open). */
+/** Writes the request's open-stage columns (null: no stage open), with `more` of its columns in the same UPDATE. */
 export async function setOpenStage(
   tx: Tx,
   requestId: number,
   open: { stage: number; group: ApproverGroup; deadlineAt: Date } | null,
+  more: Prisma.AccessModRequestUpdateInput = {},
 ): Promise<void> {
   await tx.accessModRequest.update({
     where: { id: requestId },
     data: {
+      ...more,
       approvalStage: open?.stage ?? null,
       approvalGroup: open?.group ?? null,
       approvalDeadline: open?.deadlineAt ?? null,
@@ -158,11 +175,10 @@ export async function setOpenStage(
   });
 }
 
-/** Closes the stages still waiting or open (the request was resolved) and clears the open-stage columns. */
+/** Closes the stages still waiting or open (the request was resolved); the caller clears the open-stage columns. */
 export async function closeStages(tx: Tx, requestId: number): Promise<void> {
   await tx.accessRequestStage.updateMany({
     where: { requestId, state: { in: ['WAITING', 'OPEN'] } },
     data: { state: 'CLOSED' },
   });
-  await setOpenStage(tx, requestId, null);
 }

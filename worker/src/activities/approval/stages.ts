@@ -74,7 +74,7 @@ export function createApprovalActivities(
 
   async function openApprovalStage(input: StageActivityInput): Promise<OpenedStage> {
     return inTx(async (tx) =>
-      openStage(tx, await lockRequest(tx, input.requestId), input.stage, settings, input.dayMs),
+      openStage(tx, await lockRequest(tx, input.requestId), input.stage, settings, { dayMs: input.dayMs }),
     );
   }
 
@@ -156,12 +156,8 @@ export function createApprovalActivities(
       if (isResolvedStatus(request.requestStatus) || request.approvalStage !== input.stage) {
         return refuse('stage', 'invalid', APPROVAL_TEXTS.stageDecided);
       }
-      const group = (
-        await tx.accessRequestStage.findUniqueOrThrow({
-          where: { requestId_stage: { requestId: input.requestId, stage: input.stage } },
-        })
-      ).approverGroup;
-      const audience = { ...request, approvalGroup: group };
+      // The row's group is the open stage's (its approvers, or its escalation group once escalated).
+      const audience = { ...request, approvalGroup: request.approvalGroup! };
       if (!(await mayDecideStage(prismaRunner(tx), audience, input.actor, settings.reviewerStudyRole))) {
         return refuse('stage', 'forbidden', APPROVAL_TEXTS.notYourStage);
       }
@@ -186,19 +182,22 @@ export function createApprovalActivities(
       const reviewerComments = rejected ? input.comment.slice(0, 512) : request.reviewerComments;
       const status = rejected ? 'REJECTED' : request.requestStatus;
       if (rejected) await lockUserAccess(tx, request.subjectUserId);
-      await tx.accessModRequest.update({
-        where: { id: input.requestId },
-        data: {
-          versionno: input.version,
-          lastModifiedBy: input.actor.username,
-          dchng: now,
-          ...(rejected ? { requestStatus: 'REJECTED', reviewerComments } : {}),
-        },
-      });
+      // The request's version (and a rejection's status) in the one UPDATE that also writes its open stage.
+      const requestColumns = {
+        versionno: input.version,
+        lastModifiedBy: input.actor.username,
+        dchng: now,
+        ...(rejected ? { requestStatus: 'REJECTED' as const, reviewerComments } : {}),
+      };
       let next: OpenedStage | null = null;
       if (rejected) await closeStages(tx, input.requestId);
-      else if (input.nextStage) next = await openStage(tx, request, input.nextStage, settings, input.dayMs);
-      else await setOpenStage(tx, input.requestId, null);
+      if (input.nextStage && !rejected) {
+        next = await openStage(tx, request, input.nextStage, settings, {
+          afterDecision: true,
+          requestColumns,
+          dayMs: input.dayMs,
+        });
+      } else await setOpenStage(tx, input.requestId, null, requestColumns);
       const audit = await recordAudit(tx, input.actor, {
         entityType: 'AccessModRequest',
         entityId: input.requestId,

@@ -41,23 +41,28 @@ export async function awaitingMyApproval(
 ): Promise<Page<AwaitingApprovalRow>> {
   const where = Prisma.sql`${awaitingApprovalSql('a', actor, deps.cfg.ACCESS_REVIEW_STUDY_ROLE)}
     AND a."requestType" IN ('NEW', 'CHANGE')`;
-  const rows = await deps.prisma.$queryRaw<unknown[]>`
-    SELECT a."id", a."requestType"::text AS "requestType", a."approvalStage" AS "stage",
-           COALESCE(jsonb_array_length(a."approvalPlan"->'stages'), a."approvalStage")::int AS "stages",
-           a."approvalGroup"::text AS "group", (st."escalatedAt" IS NOT NULL) AS "escalated",
-           s."firstName", s."lastName", s."email",
-           ARRAY(SELECT DISTINCT b->>'roleName' FROM jsonb_array_elements(a."accessControls") b
-                  WHERE b->>'roleName' IS NOT NULL ORDER BY 1) AS "roleNames",
-           a."sysdat" AS "dateSubmitted", COALESCE(st."openedAt", a."dchng") AS "stageOpenedAt",
-           COALESCE(a."approvalDeadline", st."deadlineAt", a."dchng") AS "deadlineAt"
-      FROM "AccessModRequest" a
-      JOIN "PortalUser" s ON s."id" = a."subjectUserId"
-      LEFT JOIN "AccessRequestStage" st ON st."requestId" = a."id" AND st."stage" = a."approvalStage"
-     WHERE ${where}
+  // The page's keys first, in deadline order over the partial index on (approvalDeadline, id); their rows after.
+  const page = Prisma.sql`
+    SELECT a."id" FROM "AccessModRequest" a WHERE ${where}
      ORDER BY a."approvalDeadline" ASC NULLS LAST, a."id" ASC
      LIMIT ${q.size}::int OFFSET ${(q.page - 1) * q.size}::bigint`;
-  const [{ n }] = await deps.prisma.$queryRaw<[{ n: number }]>`
-    SELECT count(*)::int AS n FROM "AccessModRequest" a WHERE ${where}`;
+  const [rows, [{ n }]] = await Promise.all([
+    deps.prisma.$queryRaw<unknown[]>`
+      SELECT a."id", a."requestType"::text AS "requestType", a."approvalStage" AS "stage",
+             COALESCE(jsonb_array_length(a."approvalPlan"->'stages'), a."approvalStage")::int AS "stages",
+             a."approvalGroup"::text AS "group", (st."escalatedAt" IS NOT NULL) AS "escalated",
+             s."firstName", s."lastName", s."email",
+             ARRAY(SELECT DISTINCT b->>'roleName' FROM jsonb_array_elements(a."accessControls") b
+                    WHERE b->>'roleName' IS NOT NULL ORDER BY 1) AS "roleNames",
+             a."sysdat" AS "dateSubmitted", COALESCE(st."openedAt", a."dchng") AS "stageOpenedAt",
+             COALESCE(a."approvalDeadline", st."deadlineAt", a."dchng") AS "deadlineAt"
+        FROM (${page}) p
+        JOIN "AccessModRequest" a ON a."id" = p."id"
+        JOIN "PortalUser" s ON s."id" = a."subjectUserId"
+        LEFT JOIN "AccessRequestStage" st ON st."requestId" = a."id" AND st."stage" = a."approvalStage"
+       ORDER BY a."approvalDeadline" ASC NULLS LAST, a."id" ASC`,
+    deps.prisma.$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM "AccessModRequest" a WHERE ${where}`,
+  ]);
   const content = z
     .array(RowSchema)
     .parse(rows)
