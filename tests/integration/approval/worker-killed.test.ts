@@ -30,10 +30,11 @@ useLifecycleStack((e, p) => {
   prisma = p;
 });
 
-/** True when some session waits for the lock the test's session `holder` holds (the commit's row lock). */
-async function blockedBy(holder: number): Promise<boolean> {
+/** True when some session waits for a row lock of the request (the commit's SELECT … FOR UPDATE). */
+async function requestRowWaits(): Promise<boolean> {
   const [row] = await prisma.$queryRaw<[{ n: number }]>`
-    SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${holder}::int = ANY(pg_blocking_pids(pid))`;
+    SELECT count(*)::int AS n FROM pg_stat_activity
+     WHERE wait_event_type = 'Lock' AND query LIKE '%FROM "AccessModRequest"%FOR UPDATE%'`;
   return row.n > 0;
 }
 
@@ -52,17 +53,16 @@ describe('a worker killed during a stage decision', () => {
       until(async () => (await handle.query(stateQuery)).approval?.stage === 1, 'stage 1 opened'),
     );
 
-    let holder = 0;
-    const release = await holdTransaction(prisma, async (t) => {
-      await t.$queryRaw`SELECT "id" FROM "AccessModRequest" WHERE "id" = ${filed.id} FOR UPDATE`;
-      [{ pid: holder }] = await t.$queryRaw<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
-    });
+    const release = await holdTransaction(
+      prisma,
+      (t) => t.$queryRaw`SELECT "id" FROM "AccessModRequest" WHERE "id" = ${filed.id} FOR UPDATE`,
+    );
     const child = await startWorkerProcess(taskQueue);
     try {
       const decision = handle.executeUpdate(decideStageUpdate, {
         args: [decide(rig.laoStaff, { stage: 1, expectedVersion: 0, comment: 'confirmed' })],
       });
-      await until(() => blockedBy(holder), 'the stage commit waiting on the request row', 60_000);
+      await until(requestRowWaits, 'the stage commit waiting on the request row', 60_000);
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
       await release();

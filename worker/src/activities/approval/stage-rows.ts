@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { type ApprovalPlan, type ApproverGroup, RESOLVED_STATUSES } from '@portal/contract';
-import { Prisma, type StageActor, anyStageApprover, awaitingApprovalSql, prismaRunner, recordAudit } from '@portal/db';
+import { type Prisma, anyStageApprover, prismaRunner, recordAudit } from '@portal/db';
 import { NON_RETRYABLE_ERRORS, type OpenedStage } from '@portal/workflows';
 import { afterWorkingDays } from './working-days';
 
@@ -41,62 +41,17 @@ export interface LockedRequest {
   approvalStudyNames: string[];
 }
 
-/** What a decision's commit reads with the lock: its key's audit row, and whether its decider may decide. */
-export interface DecisionProbe {
-  /** The decision's idempotency key (`<workflowId>:<version>`). */
-  key: string;
-  actor: StageActor;
-  reviewerStudyRole: string;
-}
-
-/** The locked row with a decision probe's answers. */
-export interface ProbedRequest extends LockedRequest {
-  /** The key's audit row, when the key is taken: its digest and instant. */
-  done: { digest: string | null; at: string } | null;
-  /** The actor may decide the open stage now (`awaitingApprovalSql`, the stage rule), an active user. */
-  may: boolean;
-}
-
-const lockSql = (requestId: number, columns: Prisma.Sql = Prisma.empty, joins: Prisma.Sql = Prisma.empty) =>
-  Prisma.sql`
-    SELECT r."id", r."workflowId", r."requestStatus"::text AS "requestStatus", r."requesterUserId",
-           r."subjectUserId", r."versionno", r."reviewerComments", r."sysaidTicket", r."lastModifiedBy",
-           r."approvalPlan", r."approvalStage", r."approvalGroup"::text AS "approvalGroup", r."approvalLaoIds",
-           r."approvalStudyNames" ${columns}
-      FROM "AccessModRequest" r ${joins} WHERE r."id" = ${requestId}::int FOR UPDATE OF r`;
-
-const notFound = (requestId: number) =>
-  ApplicationFailure.nonRetryable(`request ${requestId} not found`, NON_RETRYABLE_ERRORS.requestNotFound);
-
 /** Locks and reads request `requestId`. @throws ApplicationFailure REQUEST_NOT_FOUND (non-retryable). */
 export async function lockRequest(tx: Tx, requestId: number): Promise<LockedRequest> {
-  const [row] = await tx.$queryRaw<LockedRequest[]>(lockSql(requestId));
-  if (!row) throw notFound(requestId);
+  const [row] = await tx.$queryRaw<LockedRequest[]>`
+    SELECT "id", "workflowId", "requestStatus"::text AS "requestStatus", "requesterUserId", "subjectUserId",
+           "versionno", "reviewerComments", "sysaidTicket", "lastModifiedBy", "approvalPlan", "approvalStage",
+           "approvalGroup"::text AS "approvalGroup", "approvalLaoIds", "approvalStudyNames"
+      FROM "AccessModRequest" WHERE "id" = ${requestId} FOR UPDATE`;
+  if (!row) {
+    throw ApplicationFailure.nonRetryable(`request ${requestId} not found`, NON_RETRYABLE_ERRORS.requestNotFound);
+  }
   return row;
-}
-
-/**
- * Locks and reads request `requestId` with a decision's probe, in one statement: the key's audit row and the
- * decider's authority read with the lock (the commit's round trips are its cost beside a plain save's).
- * @throws ApplicationFailure REQUEST_NOT_FOUND (non-retryable).
- */
-export async function lockRequestForDecision(tx: Tx, requestId: number, probe: DecisionProbe): Promise<ProbedRequest> {
-  const [row] = await tx.$queryRaw<
-    Array<LockedRequest & { doneDigest: string | null; doneAt: string | null; may: boolean }>
-  >(
-    lockSql(
-      requestId,
-      Prisma.sql`, d."idempotencyDigest" AS "doneDigest",
-           to_char(d."at", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "doneAt",
-           (${awaitingApprovalSql('r', probe.actor, probe.reviewerStudyRole)}
-             AND EXISTS (SELECT 1 FROM "PortalUser" u WHERE u."id" = ${probe.actor.userId}::int AND NOT u."inactive"))
-             AS "may"`,
-      Prisma.sql`LEFT JOIN "AuditEvent" d ON d."idempotencyKey" = ${probe.key}`,
-    ),
-  );
-  if (!row) throw notFound(requestId);
-  const { doneDigest, doneAt, may, ...request } = row;
-  return { ...request, may, done: doneAt ? { digest: doneDigest, at: doneAt } : null };
 }
 
 export const isResolvedStatus = (status: string): boolean => (RESOLVED_STATUSES as readonly string[]).includes(status);

@@ -3,8 +3,7 @@
  * the plan's size, a stage opened, a reminder recorded, a stage escalated, and a stage decision committed in
  * ONE transaction with the request row, its version and the audit row keyed `<workflowId>:<version>`
  * (REQUEST-LIFECYCLE rule 2): a retry finds its own key and answers it; another save under it is SUPERSEDED.
- * The decider's authority is read again inside the transaction, with the lock (the stage rule's
- * `awaitingApprovalSql`).
+ * The decider's authority is read again inside the transaction (`mayDecideStage`).
  */
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
@@ -14,6 +13,8 @@ import {
   type PrismaClient,
   loadRequestDecisions,
   lockUserAccess,
+  mayDecideStage,
+  prismaRunner,
   recordAudit,
   requestDecisionContent,
   takeSignatureTicket,
@@ -32,7 +33,6 @@ import {
   closeStages,
   isResolvedStatus,
   lockRequest,
-  lockRequestForDecision,
   openStage,
   openedStageOf,
   setOpenStage,
@@ -132,21 +132,17 @@ export function createApprovalActivities(
     const key = commitKey(input.workflowId, input.version);
     const digest = decisionDigest(input);
     return inTx(async (tx) => {
-      const request = await lockRequestForDecision(tx, input.requestId, {
-        key,
-        actor: input.actor,
-        reviewerStudyRole: settings.reviewerStudyRole,
-      });
-      const done = request.done;
+      const request = await lockRequest(tx, input.requestId);
+      const done = await tx.auditEvent.findUnique({ where: { idempotencyKey: key } });
       if (done) {
-        if (done.digest === digest) {
+        if (done.idempotencyDigest === digest) {
           const next = input.nextStage ? await openedStageOf(tx, input.requestId, input.nextStage) : null;
           return {
             outcome: 'COMMITTED',
             next,
             status: request.requestStatus,
             reviewerComments: request.reviewerComments,
-            at: done.at,
+            at: done.at.toISOString(),
           };
         }
         return { outcome: 'SUPERSEDED', committed: committedOf(request) };
@@ -160,8 +156,11 @@ export function createApprovalActivities(
       if (isResolvedStatus(request.requestStatus) || request.approvalStage !== input.stage) {
         return refuse('stage', 'invalid', APPROVAL_TEXTS.stageDecided);
       }
-      // Read with the lock: the row's group is the open stage's (its approvers, or its escalation group).
-      if (!request.may) return refuse('stage', 'forbidden', APPROVAL_TEXTS.notYourStage);
+      // The row's group is the open stage's (its approvers, or its escalation group once escalated).
+      const audience = { ...request, approvalGroup: request.approvalGroup! };
+      if (!(await mayDecideStage(prismaRunner(tx), audience, input.actor, settings.reviewerStudyRole))) {
+        return refuse('stage', 'forbidden', APPROVAL_TEXTS.notYourStage);
+      }
       const ticket = input.signature
         ? await takeSignatureTicket(tx, input.signature.ticketId, input.actor.userId)
         : null;
